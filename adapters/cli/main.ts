@@ -1,0 +1,36 @@
+import { serve } from './serve.ts';
+import { check, explain } from './rules.ts';
+import { test } from './test.ts';
+
+/** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
+const USAGE = `usage: signalbox <command> [options]
+
+  serve    [--port N] [--host H] [--store memory|sqlite:PATH|postgres://…] [--sandbox] [--rules DIR]
+  test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE]
+  check    [--rules DIR]
+  explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
+`;
+
+const [command, ...rest] = process.argv.slice(2);
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain };
+
+async function main(): Promise<number> {
+  if (!command || command === '--help' || command === 'help') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  const run = commands[command];
+  if (!run) {
+    process.stderr.write(`unknown command "${command}"\n${USAGE}`);
+    return 2;
+  }
+  return run(rest);
+}
+
+main().then(
+  (code) => { if (code !== 0 || command !== 'serve') process.exitCode = code; },
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

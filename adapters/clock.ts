@@ -1,0 +1,33 @@
+import { durationMs } from '../engine/time.ts';
+
+/**
+ * The time the engine is given (CONTRACT §8). The system clock in production; in sandbox mode the
+ * system clock plus an offset that /sandbox/clock moves; in-process scenario runs a virtual clock that
+ * moves only by clock steps.
+ */
+export interface Clock {
+  now(): Date;
+  /** Sandbox and virtual clocks only: jump to an instant or advance by an ISO 8601 duration. */
+  set?(instant: Date): void;
+  advance?(iso: string): void;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function sandboxClock(): Clock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    set(instant) { offset = instant.getTime() - Date.now(); },
+    advance(iso) { offset += durationMs(iso); },
+  };
+}
+
+export function virtualClock(start: Date): Clock {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    set(instant) { t = instant.getTime(); },
+    advance(iso) { t += durationMs(iso); },
+  };
+}

@@ -1,0 +1,137 @@
+import { createHash, scryptSync, timingSafeEqual } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { z } from 'zod';
+import { RuleViolation, type RuleSet } from '../../engine/index.ts';
+import { durationMs } from '../../engine/time.ts';
+
+/**
+ * OAuth 2.0 client credentials (RFC 6749 §4.4, spec §5, CONTRACT §3): client secrets checked against
+ * scrypt hashes in constant time, HS256 JWTs with the granted scopes, and the Requestor header.
+ * Token lifetimes run on the real clock, never the sandbox clock (CONTRACT §3).
+ */
+export type Scope = 'reseller' | 'customer';
+const ISSUER = 'signalbox';
+
+export interface TokenGrant {
+  token_type: 'Bearer';
+  expires_in: number;
+  ext_expires_in: number;
+  access_token: string;
+}
+
+export class OAuthError extends Error {
+  constructor(readonly status: 400 | 401, readonly error: string, readonly description: string) {
+    super(description);
+  }
+}
+
+export interface Authenticator {
+  /** POST /oauth2/token: from the Authorization header and the form fields. */
+  issue(authorization: string | undefined, form: Record<string, string | undefined>): Promise<TokenGrant>;
+  /** The client id of a valid token holding `scope`; throws a 401 or 403 RuleViolation otherwise. */
+  verify(authorization: string | undefined, scope: Scope): Promise<string>;
+}
+
+export function createAuthenticator(rules: RuleSet, jwtSecret: string): Authenticator {
+  const key = new TextEncoder().encode(jwtSecret);
+  const lifetime = Math.round(durationMs(rules.limits.accessTokenLifetime) / 1000);
+  // Successful checks are remembered by a hash of the secret, so scrypt runs once per client and secret.
+  const verified = new Set<string>();
+
+  function checkSecret(clientId: string, secret: string): boolean {
+    const client = rules.clients.clients[clientId];
+    if (!client) {
+      scryptSync(secret, 'no-such-client', 32); // same cost whether or not the client exists
+      return false;
+    }
+    const memo = `${clientId}\u0000${createHash('sha256').update(secret).digest('hex')}`;
+    if (verified.has(memo)) return true;
+    const [, salt, hash] = client.secretHash.split('$') as [string, string, string];
+    const expected = Buffer.from(hash, 'base64url');
+    const given = scryptSync(secret, Buffer.from(salt, 'base64url'), expected.length);
+    const ok = timingSafeEqual(given, expected);
+    if (ok) verified.add(memo);
+    return ok;
+  }
+
+  return {
+    async issue(authorization, form) {
+      let clientId = form['client_id'];
+      let secret = form['client_secret'];
+      if (authorization?.toLowerCase().startsWith('basic ')) {
+        const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString();
+        const colon = decoded.indexOf(':');
+        if (colon < 0) throw new OAuthError(401, 'invalid_client', 'Basic credentials must be client_id:client_secret');
+        clientId = decodeURIComponent(decoded.slice(0, colon));
+        secret = decodeURIComponent(decoded.slice(colon + 1));
+      }
+      if (form['grant_type'] === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
+      if (form['grant_type'] !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', 'only client_credentials is supported');
+      if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'client authentication is required (HTTP Basic or client_id and client_secret)');
+      if (!checkSecret(clientId, secret)) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong secret');
+      const client = rules.clients.clients[clientId]!;
+      const asked = form['scope']?.split(/\s+/).filter(Boolean) ?? [];
+      const unknown = asked.filter((s) => !client.scopes.includes(s as Scope));
+      if (unknown.length > 0) throw new OAuthError(400, 'invalid_scope', `the client may not ask for: ${unknown.join(' ')}`);
+      const scopes = asked.length > 0 ? asked : client.scopes;
+      const access_token = await new SignJWT({ scope: scopes.join(' ') })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setSubject(clientId)
+        .setIssuedAt()
+        .setExpirationTime(`${lifetime}s`)
+        .sign(key);
+      return { token_type: 'Bearer', expires_in: lifetime, ext_expires_in: lifetime, access_token };
+    },
+    async verify(authorization, scope) {
+      if (!authorization || !/^bearer\s+\S+$/i.test(authorization.trim())) {
+        throw new RuleViolation('UNAUTHORIZED', { reason: 'send Authorization: Bearer <access token>' }, [{ requestPointer: 'header:Authorization' }]);
+      }
+      let payload: { sub?: string; scope?: unknown };
+      try {
+        ({ payload } = await jwtVerify(authorization.trim().split(/\s+/)[1]!, key, { algorithms: ['HS256'], issuer: ISSUER }));
+      } catch (e) {
+        const reason = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token is not valid';
+        throw new RuleViolation('UNAUTHORIZED', { reason }, [{ requestPointer: 'header:Authorization' }]);
+      }
+      const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
+      if (!payload.sub || !rules.clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: 'the token names no known client' });
+      if (!scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: `The token lacks the scope "${scope}".` });
+      return payload.sub;
+    },
+  };
+}
+
+const RequestorHeader = z.strictObject({
+  salesApplication: z.string().min(1),
+  salesUnitCode: z.string().min(1),
+  organizationCode: z.string().optional(),
+});
+
+/**
+ * Spec §2.1, §5 rule 4: the Requestor header is Base64 of a JSON object. Missing → 86002;
+ * not Base64 JSON or lacking a field → 86001; an application not registered for the client → 403.
+ */
+export function readRequestor(rules: RuleSet, header: string | undefined, client: string): { salesApplication: string; salesUnitCode: string } {
+  const pointer = [{ requestPointer: 'header:Requestor' }];
+  if (header === undefined || header.trim() === '') throw new RuleViolation('86002', {}, pointer);
+  const raw = header.trim();
+  let parsed: unknown;
+  try {
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) throw new Error('not Base64');
+    parsed = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
+  } catch {
+    throw new RuleViolation('86001', { reason: 'the Requestor header must be Base64 of a JSON object (spec §2.1)' }, pointer);
+  }
+  const result = RequestorHeader.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
+    throw new RuleViolation('86001', { reason: `Requestor ${field}: ${issue.message}` }, pointer);
+  }
+  const { salesApplication, salesUnitCode } = result.data;
+  if (!rules.clients.clients[client]?.salesApplications.includes(salesApplication)) {
+    throw new RuleViolation('FORBIDDEN', { reason: `The sales application ${salesApplication} is not registered for this client.` }, pointer);
+  }
+  return { salesApplication, salesUnitCode };
+}

@@ -1,0 +1,100 @@
+/**
+ * Compares a response with what a step expects. Objects match as a subset unless `exact`; arrays match
+ * element by element with the same length. Typed wildcards:
+ *   "$any" "$absent" "$string" "$number" "$boolean" "$array" "$object" "$uuid" "$date-time" "$money"
+ *   { $length: n | {min, max} }  { $gte, $gt, $lte, $lt }  { $regex: "…" }  { $contains: [..] }  { $anyOrder: [..] }
+ * A literal string starting with `$` is written with `$$`.
+ */
+export interface Mismatch {
+  path: string;
+  expected: unknown;
+  actual: unknown;
+  message: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+const wildcards: Record<string, (v: unknown) => boolean> = {
+  $any: (v) => v !== undefined,
+  $string: (v) => typeof v === 'string',
+  $number: (v) => typeof v === 'number',
+  $boolean: (v) => typeof v === 'boolean',
+  $array: (v) => Array.isArray(v),
+  $object: (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+  $uuid: (v) => typeof v === 'string' && UUID.test(v),
+  '$date-time': (v) => typeof v === 'string' && DATE_TIME.test(v),
+  $money: (v) => {
+    const m = v as { currency?: unknown; amount?: unknown; scale?: unknown } | null;
+    return !!m && typeof m === 'object' && typeof m.currency === 'string' && Number.isInteger(m.amount) && Number.isInteger(m.scale);
+  },
+};
+
+const isMatcherObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k.startsWith('$') && !k.startsWith('$$'));
+
+export function match(expected: unknown, actual: unknown, exact = false, path = ''): Mismatch[] {
+  const here = path || '(body)';
+  const fail = (message: string): Mismatch[] => [{ path: here, expected, actual, message }];
+
+  if (typeof expected === 'string' && expected.startsWith('$') && !expected.startsWith('$$')) {
+    if (expected === '$absent') return actual === undefined ? [] : fail('expected no value');
+    const test = wildcards[expected];
+    if (!test) return fail(`unknown wildcard ${expected}`);
+    return test(actual) ? [] : fail(`expected ${expected.slice(1)}`);
+  }
+  if (isMatcherObject(expected)) return matchOperators(expected, actual, exact, here);
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return fail('expected an array');
+    if (actual.length !== expected.length) return fail(`expected ${expected.length} items, got ${actual.length}`);
+    return expected.flatMap((e, i) => match(e, actual[i], exact, `${path}[${i}]`));
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return fail('expected an object');
+    const out = Object.entries(expected).flatMap(([k, e]) => match(e, (actual as Record<string, unknown>)[k], exact, path ? `${path}.${k}` : k));
+    if (exact) {
+      for (const k of Object.keys(actual)) if (!(k in expected)) out.push({ path: path ? `${path}.${k}` : k, expected: undefined, actual: (actual as Record<string, unknown>)[k], message: 'unexpected field (exact match)' });
+    }
+    return out;
+  }
+  const literal = typeof expected === 'string' && expected.startsWith('$$') ? expected.slice(1) : expected;
+  return Object.is(literal, actual) ? [] : fail(actual === undefined ? 'missing' : 'different value');
+}
+
+function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: boolean, path: string): Mismatch[] {
+  const out: Mismatch[] = [];
+  const fail = (message: string) => out.push({ path, expected: ops, actual, message });
+  for (const [op, arg] of Object.entries(ops)) {
+    switch (op) {
+      case '$length': {
+        const n = Array.isArray(actual) || typeof actual === 'string' ? actual.length : undefined;
+        if (n === undefined) { fail('expected something with a length'); break; }
+        if (typeof arg === 'number' ? n !== arg : (arg as { min?: number; max?: number }).min! > n || n > ((arg as { max?: number }).max ?? Infinity)) fail(`length ${n} is not ${JSON.stringify(arg)}`);
+        break;
+      }
+      case '$gte': if (!(typeof actual === 'number' && actual >= (arg as number))) fail(`expected ≥ ${String(arg)}`); break;
+      case '$gt': if (!(typeof actual === 'number' && actual > (arg as number))) fail(`expected > ${String(arg)}`); break;
+      case '$lte': if (!(typeof actual === 'number' && actual <= (arg as number))) fail(`expected ≤ ${String(arg)}`); break;
+      case '$lt': if (!(typeof actual === 'number' && actual < (arg as number))) fail(`expected < ${String(arg)}`); break;
+      case '$regex': if (!(typeof actual === 'string' && new RegExp(arg as string).test(actual))) fail(`expected to match /${String(arg)}/`); break;
+      case '$contains': {
+        if (!Array.isArray(actual)) { fail('expected an array'); break; }
+        for (const e of arg as unknown[]) if (!actual.some((a) => match(e, a, exact).length === 0)) fail(`no item matches ${JSON.stringify(e)}`);
+        break;
+      }
+      case '$anyOrder': {
+        const wanted = arg as unknown[];
+        if (!Array.isArray(actual) || actual.length !== wanted.length) { fail(`expected ${wanted.length} items in any order`); break; }
+        const free = [...actual];
+        for (const e of wanted) {
+          const i = free.findIndex((a) => match(e, a, exact).length === 0);
+          if (i < 0) fail(`no item matches ${JSON.stringify(e)}`);
+          else free.splice(i, 1);
+        }
+        break;
+      }
+      default: fail(`unknown matcher ${op}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+import type { DecisionTrace, Engine } from '../../engine/index.ts';
+import { virtualClock } from '../clock.ts';
+import { sequentialIds } from '../ids.ts';
+import { buildServer } from '../http/server.ts';
+import { memoryStore } from '../store/memory.ts';
+
+/** What a scenario talks to: the server in-process (no socket) or a live one at a URL. */
+export interface HttpExchange {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  traces?: readonly DecisionTrace[];
+}
+export interface Session {
+  send(x: HttpExchange): Promise<HttpResult>;
+  /** Sets or moves the clock; undefined when the target has no controllable clock. */
+  setClock(instant: string): Promise<void>;
+  advanceClock(iso: string): Promise<void>;
+  close(): Promise<void>;
+}
+export interface Target {
+  readonly name: string;
+  open(start: string): Promise<Session>;
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  if (contentType?.includes('json')) {
+    try { return JSON.parse(text); } catch { return text; }
+  }
+  return text;
+}
+
+/** A fresh server with an empty memory store and a virtual clock per scenario: scenarios never see each other. */
+export function inProcess(engine: Engine): Target {
+  return {
+    name: 'in-process',
+    async open(start) {
+      const clock = virtualClock(new Date(start));
+      const app = await buildServer({ engine, store: memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: 'scenario-secret' });
+      let lastTraces: readonly DecisionTrace[] | undefined;
+      app.addHook('onResponse', async (request) => { lastTraces = request.traces; });
+      await app.ready();
+      return {
+        async send(x) {
+          lastTraces = undefined;
+          const payload = x.body === undefined ? undefined : typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
+          const res = await app.inject({ method: x.method as 'GET', url: x.path, headers: x.headers, ...(payload !== undefined ? { payload } : {}) });
+          const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
+          return { status: res.statusCode, headers, body: parseBody(res.body, headers['content-type']), ...(lastTraces ? { traces: lastTraces } : {}) };
+        },
+        async setClock(instant) { clock.set!(new Date(instant)); },
+        async advanceClock(iso) { clock.advance!(iso); },
+        async close() { await app.close(); },
+      };
+    },
+  };
+}
+
+/** A live server (CONTRACT §9 `--target URL`); clock steps need its /sandbox/clock. */
+export function live(baseUrl: string): Target {
+  const base = baseUrl.replace(/\/$/, '');
+  const send = async (x: HttpExchange): Promise<HttpResult> => {
+    const res = await fetch(base + x.path, {
+      method: x.method.toUpperCase(),
+      headers: x.headers,
+      ...(x.body !== undefined ? { body: typeof x.body === 'string' ? x.body : JSON.stringify(x.body) } : {}),
+    });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => { headers[k] = v; });
+    return { status: res.status, headers, body: parseBody(await res.text(), headers['content-type']) };
+  };
+  const clockCall = async (body: unknown) => {
+    const res = await send({ method: 'POST', path: '/sandbox/clock', headers: { 'content-type': 'application/json' }, body });
+    if (res.status === 404) throw new Error(`${base} has no sandbox clock: start it with --sandbox to run scenarios with clock steps`);
+    if (res.status !== 200) throw new Error(`${base}/sandbox/clock answered ${res.status}`);
+  };
+  return {
+    name: base,
+    async open(start) {
+      // The scenario's start time, where the server has a sandbox clock; clock steps insist on one.
+      await clockCall({ now: start }).catch(() => undefined);
+      return {
+        send,
+        setClock: (instant) => clockCall({ now: instant }),
+        advanceClock: (iso) => clockCall({ advance: iso }),
+        async close() {},
+      };
+    },
+  };
+}

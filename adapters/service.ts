@@ -1,0 +1,79 @@
+import { RuleViolation, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
+import type { Clock } from './clock.ts';
+import { StoreConflict, type Store } from './store/store.ts';
+
+/**
+ * The imperative shell around the engine: load what a command needs from the store, let the engine
+ * decide, store what it decided. Booking updates are read-modify-write with the version read; a lost
+ * race is retried from a fresh read, never merged.
+ */
+export interface Service {
+  readonly engine: Engine;
+  readonly store: Store;
+  readonly clock: Clock;
+  offers(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
+  book(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
+  booking(requestor: Requestor, id: string): Promise<Booking>;
+  confirm(requestor: Requestor, id: string): Promise<Decided<Booking>>;
+  fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
+}
+
+const RETRIES = 3;
+
+export function createService(engine: Engine, store: Store, clock: Clock, ids: IdSource): Service {
+  const call = (requestor: Requestor): Call => ({ requestor, now: clock.now(), ids });
+  const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
+
+  async function owned(requestor: Requestor, id: string) {
+    const found = await store.getBooking(id);
+    // CONTRACT §3: another client's booking answers as if it did not exist.
+    if (!found || found.booking.owner !== requestor.client) throw notFound('booking', id);
+    return found;
+  }
+
+  async function update(requestor: Requestor, id: string, change: (b: Booking, c: Call) => Decided<Booking>): Promise<Decided<Booking>> {
+    for (let attempt = 1; ; attempt++) {
+      const { booking, version } = await owned(requestor, id);
+      const decided = change(booking, call(requestor));
+      if (decided.value === booking) return decided;
+      try {
+        await store.updateBooking(decided.value, version);
+        return decided;
+      } catch (e) {
+        if (!(e instanceof StoreConflict) || attempt >= RETRIES) {
+          if (e instanceof StoreConflict) throw new RuleViolation('X_STORE_CONFLICT', {});
+          throw e;
+        }
+      }
+    }
+  }
+
+  return {
+    engine,
+    store,
+    clock,
+    async offers(requestor, body) {
+      const decided = engine.offers(call(requestor), body);
+      await store.putOffers(decided.value.offers);
+      return { value: decided.value.response, traces: decided.traces };
+    },
+    async book(requestor, body) {
+      const { request, offerIds } = engine.readBookingRequest(body);
+      const offers = await store.getOffers(offerIds);
+      const decided = engine.book(call(requestor), request, offers);
+      await store.insertBooking(decided.value.booking);
+      return { value: decided.value.response, traces: decided.traces };
+    },
+    async booking(requestor, id) {
+      return (await owned(requestor, id)).booking;
+    },
+    confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
+    async fulfillment(requestor, id) {
+      const bookingId = await store.bookingOfFulfillment(id);
+      if (!bookingId) throw notFound('fulfillment', id);
+      const found = await store.getBooking(bookingId);
+      if (!found || found.booking.owner !== requestor.client) throw notFound('fulfillment', id);
+      return engine.renderFulfillment(found.booking, id, requestor.language)!;
+    },
+  };
+}

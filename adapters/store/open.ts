@@ -1,0 +1,13 @@
+import { memoryStore } from './memory.ts';
+import { sqliteStore } from './sqlite.ts';
+import type { Store } from './store.ts';
+
+/** `--store memory | sqlite:PATH | postgres://…` (CONTRACT §1). */
+export async function openStore(spec: string): Promise<Store> {
+  if (spec === 'memory') return memoryStore();
+  if (spec.startsWith('sqlite:')) return sqliteStore(spec.slice('sqlite:'.length));
+  if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
+    throw new Error('the PostgreSQL store is not built yet (issue: "A service resellers can trust"); use --store sqlite:PATH or memory');
+  }
+  throw new Error(`unknown store "${spec}"; use memory, sqlite:PATH or postgres://…`);
+}

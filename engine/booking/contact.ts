@@ -1,0 +1,41 @@
+import type { PersonDetail } from '../model.ts';
+import { violation, type ProblemPointer } from '../violation.ts';
+import type { PersonDetailInput } from './request.ts';
+
+/** Spec §2.6: phone numbers are +<country code><number> (86039). */
+const PHONE = /^\+[1-9]\d{6,14}$/;
+
+/** Flattens OSDM PersonDetail (top-level or `contact` e-mail and phone) into the stored form, checking the phone. */
+export function readDetail(detail: PersonDetailInput | undefined, pointer: string): PersonDetail | undefined {
+  if (!detail) return undefined;
+  const email = detail.contact?.email ?? detail.email;
+  const phoneNumber = detail.contact?.phoneNumber ?? detail.phoneNumber;
+  if (phoneNumber !== undefined && !PHONE.test(phoneNumber)) {
+    throw violation('86039', { value: phoneNumber }, `${pointer}/${detail.contact?.phoneNumber !== undefined ? 'contact/phoneNumber' : 'phoneNumber'}`);
+  }
+  return {
+    ...(detail.firstName ? { firstName: detail.firstName } : {}),
+    ...(detail.lastName ? { lastName: detail.lastName } : {}),
+    ...(email ? { email } : {}),
+    ...(phoneNumber ? { phoneNumber } : {}),
+  };
+}
+
+/** What a passenger still lacks before confirmation (spec §2.6: firstName and lastName required). */
+export function missingPassengerData(detail: PersonDetail | undefined): string[] {
+  return ['firstName', 'lastName'].filter((f) => !detail?.[f as keyof PersonDetail]);
+}
+
+/**
+ * Spec §2.6: a purchaser needs firstName, lastName and phoneNumber; e-mail or phone missing → 86026.
+ * Returns pointers to what is missing, or throws for the coded case.
+ */
+export function checkPurchaser(detail: PersonDetail, pointer: string): void {
+  const names = ['firstName', 'lastName'].filter((f) => !detail[f as keyof PersonDetail]);
+  if (names.length > 0) {
+    throw violation('86001', { reason: `the purchaser needs ${names.join(' and ')}` }, names.map((n): ProblemPointer => ({ requestPointer: `${pointer}/${n}`, detail: 'required' })));
+  }
+  if (!detail.email || !detail.phoneNumber) {
+    throw violation('86026', {}, [!detail.email ? 'email' : 'phoneNumber'].map((n) => ({ requestPointer: `${pointer}/${n}`, detail: 'required' })));
+  }
+}

@@ -1,0 +1,104 @@
+import type { Context } from '../context.ts';
+import { initialState } from '../machine.ts';
+import type { BookedPassenger, Booking, StoredOffer } from '../model.ts';
+import { sum } from '../offers/pricing.ts';
+import { plus } from '../time.ts';
+import { parseRequest } from '../validate.ts';
+import { violation } from '../violation.ts';
+import { bookingMachine } from '../../machines/booking.ts';
+import { checkPurchaser, missingPassengerData, readDetail } from './contact.ts';
+import { BookingRequest } from './request.ts';
+
+export interface Warning { code: string; params?: Record<string, unknown> }
+
+/** Validates a booking request; the adapter then loads the offers it names (`offerIds`). */
+export function readBookingRequest(body: unknown): BookingRequest {
+  return parseRequest(BookingRequest, body);
+}
+
+/**
+ * POST /booking (spec §2.6, §3 first row): a provisional booking from exactly one offer, living for
+ * the provisional lifetime of rules/limits.yaml. `offers` holds the stored offers the request names
+ * that belong to the caller.
+ */
+export function createBooking(ctx: Context, request: BookingRequest, offers: ReadonlyMap<string, StoredOffer>): { booking: Booking; warnings: Warning[] } {
+  const { rules, ids } = ctx;
+  if (request.offers.length !== 1) throw violation('86041', { count: request.offers.length }, '#/offers');
+  const selection = request.offers[0]!;
+  const offer = offers.get(selection.offerId);
+  if (!offer || offer.owner !== ctx.requestor.client) {
+    throw violation('RESOURCE_NOT_FOUND', { resource: 'offer', id: selection.offerId }, '#/offers/0/offerId');
+  }
+  if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) {
+    throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/offers/0/offerId');
+  }
+  const offerRefs = offer.passengers.map((p) => p.externalRef);
+  const sameSet = (refs: string[]) => refs.length === offerRefs.length && offerRefs.every((r) => refs.includes(r));
+  if (!sameSet(selection.passengerRefs)) {
+    throw violation('86001', { reason: `passengerRefs must name every passenger of the offer: ${offerRefs.join(', ')}` }, '#/offers/0/passengerRefs');
+  }
+  if (!sameSet(request.passengerSpecifications.map((p) => p.externalRef))) {
+    throw violation('86001', { reason: `passengerSpecifications must hold the passengers of the offer request: ${offerRefs.join(', ')}` }, '#/passengerSpecifications');
+  }
+
+  const warnings: Warning[] = [];
+  const now = ctx.now.toISOString();
+  const passengers: BookedPassenger[] = request.passengerSpecifications.map((spec, i) => {
+    const offered = offer.passengers.find((p) => p.externalRef === spec.externalRef)!;
+    if (spec.age !== undefined && spec.age !== offered.age) {
+      throw violation('86001', { reason: `the age differs from the offer request (${offered.age}); book with the offer's age and patch the passenger to change it (spec §2.7 rule 4)` }, `#/passengerSpecifications/${i}/age`);
+    }
+    const detail = readDetail(spec.detail, `#/passengerSpecifications/${i}/detail`);
+    const missing = missingPassengerData(detail);
+    if (missing.length > 0) warnings.push({ code: 'X_PASSENGER_DATA_INCOMPLETE', params: { missing: missing.map((m) => `${spec.externalRef}.${m}`).join(', ') } });
+    return {
+      id: ids.next('passenger'),
+      externalRef: spec.externalRef,
+      ...(spec.age !== undefined ? { age: spec.age } : {}),
+      // Spec §2.6: without an age the type becomes PERSON.
+      type: spec.age !== undefined ? offered.responseType : 'PERSON',
+      ...(detail ? { detail } : {}),
+      cards: spec.cards.length > 0 ? spec.cards : offered.cards,
+      ...(spec.prmNeeds ? { prmNeeds: spec.prmNeeds } : {}),
+    };
+  });
+  const passengerId = (ref: string) => passengers.find((p) => p.externalRef === ref)!.id;
+
+  let purchaser: Booking['purchaser'];
+  if (request.purchaser) {
+    const detail = readDetail(request.purchaser.detail, '#/purchaser/detail')!;
+    checkPurchaser(detail, '#/purchaser/detail');
+    purchaser = { ...(request.purchaser.externalRef ? { externalRef: request.purchaser.externalRef } : {}), detail };
+  } else {
+    warnings.push({ code: 'X_PURCHASER_MISSING' });
+  }
+
+  const admissions = offer.admissions.map(({ passengerRef, ...a }) => ({ ...a, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now }));
+  const reservations = offer.reservations.map(({ passengerRef, ...r }) => ({ ...r, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now }));
+  const price = sum(rules, [...admissions, ...reservations].map((p) => p.price), offer.currency, offer.trip.international);
+  const booking: Booking = {
+    id: ids.next('booking'),
+    owner: ctx.requestor.client,
+    salesApplication: ctx.salesApplication.code,
+    createdOn: now,
+    externalRef: request.externalRef,
+    machine: { value: initialState(bookingMachine) },
+    confirmationTimeLimit: plus(ctx.now, rules.limits.provisionalBookingLifetime).toISOString(),
+    currency: offer.currency,
+    offerId: offer.offerId,
+    trip: offer.trip,
+    product: offer.product,
+    throughTicketTags: selection.throughTicketTags ?? [],
+    ...(purchaser ? { purchaser } : {}),
+    passengers,
+    admissions,
+    reservations,
+    fulfillments: [],
+    corporateCodes: offer.corporateCodes,
+    promotionCodes: [...offer.promotionCodes, ...(request.promotionCodes ?? []).map(({ code, issuer }) => ({ code, ...(issuer ? { issuer } : {}) }))],
+    provisionalPrice: price,
+    // Spec §2.6 rule 2: always present, 0 until confirmed.
+    confirmedPrice: { ...price, amount: 0, ...(price.vats ? { vats: price.vats.map((v) => ({ ...v, amount: 0 })) } : {}) },
+  };
+  return { booking, warnings };
+}

@@ -1,0 +1,73 @@
+import type { Context } from '../context.ts';
+import { step } from '../machine.ts';
+import type { Booking, Fulfillment } from '../model.ts';
+import { violation, type ProblemPointer } from '../violation.ts';
+import { bookingMachine, type BookingEvent } from '../../machines/booking.ts';
+import { missingPassengerData } from './contact.ts';
+import { encodeTicket } from './tickets.ts';
+
+/** A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked. */
+export function isExpired(booking: Booking, now: Date): boolean {
+  return booking.machine.value === 'EXPIRED' || (booking.machine.value === 'PREBOOKED' && now.getTime() >= new Date(booking.confirmationTimeLimit).getTime());
+}
+
+/** Moves the booking machine, refusing with X_BOOKING_STATE what the machine does not allow. */
+export function move(ctx: Context, booking: Booking, event: BookingEvent, operation: string): Booking {
+  if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
+  const next = step(bookingMachine, booking.machine.value, event);
+  if (!next) throw violation('X_BOOKING_STATE', { operation, state: booking.machine.value });
+  return { ...booking, machine: { value: next } };
+}
+
+/**
+ * POST /bookings/{id}/fulfillment (spec §3, §4.1 rule 1): confirms a complete provisional booking and
+ * issues its fulfillments: one per booking part; the admission's is the ticket (control number and
+ * signed Aztec payload), reservations' are included in it. Confirming again changes nothing.
+ */
+export function confirmBooking(ctx: Context, booking: Booking): Booking {
+  if (booking.machine.value === 'FULFILLED') return booking;
+  const missing: ProblemPointer[] = [];
+  booking.passengers.forEach((p, i) => {
+    for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: `passenger ${p.externalRef} needs ${field}` });
+  });
+  if (!booking.purchaser) missing.push({ requestPointer: '#/purchaser', detail: 'the booking needs a purchaser' });
+  if (missing.length > 0 && !isExpired(booking, ctx.now)) throw violation('X_BOOKING_INCOMPLETE', {}, missing);
+
+  const moved = move(ctx, booking, { type: 'CONFIRM' }, 'Confirmation');
+  const now = ctx.now.toISOString();
+  const firstLeg = booking.trip.legs[0]!;
+  const lastLeg = booking.trip.legs[booking.trip.legs.length - 1]!;
+  const product = ctx.rules.products.products[booking.product.code]!;
+  let ticketNo = 0;
+  const fulfillments: Fulfillment[] = [];
+  for (const admission of booking.admissions) {
+    const passenger = booking.passengers.find((p) => p.id === admission.passengerId)!;
+    const controlNumber = `${booking.id}-${++ticketNo}`;
+    fulfillments.push({
+      id: ctx.ids.next('fulfillment'),
+      status: 'FULFILLED',
+      createdOn: now,
+      bookingPartIds: [admission.id],
+      passengerId: passenger.id,
+      controlNumber,
+      barcode: encodeTicket({
+        v: 1, controlNumber, bookingId: booking.id,
+        passenger: `${passenger.detail?.firstName ?? ''} ${passenger.detail?.lastName ?? ''}`.trim(),
+        from: firstLeg.origin, to: lastLeg.destination, departure: firstLeg.departure,
+        product: admission.product.id, travelClass: product.travelClass,
+      }, ctx.ticketKey),
+    });
+  }
+  for (const reservation of booking.reservations) {
+    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: 'FULFILLED', createdOn: now, bookingPartIds: [reservation.id], passengerId: reservation.passengerId });
+  }
+  const fulfilled = <T extends { status: string }>(part: T) => ({ ...part, status: 'FULFILLED' as const, confirmedOn: now });
+  return {
+    ...moved,
+    confirmedOn: now,
+    admissions: moved.admissions.map(fulfilled),
+    reservations: moved.reservations.map(fulfilled),
+    fulfillments,
+    confirmedPrice: moved.provisionalPrice,
+  };
+}

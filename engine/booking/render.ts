@@ -1,0 +1,115 @@
+import type { Booking, BookedAdmission, BookedReservation, Fulfillment } from '../model.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
+import type { Language } from '../rules/schemas.ts';
+
+/** OSDM 3.4 Booking rendered from the stored booking (spec §2.6 booking response facts). */
+export function renderBooking(rules: RuleSet, booking: Booking, language: Language): Record<string, unknown> {
+  const trip = booking.trip;
+  const coverage = (legIds: string[]) => ({ coveredTripId: trip.id, coveredLegIds: legIds });
+  const validity = (legIds: string[]) => {
+    const legs = trip.legs.filter((l) => legIds.includes(l.id));
+    return { validFrom: legs[0]!.departure, validUntil: legs[legs.length - 1]!.arrival };
+  };
+  const summary = (code: string) => rules.products.products[code]!.summary[language];
+  const admission = (a: BookedAdmission) => ({
+    objectType: 'Admission',
+    id: a.id,
+    summary: summary(a.product.code),
+    createdOn: a.createdOn,
+    ...validity(a.legIds),
+    ...(a.confirmedOn ? { confirmedOn: a.confirmedOn } : {}),
+    price: a.price,
+    status: a.status,
+    passengerIds: [a.passengerId],
+    refundable: a.refundable,
+    exchangeable: a.exchangeable,
+    products: [{ productId: a.product.id, legIds: a.legIds }],
+    tripCoverage: coverage(a.legIds),
+    reservationRefs: booking.reservations.filter((r) => r.passengerId === a.passengerId).map((r) => ({ id: r.id })),
+    ...(trip.international ? { regulatoryConditions: ['CIV'] } : {}),
+  });
+  const reservation = (r: BookedReservation) => ({
+    objectType: 'Reservation',
+    id: r.id,
+    summary: summary(r.product.code),
+    createdOn: r.createdOn,
+    ...validity([r.legId]),
+    ...(r.confirmedOn ? { confirmedOn: r.confirmedOn } : {}),
+    price: r.price,
+    status: r.status,
+    passengerIds: [r.passengerId],
+    refundable: booking.admissions[0]?.refundable ?? 'NO',
+    exchangeable: booking.admissions[0]?.exchangeable ?? 'NO',
+    products: [{ productId: r.product.id, legIds: [r.legId] }],
+    tripCoverage: coverage([r.legId]),
+  });
+  return {
+    id: booking.id,
+    bookingCode: booking.id, // spec §2.6 rule 1
+    externalRef: booking.externalRef,
+    createdOn: booking.createdOn,
+    ...(booking.machine.value !== 'FULFILLED' ? { confirmationTimeLimit: booking.confirmationTimeLimit } : {}),
+    ...(booking.purchaser ? { purchaser: renderPerson(booking.purchaser) } : {}),
+    passengers: booking.passengers.map((p) => ({
+      id: p.id,
+      externalRef: p.externalRef,
+      type: p.type,
+      ...(p.age !== undefined ? { age: p.age } : {}),
+      ...(p.detail ? { detail: renderDetail(p.detail) } : {}),
+      ...(p.prmNeeds ? { prmNeeds: p.prmNeeds } : {}),
+      // Spec §2.6 rule 10: travel pass information is not returned.
+      cards: p.cards.filter((c) => c.type !== 'TRAVEL_PASS'),
+    })),
+    bookedOffers: [{
+      offerId: booking.offerId,
+      admissions: booking.admissions.map(admission),
+      reservations: booking.reservations.map(reservation),
+      ancillaries: [],
+      ...(booking.throughTicketTags.length ? { appliedThroughTicketTags: booking.throughTicketTags } : {}),
+    }],
+    provisionalPrice: booking.provisionalPrice,
+    confirmedPrice: booking.confirmedPrice,
+    fulfillments: booking.fulfillments.map((f) => fulfillmentSummary(booking, f)),
+    ...(booking.corporateCodes.length ? { appliedCorporateCodes: booking.corporateCodes } : {}),
+  };
+}
+
+function renderDetail(d: NonNullable<Booking['passengers'][number]['detail']>) {
+  return {
+    ...(d.firstName ? { firstName: d.firstName } : {}),
+    ...(d.lastName ? { lastName: d.lastName } : {}),
+    ...(d.email || d.phoneNumber ? { contact: { ...(d.email ? { email: d.email } : {}), ...(d.phoneNumber ? { phoneNumber: d.phoneNumber } : {}) } } : {}),
+  };
+}
+
+function renderPerson(p: NonNullable<Booking['purchaser']>) {
+  return { ...(p.externalRef ? { externalRef: p.externalRef } : {}), ...(p.detail ? { detail: renderDetail(p.detail) } : {}) };
+}
+
+function fulfillmentSummary(booking: Booking, f: Fulfillment) {
+  return {
+    objectType: 'Fulfillment',
+    id: f.id,
+    status: f.status,
+    bookingRef: booking.id,
+    createdOn: f.createdOn,
+    ...(f.controlNumber ? { controlNumber: f.controlNumber } : {}),
+    bookingParts: f.bookingPartIds.map((id) => ({ id })),
+  };
+}
+
+/** GET /fulfillments/{id}: the ticket, with the Aztec payload as a BAR_CODE security feature (CONTRACT §4b). */
+export function renderFulfillment(booking: Booking, f: Fulfillment, language: Language): Record<string, unknown> {
+  return {
+    ...fulfillmentSummary(booking, f),
+    issuingLanguage: language,
+    contentComplete: true,
+    fulfillmentParts: f.barcode
+      ? [{
+          controlId: f.controlNumber,
+          passengerRef: booking.passengers.find((p) => p.id === f.passengerId)?.externalRef,
+          securityFeatures: [{ type: { type: 'BAR_CODE', symbology: 'AZTEC', format: 'BINARY' }, data: f.barcode }],
+        }]
+      : [],
+  };
+}

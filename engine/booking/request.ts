@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { CardReference, PromotionCode } from '../offers/request.ts';
+
+/**
+ * BookingRequest as the operator accepts it (spec §2.6), in OSDM 3.4 field names. Passenger details may
+ * be incomplete at creation (spec §2.7 rule 3); the rules that need them run at confirmation.
+ */
+const ignored = z.unknown().optional();
+const objectType = z.string().optional();
+
+const Contact = z.strictObject({
+  objectType, email: z.string().optional(), phoneNumber: z.string().optional(),
+  summary: ignored, preferredLanguage: ignored, address: ignored, postalAddress: ignored,
+});
+
+export const PersonDetail = z.strictObject({
+  objectType,
+  firstName: z.string().min(1).optional(),
+  lastName: z.string().min(1).optional(),
+  email: z.string().email('an e-mail address').optional(),
+  phoneNumber: z.string().optional(),
+  contact: Contact.optional(),
+  // Spec §2.6: ignored if present.
+  address: ignored,
+  preferredLanguage: ignored, summary: ignored, firstFamilyName: ignored, secondFamilyName: ignored, postalAddress: ignored, taxId: ignored,
+});
+export type PersonDetailInput = z.infer<typeof PersonDetail>;
+
+export const PassengerSpecification = z.strictObject({
+  objectType,
+  externalRef: z.string().min(1),
+  type: z.literal('PERSON', { error: 'always PERSON (spec §2.6)' }),
+  age: z.number().int().min(0).max(130).optional(),
+  cards: z.array(CardReference).default([]),
+  prmNeeds: z.array(z.string()).optional(),
+  detail: PersonDetail.optional(),
+  // Spec §2.6: ignored if present.
+  gender: ignored,
+  dateOfBirth: ignored,
+});
+export type PassengerSpecification = z.infer<typeof PassengerSpecification>;
+
+export const Purchaser = z.strictObject({
+  objectType,
+  externalRef: z.string().optional(),
+  detail: PersonDetail.extend({
+    // Spec §2.7 rule 1: an address id, if given, must be a URN.
+    address: z.object({ id: z.string().regex(/^urn:[a-z0-9][a-z0-9-]{0,31}:\S+$/i, 'a URN').optional() }).passthrough().optional(),
+  }),
+  companyDetails: ignored,
+  _links: ignored,
+});
+export type PurchaserInput = z.infer<typeof Purchaser>;
+
+export const OfferSelection = z.strictObject({
+  objectType,
+  offerId: z.string().min(1),
+  passengerRefs: z.array(z.string().min(1)).min(1),
+  throughTicketTags: z.array(z.enum(['RESPLUS'])).optional(),
+  placeSelections: z.array(z.unknown()).optional(),
+  externalRef: ignored, optionalReservationSelections: ignored, optionalAncillarySelections: ignored,
+  afterSaleByRetailerOnly: ignored, appliedRegulatoryCondition: ignored,
+});
+
+export const BookingRequest = z.strictObject({
+  objectType,
+  externalRef: z.string().min(1, 'a booking needs the caller\'s unique externalRef (spec §2.6)'),
+  offers: z.array(OfferSelection),
+  passengerSpecifications: z.array(PassengerSpecification).min(1),
+  purchaser: Purchaser.optional(),
+  placeSelections: z.array(z.unknown()).optional(),
+  promotionCodes: z.array(PromotionCode).optional(),
+  embed: z.array(z.string()).optional(),
+  requestedFulfillmentType: ignored,
+  preferredFulfillmentMedia: ignored,
+});
+export type BookingRequest = z.infer<typeof BookingRequest>;

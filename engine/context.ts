@@ -1,0 +1,44 @@
+import type { DecisionName, FactsOf } from './rules/facts.ts';
+import type { DecisionResult, DecisionTrace } from './rules/decision.ts';
+import type { RuleSet } from './rules/ruleset.ts';
+import type { SalesApplication } from './rules/schemas.ts';
+import type { IdSource, Requestor } from './model.ts';
+import { violation } from './violation.ts';
+
+/**
+ * Everything one engine call may use: the rules, the time and an id source handed in by the caller,
+ * who is asking, and the traces of the decisions made so far (returned with the result).
+ */
+export interface Context {
+  readonly rules: RuleSet;
+  readonly now: Date;
+  readonly ids: IdSource;
+  readonly requestor: Requestor;
+  readonly salesApplication: SalesApplication;
+  readonly traces: DecisionTrace[];
+  /** Key that signs ticket barcodes (configuration, never rules/). */
+  readonly ticketKey: string;
+}
+
+export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids: IdSource, ticketKey: string): Context {
+  const salesApplication = rules.salesApplications.get(requestor.salesApplication);
+  if (!salesApplication) {
+    throw violation('FORBIDDEN', { reason: `The sales application ${requestor.salesApplication} is not registered.` }, [{ requestPointer: 'header:Requestor' }]);
+  }
+  return { rules, now, ids, requestor, salesApplication, traces: [], ticketKey };
+}
+
+/** Evaluates a decision and keeps its trace in the context. */
+export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx: Context, name: D, facts: FactsOf<D>): DecisionResult<O> {
+  const result = ctx.rules.decisions[name].evaluate<O>(facts as Record<string, unknown>);
+  ctx.traces.push(result.trace);
+  return result;
+}
+
+/** A decision whose rows either `reject` with an error code or accept: raises the rejection. */
+export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>): void {
+  const { outcome } = decide<D, { reject?: string; pointer?: string; params?: Record<string, unknown> }>(ctx, name, facts);
+  if (outcome?.reject) {
+    throw violation(outcome.reject, { ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : undefined, ctx.traces);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * signalbox's embedding API: the operator's rules as a pure engine. Give it a request, the time and an
+ * id source; it returns what to store, what to answer and the trace of every decision it made. It never
+ * reads a clock, randomness, the environment or files while deciding.
+ *
+ *   const engine = createEngine();                       // rules/ shipped with the package
+ *   const call = { requestor, now: new Date(), ids };
+ *   const { value: offers } = engine.offers(call, offerRequest);
+ */
+import { createBooking, readBookingRequest, type Warning } from './booking/create.ts';
+import { confirmBooking, isExpired } from './booking/lifecycle.ts';
+import { renderBooking, renderFulfillment } from './booking/render.ts';
+import { makeContext, type Context } from './context.ts';
+import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
+import { createOffers } from './offers/create.ts';
+import { renderOfferCollection } from './offers/render.ts';
+import type { DecisionTrace, Explanation } from './rules/decision.ts';
+import { factCatalogue, type DecisionName } from './rules/facts.ts';
+import { loadRules } from './rules/load.ts';
+import type { RuleSet } from './rules/ruleset.ts';
+import type { Language } from './rules/schemas.ts';
+import { renderProblem, violation, type Problem, RuleViolation } from './violation.ts';
+
+export interface EngineOptions {
+  /** A compiled rule set; defaults to loading `rulesDir`. */
+  rules?: RuleSet;
+  /** Folder of rule files; defaults to the rules/ shipped with signalbox. */
+  rulesDir?: string;
+  /** Key that signs ticket barcodes. */
+  ticketKey?: string;
+}
+
+/** The inputs every call needs: who asks, when, and where new ids come from. */
+export interface Call {
+  requestor: Requestor;
+  now: Date;
+  ids: IdSource;
+}
+
+/** A result with the trace of every decision behind it. */
+export interface Decided<T> {
+  value: T;
+  traces: readonly DecisionTrace[];
+}
+
+export interface Engine {
+  readonly rules: RuleSet;
+  /** POST /offers: the offers to store and the OfferCollectionResponse. */
+  offers(call: Call, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /** Validates a booking request and names the offers it needs (the caller loads them). */
+  readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
+  /** POST /booking: the provisional booking to store and the BookingResponse. */
+  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  /** POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). */
+  confirm(call: Call, booking: Booking): Decided<Booking>;
+  /** Whether a provisional booking's time limit has passed at `now`. */
+  isExpired(booking: Booking, now: Date): boolean;
+  renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
+  renderFulfillment(booking: Booking, fulfillmentId: string, language: Language): Record<string, unknown> | undefined;
+  /** The Problem body for a rule violation, in the caller's language. */
+  problem(error: RuleViolation, language: Language, instance?: string): Problem;
+  /** Evaluates one decision and explains every row (`signalbox explain`). */
+  explain(decision: string, facts: unknown): Explanation;
+}
+
+export function createEngine(options: EngineOptions = {}): Engine {
+  const rules = options.rules ?? loadRules(options.rulesDir);
+  const ticketKey = options.ticketKey ?? 'signalbox-sandbox-ticket-key';
+  const context = (call: Call): Context => makeContext(rules, call.requestor, call.now, call.ids, ticketKey);
+  const traced = <T>(ctx: Context, run: () => T): Decided<T> => {
+    try {
+      return { value: run(), traces: ctx.traces };
+    } catch (e) {
+      if (e instanceof RuleViolation && e.traces.length === 0 && ctx.traces.length > 0) {
+        throw new RuleViolation(e.code, e.params, e.pointers, ctx.traces);
+      }
+      throw e;
+    }
+  };
+  const renderWarnings = (warnings: Warning[], language: Language) =>
+    warnings.length === 0 ? {} : {
+      warnings: {
+        warnings: warnings.map((w) => ({
+          code: w.code,
+          detail: (rules.warnings[w.code]?.detail[language] ?? w.code).replace(/\{(\w+)\}/g, (m, k: string) => String(w.params?.[k] ?? m)),
+        })),
+      },
+    };
+
+  const engine: Engine = {
+    rules,
+    offers(call, body) {
+      const ctx = context(call);
+      return traced(ctx, () => {
+        const offers = createOffers(ctx, body);
+        const passengers = (body as { anonymousPassengerSpecifications?: unknown }).anonymousPassengerSpecifications;
+        return { offers, response: renderOfferCollection(rules, offers, call.requestor.language, passengers) };
+      });
+    },
+    readBookingRequest(body) {
+      const request = readBookingRequest(body);
+      return { request, offerIds: request.offers.map((o) => o.offerId) };
+    },
+    book(call, request, offers) {
+      const ctx = context(call);
+      return traced(ctx, () => {
+        const { booking, warnings } = createBooking(ctx, request, offers);
+        return { booking, response: engine.renderBooking(booking, call.requestor.language, warnings) };
+      });
+    },
+    confirm(call, booking) {
+      const ctx = context(call);
+      return traced(ctx, () => confirmBooking(ctx, booking));
+    },
+    isExpired,
+    renderBooking(booking, language, warnings = []) {
+      return { booking: renderBooking(rules, booking, language), ...renderWarnings(warnings, language) };
+    },
+    renderFulfillment(booking, fulfillmentId, language) {
+      const f = booking.fulfillments.find((x) => x.id === fulfillmentId);
+      return f ? { fulfillment: renderFulfillment(booking, f, language) } : undefined;
+    },
+    problem(error, language, instance) {
+      return renderProblem(rules.errors, language, error, instance);
+    },
+    explain(decision, facts) {
+      const schema = factCatalogue[decision as DecisionName];
+      if (!schema) throw violation('86001', { reason: `unknown decision ${decision}; known: ${Object.keys(factCatalogue).join(', ')}` });
+      const parsed = schema.safeParse(facts);
+      if (!parsed.success) {
+        throw violation('86001', { reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'facts'}: ${i.message}`).join('; ') });
+      }
+      return rules.decisions[decision as DecisionName].explain(parsed.data as Record<string, unknown>);
+    },
+  };
+  return engine;
+}
+
+export { loadRules, readRuleSources, defaultRulesDir } from './rules/load.ts';
+export { compileRuleSet, type RuleSet, type RuleSource } from './rules/ruleset.ts';
+export { RuleFileError } from './rules/source.ts';
+export { RuleViolation, type Problem, type ProblemPointer } from './violation.ts';
+export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
+export type { DecisionTrace, Explanation } from './rules/decision.ts';
+export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.ts';
+export type { Language } from './rules/schemas.ts';
+export type { Warning } from './booking/create.ts';

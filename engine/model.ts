@@ -1,0 +1,175 @@
+import type { Language } from './rules/schemas.ts';
+import type { InternalPassengerType } from './rules/facts.ts';
+import type { CardReference } from './offers/request.ts';
+
+/**
+ * What the engine stores between calls: offers and bookings as plain JSON. Responses are rendered from
+ * these per request (language, station code kind), so texts never go stale in the store.
+ */
+
+export interface Vat {
+  countryCode: string;
+  amount: number;
+  percentage: number;
+  scope: 'NATIONAL';
+}
+/** OSDM Price: amount in minor units, scale 2 (CONTRACT §4). */
+export interface Money {
+  currency: 'SEK' | 'EUR';
+  amount: number;
+  scale: 2;
+  vats?: Vat[];
+}
+
+export interface Leg {
+  /** The caller's leg externalRef, used as the leg id (unique within a request, CONTRACT §4a). */
+  id: string;
+  origin: string;        // station ref as the caller sent it
+  destination: string;
+  departure: string;     // ISO with offset
+  arrival: string;
+  serviceName?: string;
+  vehicleNumber: string;
+  category: string;      // ST, RE, IC, NT, EN, RB
+  carrier: { ref: string; name?: string };
+}
+
+export interface Trip {
+  id: string;
+  legs: Leg[];
+  mainLegId: string;
+  international: boolean;
+}
+
+export interface OfferPassenger {
+  externalRef: string;
+  age: number;
+  cards: CardReference[];
+  internalType: InternalPassengerType;
+  responseType: string;
+  description: Record<Language, string>;
+}
+
+export interface OfferedProduct {
+  code: string;          // products.yaml key, e.g. DAY_2_STANDARD
+  id: string;            // offered product id, e.g. JREF_2_H
+  flexibility: 'NON_FLEXIBLE' | 'FULL_FLEXIBLE';
+}
+
+export interface AdmissionPart {
+  id: string;
+  passengerRef: string;
+  price: Money;
+  legIds: string[];
+  product: OfferedProduct;
+  refundable: string;
+  exchangeable: string;
+}
+
+export interface ReservationPart {
+  id: string;
+  passengerRef: string;
+  legId: string;
+  price: Money;
+  product: OfferedProduct;
+}
+
+export interface StoredOffer {
+  offerId: string;
+  owner: string;
+  salesApplication: string;
+  createdOn: string;
+  preBookableUntil: string;
+  currency: 'SEK' | 'EUR';
+  trip: Trip;
+  passengers: OfferPassenger[];
+  product: OfferedProduct;
+  admissions: AdmissionPart[];
+  reservations: ReservationPart[];
+  minimalPrice: Money;
+  corporateCodes: Array<{ code: string; beneficiary?: string; issuer?: string }>;
+  promotionCodes: Array<{ code: string; issuer?: string }>;
+}
+
+export interface PersonDetail {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phoneNumber?: string;
+}
+
+export interface BookedPassenger {
+  id: string;
+  externalRef: string;
+  age?: number;
+  type: string;          // the response type (PERSON when the age is not given, spec §2.6)
+  detail?: PersonDetail;
+  cards: CardReference[];
+  prmNeeds?: string[];
+}
+
+export type BookingPartStatus = 'PREBOOKED' | 'FULFILLED' | 'CANCELLED' | 'EXCHANGE_ONGOING' | 'EXCHANGED' | 'RELEASED';
+
+export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRef'> {
+  passengerId: string;
+  status: BookingPartStatus;
+  createdOn: string;
+  confirmedOn?: string;
+}
+export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'> {
+  passengerId: string;
+  status: BookingPartStatus;
+  createdOn: string;
+  confirmedOn?: string;
+}
+
+export interface Fulfillment {
+  id: string;
+  status: 'FULFILLED' | 'REFUNDED' | 'EXCHANGED' | 'RELEASED';
+  createdOn: string;
+  bookingPartIds: string[];
+  passengerId: string;
+  /** The ticket number; only fulfillments that are tickets (admissions) carry one. */
+  controlNumber?: string;
+  /** Base64 of the Aztec payload (CONTRACT §4b). */
+  barcode?: string;
+}
+
+export interface Booking {
+  id: string;
+  owner: string;
+  salesApplication: string;
+  createdOn: string;
+  externalRef: string;
+  /** The booking machine's state (machines/booking.ts), stored with the booking. */
+  machine: { value: string };
+  confirmationTimeLimit: string;
+  confirmedOn?: string;
+  currency: 'SEK' | 'EUR';
+  offerId: string;
+  trip: Trip;
+  product: OfferedProduct;
+  throughTicketTags: string[];
+  purchaser?: { externalRef?: string; detail?: PersonDetail };
+  passengers: BookedPassenger[];
+  admissions: BookedAdmission[];
+  reservations: BookedReservation[];
+  fulfillments: Fulfillment[];
+  corporateCodes: StoredOffer['corporateCodes'];
+  promotionCodes: StoredOffer['promotionCodes'];
+  provisionalPrice: Money;
+  confirmedPrice: Money;
+}
+
+/** Who is asking, already authenticated by the adapter. */
+export interface Requestor {
+  client: string;
+  salesApplication: string;
+  salesUnitCode: string;
+  language: Language;
+}
+
+/** The id source the caller gives the engine (randomness stays outside it). */
+export interface IdSource {
+  next(kind: 'offer' | 'booking' | 'part' | 'passenger' | 'fulfillment'): string;
+}

@@ -1,0 +1,36 @@
+import { decide, type Context } from '../context.ts';
+import type { OfferPassenger } from '../model.ts';
+import type { InternalPassengerType } from '../rules/facts.ts';
+import type { Language } from '../rules/schemas.ts';
+import { ageOn } from '../time.ts';
+import { violation } from '../violation.ts';
+import type { AnonymousPassengerSpecification } from './request.ts';
+
+/**
+ * Spec §2.9: age and the reduction cards SWE_STUDENT / SWE_PENSIONER give the passenger type.
+ * Reduction card codes outside rules/cards.yaml are refused with 86033 (CONTRACT §4a).
+ */
+export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecification, index: number, firstDeparture: string): OfferPassenger {
+  const pointer = `#/anonymousPassengerSpecifications/${index}`;
+  spec.cards.forEach((card, c) => {
+    if (card.type === 'REDUCTION_CARD' && !ctx.rules.cards.reductionCards[card.code]) {
+      throw violation('86033', { code: card.code }, `${pointer}/cards/${c}/code`, ctx.traces);
+    }
+  });
+  const age = spec.age ?? (spec.dateOfBirth ? ageOn(spec.dateOfBirth, firstDeparture) : undefined);
+  if (age === undefined || age < 0) {
+    throw violation('86001', { reason: 'every passenger needs an age or a dateOfBirth (spec §2.9)' }, `${pointer}/age`);
+  }
+  const typingCard = spec.cards.find(
+    (c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType',
+  )?.code as 'SWE_STUDENT' | 'SWE_PENSIONER' | undefined;
+  const { outcome } = decide<'passengerType', { internalType: InternalPassengerType; responseType: string; description: Record<Language, string> }>(
+    ctx, 'passengerType', { age, typingCard: typingCard ?? 'NONE' },
+  );
+  if (!outcome) throw violation('86001', { reason: `no passenger type for age ${age}` }, `${pointer}/age`, ctx.traces);
+  return { externalRef: spec.externalRef, age, cards: spec.cards, internalType: outcome.internalType, responseType: outcome.responseType, description: outcome.description };
+}
+
+export function isTrafficDisturbanceTicket(ctx: Context, p: OfferPassenger): boolean {
+  return p.cards.some((c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'trafficDisturbanceTicket');
+}

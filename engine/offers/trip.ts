@@ -1,0 +1,54 @@
+import type { Context } from '../context.ts';
+import type { Leg, Trip } from '../model.ts';
+import { violation } from '../violation.ts';
+import type { TripSpecification } from './request.ts';
+
+/**
+ * Turns a trip specification into the engine's trip: checks each leg (spec §2.2, CONTRACT §4a) and
+ * picks the main leg, the longest one, which fixes the offer's overall properties (spec §2.6 rule 8).
+ */
+export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip {
+  const legs: Leg[] = spec.legs.map((leg, l) => {
+    const at = `#/tripSpecifications/${t}/legs/${l}/timedLeg`;
+    const { start, end, service } = leg.timedLeg;
+    if (service.vehicleNumbers.length !== 1) {
+      throw violation('86008', { count: service.vehicleNumbers.length }, `${at}/service/vehicleNumbers`);
+    }
+    const departure = start.serviceDeparture.timetabledTime;
+    const arrival = end.serviceArrival.timetabledTime;
+    if (new Date(arrival).getTime() <= new Date(departure).getTime()) {
+      throw violation('86001', { reason: 'the arrival must be after the departure' }, `${at}/end/serviceArrival/timetabledTime`);
+    }
+    if (start.stopPlaceRef.stopPlaceRef === end.stopPlaceRef.stopPlaceRef) {
+      throw violation('86001', { reason: 'a leg must end at another station than it starts' }, `${at}/end/stopPlaceRef/stopPlaceRef`);
+    }
+    return {
+      id: leg.externalRef,
+      origin: start.stopPlaceRef.stopPlaceRef,
+      destination: end.stopPlaceRef.stopPlaceRef,
+      departure,
+      arrival,
+      ...(service.publishedServiceName ? { serviceName: service.publishedServiceName } : {}),
+      vehicleNumber: service.vehicleNumbers[0]!,
+      category: service.productCategory.productCategoryRef.split(':').pop()!,
+      carrier: { ref: service.carriers[0]!.ref, ...(service.carriers[0]!.name ? { name: service.carriers[0]!.name } : {}) },
+    };
+  });
+  for (let l = 1; l < legs.length; l++) {
+    if (new Date(legs[l]!.departure).getTime() < new Date(legs[l - 1]!.arrival).getTime()) {
+      throw violation('86001', { reason: 'a leg must not depart before the previous leg arrives' }, `#/tripSpecifications/${t}/legs/${l}/timedLeg/start/serviceDeparture/timetabledTime`);
+    }
+  }
+  const duration = (leg: Leg) => new Date(leg.arrival).getTime() - new Date(leg.departure).getTime();
+  const main = legs.reduce((best, leg) => (duration(leg) > duration(best) ? leg : best), legs[0]!);
+  const crossesBorder = legs.some((leg) => [leg.origin, leg.destination].some((ref) => {
+    const station = ctx.rules.stations.byRef(ref);
+    return station !== undefined && station.country !== ctx.rules.tariff.vat.countryCode;
+  }));
+  return {
+    id: spec.externalRef ?? `trip-${t + 1}`,
+    legs,
+    mainLegId: main.id,
+    international: spec.isPartOfInternationalTrip === true || crossesBorder,
+  };
+}

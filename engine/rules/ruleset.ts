@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { checkDecision } from './check.ts';
+import { compileDecision, type CompiledDecision } from './decision.ts';
+import { factCatalogue, type DecisionName } from './facts.ts';
+import {
+  DecisionFile, valueFiles, type Cards, type Clients, type ErrorCatalogue, type WarningCatalogue, type Limits, type Product, type Products,
+  type SalesApplication, type Station, type Tariff,
+} from './schemas.ts';
+import { parseSource, RuleFileError, type SourceFile } from './source.ts';
+
+/** Everything the operator decides, loaded once, checked, compiled and frozen before serving. */
+export interface RuleSet {
+  readonly decisions: Readonly<Record<DecisionName, CompiledDecision>>;
+  readonly limits: Limits;
+  readonly salesApplications: ReadonlyMap<string, SalesApplication>;
+  readonly clients: Clients;
+  readonly stations: StationRegistry;
+  readonly products: Products & { byCode: ReadonlyMap<string, Product> };
+  readonly tariff: Tariff;
+  readonly errors: ErrorCatalogue;
+  readonly cards: Cards;
+  readonly warnings: WarningCatalogue;
+  /** The files the rule set was made of, for `signalbox check` and traces. */
+  readonly files: readonly string[];
+}
+
+export interface StationRegistry {
+  readonly operatorCarrier: { ref: string; name: string };
+  /** Looks up a station by either of its codes. */
+  byRef(ref: string): Station | undefined;
+  all: readonly Station[];
+}
+
+export interface RuleSource {
+  /** Path as shown in messages, e.g. `rules/passenger-types.yaml`. */
+  readonly file: string;
+  readonly text: string;
+}
+
+function zodProblems(source: SourceFile, error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${source.at(issue.path)}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+}
+
+/**
+ * Parses, validates, checks and compiles rule files. Pure: the caller reads the files.
+ * Throws RuleFileError listing every problem as `file:line:col: message`.
+ */
+export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  const decisions: Partial<Record<DecisionName, CompiledDecision>> = {};
+  const decisionFiles = new Map<string, string>();
+
+  for (const { file, text } of sources) {
+    let source: SourceFile;
+    try {
+      source = parseSource(file, text);
+    } catch (e) {
+      if (e instanceof RuleFileError) { problems.push(...e.problems); continue; }
+      throw e;
+    }
+    const base = file.split('/').pop()!;
+    const data = source.data as Record<string, unknown> | null;
+    if (data && typeof data === 'object' && 'decision' in data) {
+      const parsed = DecisionFile.safeParse(data);
+      if (!parsed.success) { problems.push(...zodProblems(source, parsed.error)); continue; }
+      const table = parsed.data;
+      const compiled = compileDecision(table, source);
+      const found = checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName]);
+      if (decisionFiles.has(table.decision)) found.push(`${source.at(['decision'])}: decision "${table.decision}" is already defined in ${decisionFiles.get(table.decision)}`);
+      problems.push(...found);
+      if (found.length === 0) {
+        decisions[table.decision as DecisionName] = compiled;
+        decisionFiles.set(table.decision, file);
+      }
+      continue;
+    }
+    const schema = valueFiles[base as keyof typeof valueFiles];
+    if (!schema) {
+      problems.push(`${file}:1:1: unknown rule file; expected a decision table (first key \`decision\`) or one of ${Object.keys(valueFiles).join(', ')}`);
+      continue;
+    }
+    const parsed = (schema as z.ZodType).safeParse(data);
+    if (!parsed.success) { problems.push(...zodProblems(source, parsed.error)); continue; }
+    values[base] = parsed.data;
+  }
+
+  for (const name of Object.keys(factCatalogue)) if (!decisions[name as DecisionName] && !problems.some((p) => p.includes(name))) {
+    problems.push(`rules: no file defines the decision "${name}"`);
+  }
+  for (const base of Object.keys(valueFiles)) if (!values[base] && !problems.some((p) => p.includes(base))) {
+    problems.push(`rules/${base}:1:1: file missing`);
+  }
+  if (problems.length > 0) throw new RuleFileError(problems);
+
+  const products = values['products.yaml'] as Products;
+  const salesApps = (values['sales-applications.yaml'] as { salesApplications: Record<string, Omit<SalesApplication, 'code'>> }).salesApplications;
+  const stationsFile = values['stations.yaml'] as { operatorCarrier: { ref: string; name: string }; stations: Station[] };
+  const clients = values['clients.yaml'] as Clients;
+  const { errors, warnings } = values['errors.yaml'] as { errors: ErrorCatalogue; warnings: WarningCatalogue };
+
+  // Cross-file references.
+  for (const [code, cat] of Object.entries(products.productCategories)) for (const p of cat.products) {
+    if (!products.products[p]) problems.push(`rules/products.yaml: category ${code} names unknown product ${p}`);
+  }
+  for (const [id, client] of Object.entries(clients.clients)) for (const app of client.salesApplications) {
+    if (!salesApps[app]) problems.push(`rules/clients.yaml: client ${id} names unknown sales application ${app}`);
+  }
+  for (const [name, d] of Object.entries(decisions)) for (const row of d!.rows) {
+    const code = row.then['reject'];
+    if (typeof code === 'string' && !errors[code]) problems.push(`${row.at}: decision ${name} rejects with ${code}, which errors.yaml does not define`);
+  }
+  if (problems.length > 0) throw new RuleFileError(problems);
+
+  const byRef = new Map<string, Station>();
+  for (const s of stationsFile.stations) {
+    if (s.x_swe) byRef.set(s.x_swe, s);
+    if (s.uic) byRef.set(s.uic, s);
+  }
+  return deepFreeze({
+    decisions: decisions as Record<DecisionName, CompiledDecision>,
+    limits: values['limits.yaml'] as Limits,
+    salesApplications: new Map(Object.entries(salesApps).map(([code, a]) => [code, { ...a, code }])),
+    clients,
+    stations: { operatorCarrier: stationsFile.operatorCarrier, byRef: (ref: string) => byRef.get(ref), all: stationsFile.stations },
+    products: { ...products, byCode: new Map(Object.entries(products.products).map(([code, p]) => [code, { ...p, code }])) },
+    tariff: values['tariff.yaml'] as Tariff,
+    errors,
+    cards: values['cards.yaml'] as Cards,
+    warnings,
+    files: sources.map((s) => s.file),
+  });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value) && !(value instanceof Map)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,35 @@
+/**
+ * Time arithmetic for rules: ISO 8601 durations without years or months, and instants as ISO strings.
+ * The engine never reads a clock; `now` always comes in from the caller.
+ */
+const DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+
+export function durationMs(iso: string): number {
+  const m = DURATION.exec(iso);
+  if (!m || iso === 'P' || iso.endsWith('T')) throw new Error(`not an ISO 8601 duration: ${iso}`);
+  const [, w, d, h, min, s] = m;
+  return ((((Number(w ?? 0) * 7 + Number(d ?? 0)) * 24 + Number(h ?? 0)) * 60 + Number(min ?? 0)) * 60 + Number(s ?? 0)) * 1000;
+}
+
+export function plus(instant: string | Date, iso: string): Date {
+  return new Date(new Date(instant).getTime() + durationMs(iso));
+}
+
+export function minus(instant: string | Date, iso: string): Date {
+  return new Date(new Date(instant).getTime() - durationMs(iso));
+}
+
+/** Minutes between two instants, rounded down. */
+export function minutesBetween(from: string | Date, to: string | Date): number {
+  return Math.floor((new Date(to).getTime() - new Date(from).getTime()) / 60_000);
+}
+
+/** ISO 8601 date-time with a UTC offset (spec §1.7): 2026-12-01T08:00:00+01:00 or …Z. */
+export const DATE_TIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Age in whole years on a given day (for OSDM dateOfBirth, CONTRACT §4: counted at the first departure). */
+export function ageOn(dateOfBirth: string, day: string): number {
+  const [by, bm, bd] = dateOfBirth.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
