@@ -1,0 +1,23 @@
+import fc from 'fast-check';
+import { z } from 'zod';
+
+/** fast-check arbitraries for the facts of a decision, read off its zod schema in the fact catalogue. */
+export function factsArbitrary(schema: z.ZodObject): fc.Arbitrary<Record<string, unknown>> {
+  const fields = Object.fromEntries(Object.entries(schema.shape).map(([name, s]) => [name, arbitraryOf(s as z.ZodType)]));
+  return fc.record(fields) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+function arbitraryOf(s: z.ZodType): fc.Arbitrary<unknown> {
+  if (s instanceof z.ZodNumber) {
+    const min = Number.isFinite(s.minValue) ? (s.minValue as number) : -1000;
+    const max = Number.isFinite(s.maxValue) ? (s.maxValue as number) : 1000;
+    return fc.integer({ min, max });
+  }
+  if (s instanceof z.ZodEnum) return fc.constantFrom(...(s.options as string[]));
+  if (s instanceof z.ZodBoolean) return fc.boolean();
+  return fc.string();
+}
+
+/** The seed of a property run: FC_SEED when given (to replay a failure), else a fixed one so `npm test` is deterministic. */
+export const seed = () => Number(process.env['FC_SEED'] ?? 20261122);
+export const runs = (fast: number) => Number(process.env['FC_RUNS'] ?? fast);

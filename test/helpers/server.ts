@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { createEngine, type Engine } from '../../engine/index.ts';
+import { virtualClock, type Clock } from '../../adapters/clock.ts';
+import { sequentialIds } from '../../adapters/ids.ts';
+import { buildServer } from '../../adapters/http/server.ts';
+import { memoryStore } from '../../adapters/store/memory.ts';
+import type { Store } from '../../adapters/store/store.ts';
+
+/** One engine for the whole test run: the rules load once. */
+let shared: Engine | undefined;
+export const engine = () => (shared ??= createEngine());
+
+export const requestorHeader = (salesApplication = 'WEB_SE') =>
+  Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'TEST' })).toString('base64');
+
+export interface TestServer {
+  app: FastifyInstance;
+  clock: Clock;
+  token(client?: string, secret?: string): Promise<string>;
+  /** A Reseller API call with a valid token and the Requestor of `salesApplication`. */
+  reseller(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+}
+
+export async function testServer(options: { store?: Store; start?: string; salesApplication?: string } = {}): Promise<TestServer> {
+  const clock = virtualClock(new Date(options.start ?? '2026-11-20T10:00:00+01:00'));
+  const app = await buildServer({ engine: engine(), store: options.store ?? memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: 'test-secret' });
+  const tokens = new Map<string, string>();
+  const token = async (client = 'demo-reseller', secret = `${client}-secret`) => {
+    const known = tokens.get(client);
+    if (known) return known;
+    const res = await app.inject({ method: 'POST', url: '/oauth2/token', payload: `grant_type=client_credentials&client_id=${client}&client_secret=${secret}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const t = res.json().access_token as string;
+    tokens.set(client, t);
+    return t;
+  };
+  return {
+    app,
+    clock,
+    token,
+    async reseller(method, url, body, headers = {}) {
+      const res = await app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${await token()}`, requestor: requestorHeader(options.salesApplication), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      });
+      return { status: res.statusCode, body: res.body ? (() => { try { return res.json(); } catch { return res.body; } })() : undefined, headers: res.headers };
+    },
+  };
+}
+
+/** The fixture trip of scenarios/fixtures/trips.yaml, for code tests. */
+export function trip(category = 'ST', departure = '2026-12-01T08:00:00+01:00', arrival = '2026-12-01T11:00:00+01:00') {
+  return {
+    externalRef: 'trip-1',
+    legs: [{
+      externalRef: 'leg-1',
+      timedLeg: {
+        start: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000001' }, serviceDeparture: { timetabledTime: departure } },
+        end: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000002' }, serviceArrival: { timetabledTime: arrival } },
+        service: { publishedServiceName: '421', vehicleNumbers: ['421'], productCategory: { productCategoryRef: `urn:x_swe:sbc:${category}` }, carriers: [{ ref: 'urn:x_swe:carrier:74' }] },
+      },
+    }],
+  };
+}
+
+export const passengers = (...ages: number[]) => ages.map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age }));

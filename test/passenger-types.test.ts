@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { passengers, testServer, trip } from './helpers/server.ts';
+
+/**
+ * Spec §2.9, every row of the table, through the HTTP adapter: what a reseller sees in
+ * admissionOfferParts[].appliedPassengerTypes for an age and a reduction card.
+ */
+const table: Array<[age: number, card: string | undefined, type: string, description: string]> = [
+  [0, undefined, 'CHILD', 'Child 0–6 years'],
+  [6, 'SWE_STUDENT', 'CHILD', 'Child 0–6 years'],
+  [3, 'SWE_PENSIONER', 'CHILD', 'Child 0–6 years'],
+  [7, undefined, 'CHILD', 'Child 7–15 years'],
+  [15, 'SWE_STUDENT', 'CHILD', 'Child 7–15 years'],
+  [12, 'SWE_PENSIONER', 'CHILD', 'Child 7–15 years'],
+  [16, undefined, 'YOUTH', 'Youth 16–19 years'],
+  [19, undefined, 'YOUTH', 'Youth 16–19 years'],
+  [20, undefined, 'YOUTH', 'Youth 20–25 years'],
+  [25, undefined, 'YOUTH', 'Youth 20–25 years'],
+  [26, undefined, 'PERSON', 'Adult'],
+  [64, undefined, 'PERSON', 'Adult'],
+  [65, undefined, 'SENIOR', 'Senior 65+'],
+  [90, 'SWE_STUDENT', 'SENIOR', 'Senior 65+'],
+  [70, 'SWE_PENSIONER', 'SENIOR', 'Senior 65+'],
+  [16, 'SWE_STUDENT', 'PERSON', 'Student'],
+  [64, 'SWE_STUDENT', 'PERSON', 'Student'],
+  [16, 'SWE_PENSIONER', 'SENIOR', 'Pensioner'],
+  [64, 'SWE_PENSIONER', 'SENIOR', 'Pensioner'],
+];
+
+describe('passenger type by age and reduction card (spec §2.9)', async () => {
+  const server = await testServer();
+  it.each(table)('age %i with %s is %s (%s)', async (age, card, type, description) => {
+    const [p] = passengers(age);
+    const res = await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [trip()],
+      anonymousPassengerSpecifications: [{ ...p, cards: card ? [{ type: 'REDUCTION_CARD', code: card }] : [] }],
+      offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.offers[0].admissionOfferParts[0].appliedPassengerTypes).toEqual([{ passengerRef: 'p1', type, description }]);
+  });
+
+  it('answers in Swedish when asked', async () => {
+    const res = await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [trip()],
+      anonymousPassengerSpecifications: passengers(8),
+      offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
+    }, { 'accept-language': 'sv-SE,sv;q=0.9' });
+    expect(res.headers['content-language']).toBe('sv-SE');
+    expect(res.body.offers[0].admissionOfferParts[0].appliedPassengerTypes[0].description).toBe('Barn 7–15 år');
+  });
+
+  it('prices a child at half the adult fare (rounded to whole kronor) and an infant at 0', async () => {
+    const res = await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [trip()],
+      anonymousPassengerSpecifications: passengers(40, 8, 1),
+      offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
+    });
+    const [adult, child, infant] = res.body.offers[0].admissionOfferParts.map((p: { price: { amount: number } }) => p.price.amount);
+    expect(Math.abs(child - adult / 2)).toBeLessThanOrEqual(50);
+    expect(child % 100).toBe(0);
+    expect(infant).toBe(0);
+    expect(res.body.offers[0].offerSummary.minimalPrice.amount).toBe(adult + child);
+  });
+});
