@@ -1,5 +1,6 @@
 import { serve } from './serve.ts';
 import { check, explain } from './rules.ts';
+import { schemas } from './schemas.ts';
 import { test } from './test.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
@@ -9,10 +10,11 @@ const USAGE = `usage: signalbox <command> [options]
   test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE]
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
+  schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain };
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas };
 
 async function main(): Promise<number> {
   if (!command || command === '--help' || command === 'help') {
