@@ -8,7 +8,9 @@ import { StoreConflict, type Store } from './store/store.ts';
  * race is retried from a fresh read, never merged.
  */
 export interface Service {
+  /** The engine in force; `signalbox serve --watch` swaps it when the rules change. */
   readonly engine: Engine;
+  setEngine(engine: Engine): void;
   readonly store: Store;
   readonly clock: Clock;
   offers(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
@@ -20,7 +22,9 @@ export interface Service {
 
 const RETRIES = 3;
 
-export function createService(engine: Engine, store: Store, clock: Clock, ids: IdSource): Service {
+export function createService(initial: Engine, store: Store, clock: Clock, ids: IdSource): Service {
+  // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
+  let engine = initial;
   const call = (requestor: Requestor): Call => ({ requestor, now: clock.now(), ids });
   const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
 
@@ -49,7 +53,8 @@ export function createService(engine: Engine, store: Store, clock: Clock, ids: I
   }
 
   return {
-    engine,
+    get engine() { return engine; },
+    setEngine(next) { engine = next; },
     store,
     clock,
     async offers(requestor, body) {

@@ -15,11 +15,11 @@ import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
 import { createOffers } from './offers/create.ts';
 import { renderOfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
-import { factCatalogue, type DecisionName } from './rules/facts.ts';
+import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
 import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
-import { renderProblem, violation, type Problem, RuleViolation } from './violation.ts';
+import { fill, renderProblem, violation, type Problem, RuleViolation } from './violation.ts';
 
 export interface EngineOptions {
   /** A compiled rule set; defaults to loading `rulesDir`. */
@@ -82,7 +82,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       warnings: {
         warnings: warnings.map((w) => ({
           code: w.code,
-          detail: (rules.warnings[w.code]?.detail[language] ?? w.code).replace(/\{(\w+)\}/g, (m, k: string) => String(w.params?.[k] ?? m)),
+          detail: fill(rules.warnings[w.code]?.detail[language] ?? w.code, w.params ?? {}, language),
         })),
       },
     };
@@ -126,7 +126,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     explain(decision, facts) {
       const schema = factCatalogue[decision as DecisionName];
       if (!schema) throw violation('86001', { reason: `unknown decision ${decision}; known: ${Object.keys(factCatalogue).join(', ')}` });
-      const parsed = schema.safeParse(facts);
+      const alias = factAliases[decision as DecisionName];
+      const parsed = schema.safeParse(alias && facts && typeof facts === 'object' ? alias(facts as Record<string, unknown>) : facts);
       if (!parsed.success) {
         throw violation('86001', { reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'facts'}: ${i.message}`).join('; ') });
       }
@@ -145,3 +146,4 @@ export type { DecisionTrace, Explanation } from './rules/decision.ts';
 export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.ts';
 export type { Language } from './rules/schemas.ts';
 export type { Warning } from './booking/create.ts';
+export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

@@ -58,7 +58,9 @@ export interface OfferedProduct {
 
 export interface AdmissionPart {
   id: string;
-  passengerRef: string;
+  /** One passenger in offer mode INDIVIDUAL; all of them in COLLECTIVE (spec §2.3 rule 3). */
+  passengerRefs: string[];
+  offerMode: 'INDIVIDUAL' | 'COLLECTIVE';
   price: Money;
   legIds: string[];
   product: OfferedProduct;
@@ -74,6 +76,33 @@ export interface ReservationPart {
   product: OfferedProduct;
 }
 
+/** One ancillary a passenger may have on a leg (spec §2.8); the group says whether it is mandatory. */
+export interface AncillaryPart {
+  id: string;
+  passengerRef: string;
+  legId: string;
+  item: string;          // ancillary-items.yaml key
+  group: string;
+  /** minGroupItemsToBeBooked of the group: 0 optional, 1 mandatory. */
+  groupMin: number;
+  /** The item the group gets when the booking selects none (mandatory or included groups). */
+  isDefault: boolean;
+  price: Money;
+  refundable: string;
+  exchangeable: string;
+}
+
+/** What a travel pass offer sells (spec §4.2). */
+export interface PassOffer {
+  passType: string;
+  kind: 'annual' | 'monthly' | 'multiRide';
+  validFrom: string;
+  validUntil: string;
+  /** The two stations of a bound pass, as the request gave them. */
+  places?: [string, string];
+  fulfillment: { type: string; media: string };
+}
+
 export interface StoredOffer {
   offerId: string;
   owner: string;
@@ -81,11 +110,15 @@ export interface StoredOffer {
   createdOn: string;
   preBookableUntil: string;
   currency: 'SEK' | 'EUR';
+  /** A journey's trip; a pass offer has a trip without legs and `pass`. */
   trip: Trip;
+  pass?: PassOffer;
   passengers: OfferPassenger[];
   product: OfferedProduct;
   admissions: AdmissionPart[];
   reservations: ReservationPart[];
+  ancillaries: AncillaryPart[];
+  offerMode: 'INDIVIDUAL' | 'COLLECTIVE';
   minimalPrice: Money;
   corporateCodes: Array<{ code: string; beneficiary?: string; issuer?: string }>;
   promotionCodes: Array<{ code: string; issuer?: string }>;
@@ -110,8 +143,8 @@ export interface BookedPassenger {
 
 export type BookingPartStatus = 'PREBOOKED' | 'FULFILLED' | 'CANCELLED' | 'EXCHANGE_ONGOING' | 'EXCHANGED' | 'RELEASED';
 
-export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRef'> {
-  passengerId: string;
+export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRefs'> {
+  passengerIds: string[];
   status: BookingPartStatus;
   createdOn: string;
   confirmedOn?: string;
@@ -123,12 +156,21 @@ export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'>
   confirmedOn?: string;
 }
 
+export interface BookedAncillary extends Omit<AncillaryPart, 'passengerRef' | 'isDefault'> {
+  passengerId: string;
+  status: BookingPartStatus;
+  createdOn: string;
+  confirmedOn?: string;
+  /** Added by the service because the booking did not select it (spec §2.8 rules 2–3). */
+  autoAdded: boolean;
+}
+
 export interface Fulfillment {
   id: string;
   status: 'FULFILLED' | 'REFUNDED' | 'EXCHANGED' | 'RELEASED';
   createdOn: string;
   bookingPartIds: string[];
-  passengerId: string;
+  passengerIds: string[];
   /** The ticket number; only fulfillments that are tickets (admissions) carry one. */
   controlNumber?: string;
   /** Base64 of the Aztec payload (CONTRACT §4b). */
@@ -154,6 +196,8 @@ export interface Booking {
   passengers: BookedPassenger[];
   admissions: BookedAdmission[];
   reservations: BookedReservation[];
+  ancillaries: BookedAncillary[];
+  offerMode: 'INDIVIDUAL' | 'COLLECTIVE';
   fulfillments: Fulfillment[];
   corporateCodes: StoredOffer['corporateCodes'];
   promotionCodes: StoredOffer['promotionCodes'];

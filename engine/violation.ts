@@ -39,8 +39,15 @@ export interface Problem {
   pointers?: ProblemPointer[];
 }
 
-const fill = (template: string, params: Readonly<Record<string, unknown>>) =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
+/** Fills `{name}` from the parameters; a parameter given in both languages ({en-GB, sv-SE}) speaks the caller's. */
+export function fill(template: string, params: Readonly<Record<string, unknown>>, language: Language): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    if (value && typeof value === 'object' && language in value) return String((value as Record<string, unknown>)[language]);
+    return String(value);
+  });
+}
 
 export function renderProblem(errors: ErrorCatalogue, language: Language, v: RuleViolation, instance?: string): Problem {
   const entry = errors[v.code] ?? errors['INTERNAL_ERROR']!;
@@ -50,7 +57,7 @@ export function renderProblem(errors: ErrorCatalogue, language: Language, v: Rul
     type: `/errors/${code}`,
     title: entry.title[language],
     status: entry.status,
-    detail: fill(entry.detail[language], v.params),
+    detail: fill(entry.detail[language], v.params, language),
     ...(instance ? { instance } : {}),
     ...(v.pointers.length > 0 ? { pointers: v.pointers.map((p) => ({ ...p })) } : {}),
   };

@@ -50,11 +50,11 @@ describe('passenger type by age and reduction card (spec §2.9)', async () => {
     expect(res.body.offers[0].admissionOfferParts[0].appliedPassengerTypes[0].description).toBe('Barn 7–15 år');
   });
 
-  it('prices a child at half the adult fare (rounded to whole kronor) and an infant at 0', async () => {
+  it('prices a child at half the adult fare (rounded to whole kronor) and an infant at 0 (first class: no family discount)', async () => {
     const res = await server.reseller('POST', '/v3/offers', {
       tripSpecifications: [trip()],
       anonymousPassengerSpecifications: passengers(40, 8, 1),
-      offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
+      offerSearchCriteria: { travelClasses: ['FIRST'], flexibilities: ['NON_FLEXIBLE'] },
     });
     const [adult, child, infant] = res.body.offers[0].admissionOfferParts.map((p: { price: { amount: number } }) => p.price.amount);
     expect(Math.abs(child - adult / 2)).toBeLessThanOrEqual(50);

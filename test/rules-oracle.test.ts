@@ -20,6 +20,7 @@ describe('compiled evaluator ≡ json-rules-engine', () => {
         fc.asyncProperty(factsArbitrary(factCatalogue[name]), async (facts) => {
           // A fresh Engine per run: one Engine shared by concurrent run() calls loses rules (DESIGN "Rules").
           const jre = new Engine(rules, { allowUndefinedFacts: true });
+          for (const { name: op, test } of decision.jsonOperators()) jre.addOperator(op, test);
           const { events } = await jre.run(facts);
           const expected = decision.rows.map((r) => r.id).filter((id) => events.some((e) => e.type === id));
           const compiled = decision.rows.filter((r) => r.firstFailing(facts) === -1).map((r) => r.id);

@@ -6,7 +6,7 @@ import { test } from './test.ts';
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]
 
-  serve    [--port N] [--host H] [--store memory|sqlite:PATH|postgres://…] [--sandbox] [--rules DIR]
+  serve    [--port N] [--host H] [--store memory|sqlite:PATH|postgres://…] [--sandbox] [--rules DIR] [--watch]
   test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE]
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON [--json] [--rules DIR]

@@ -56,7 +56,8 @@ export function renderExplanation(x: Explanation): string {
     lines.push(`${row.fired ? '✓' : '·'} ${row.row}  (${row.at})`);
     if (row.conditions.length === 0) lines.push('    otherwise');
     for (const c of row.conditions) {
-      lines.push(`    ${c.passed ? 'ok  ' : 'FAIL'} ${c.fact} ${c.operator} ${v(c.expected)}  (actual ${v(c.actual)})${row.firstFailed === c ? '  ← first failing condition' : ''}`);
+      const against = c.against !== undefined ? `, ${(c.expected as { fact: string }).fact} = ${v(c.against)}` : '';
+      lines.push(`    ${c.passed ? 'ok  ' : 'FAIL'} ${c.fact} ${c.operator} ${v(c.expected)}  (actual ${v(c.actual)}${against})${row.firstFailed === c ? '  ← first failing condition' : ''}`);
     }
   }
   return lines.join('\n') + '\n';

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { createEngine, loadRules, RuleFileError } from '../../engine/index.ts';
+import { createEngine, defaultRulesDir, loadRules, RuleFileError } from '../../engine/index.ts';
 import { buildServer } from '../http/server.ts';
 import { openStore } from '../store/open.ts';
+import { watchRules } from './watch.ts';
 
 /** `signalbox serve`: the HTTP server of CONTRACT §1 (what `npm start` runs). */
 export async function serve(args: string[]): Promise<number> {
@@ -13,6 +14,7 @@ export async function serve(args: string[]): Promise<number> {
       store: { type: 'string', default: 'sqlite:./data/signalbox.db' },
       sandbox: { type: 'boolean', default: false },
       rules: { type: 'string' },
+      watch: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
     },
   });
@@ -27,14 +29,20 @@ export async function serve(args: string[]): Promise<number> {
     throw e;
   }
   const store = await openStore(values.store);
+  const engineOptions = process.env['SIGNALBOX_TICKET_KEY'] ? { ticketKey: process.env['SIGNALBOX_TICKET_KEY'] } : {};
   const app = await buildServer({
-    engine: createEngine({ rules, ...(process.env['SIGNALBOX_TICKET_KEY'] ? { ticketKey: process.env['SIGNALBOX_TICKET_KEY'] } : {}) }),
+    engine: createEngine({ rules, ...engineOptions }),
     store,
     sandbox: values.sandbox,
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
     logger: values.quiet ? false : { level: process.env['LOG_LEVEL'] ?? 'info' },
   });
   const url = await app.listen({ port: Number(values.port), host: values.host });
+  if (values.watch) {
+    const dir = values.rules ?? defaultRulesDir();
+    const stop = watchRules(dir, engineOptions, (engine) => app.service.setEngine(engine), (line) => process.stdout.write(`${line}\n`));
+    app.addHook('onClose', async () => stop());
+  }
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: finishing in-flight requests`);
     await app.close();
@@ -44,7 +52,7 @@ export async function serve(args: string[]): Promise<number> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.stdout.write(
     [
-      `signalbox listening on ${url}${values.sandbox ? ' (sandbox)' : ''}`,
+      `signalbox listening on ${url}${values.sandbox ? ' (sandbox)' : ''}${values.watch ? ' (reloading rules on change)' : ''}`,
       `  store: ${store.kind}`,
       `  health: ${url}/health`,
       `  token: POST ${url}/oauth2/token  client demo-reseller / demo-reseller-secret (scopes reseller customer)`,

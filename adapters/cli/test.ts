@@ -1,13 +1,37 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEngine } from '../../engine/index.ts';
+import { createEngine, type Engine } from '../../engine/index.ts';
+import { coverageMatrix } from '../scenarios/coverage.ts';
+import { coverageSummary } from '../scenarios/coverage-summary.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
-import { jsonReport, junit, pretty } from '../scenarios/report.ts';
-import { runScenario, type ScenarioResult } from '../scenarios/runner.ts';
+import { jsonReport } from '../scenarios/json-report.ts';
+import { junit } from '../scenarios/junit.ts';
+import { runFiles } from '../scenarios/pool.ts';
+import { progressLine } from '../scenarios/progress.ts';
+import { pretty } from '../scenarios/report.ts';
+import { apiRoutes } from '../scenarios/routes-of-server.ts';
+import { selectScenarios } from '../scenarios/select.ts';
 import { inProcess, live } from '../scenarios/targets.ts';
 import { DEMO_SECRETS } from './demo.ts';
 
-/** `signalbox test [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE]`; exit 1 on any failure. */
+export const TEST_USAGE = `usage: signalbox test [PATHS…] [options]
+
+Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ are skipped unless named).
+
+  --grep TEXT             only scenarios whose name contains TEXT (any case)
+  --tags a,b              only scenarios with any of these tags
+  --jobs N                files run N at a time (default: the number of cores in-process, 1 against --target)
+  --target URL            run against a live server (clock steps and traces need it started with --sandbox)
+  --reporter NAME         pretty (default), junit or json
+  --out FILE              write the report there (a pretty one still goes to the terminal)
+  --coverage              which decision rows, error codes, routes and booking transitions were exercised
+  --coverage-out FILE     the coverage matrix as JSON (default reports/coverage.json)
+  --rules DIR             the rules the in-process engine loads (default: rules/)
+`;
+
+/** `signalbox test`: select, run in parallel, report in file order; exit 1 on any failure or an empty selection. */
 export async function test(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -17,21 +41,55 @@ export async function test(args: string[]): Promise<number> {
       reporter: { type: 'string', default: 'pretty' },
       out: { type: 'string' },
       rules: { type: 'string' },
+      grep: { type: 'string' },
+      tags: { type: 'string' },
+      jobs: { type: 'string' },
+      coverage: { type: 'boolean', default: false },
+      'coverage-out': { type: 'string', default: 'reports/coverage.json' },
+      help: { type: 'boolean', default: false },
     },
   });
-  const files = scenarioFiles(positionals.length > 0 ? positionals : ['scenarios']);
-  const target = values.target ? live(values.target) : inProcess(createEngine(values.rules ? { rulesDir: values.rules } : {}));
-  const results: ScenarioResult[] = [];
-  for (const file of files) {
-    results.push(await runScenario(file, target, { secrets: DEMO_SECRETS }));
-    if (process.stderr.isTTY) process.stderr.write(`\r${results.length}/${files.length} scenarios`);
+  if (values.help) { process.stdout.write(TEST_USAGE); return 0; }
+  const reporter = values.reporter as 'pretty' | 'junit' | 'json';
+  if (!['pretty', 'junit', 'json'].includes(reporter)) throw new Error(`unknown reporter ${values.reporter}; use pretty, junit or json`);
+  const jobs = values.jobs === undefined ? (values.target ? 1 : availableParallelism()) : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs wants a whole number of at least 1, not ${values.jobs}`);
+  if (values.target && jobs > 1) process.stderr.write(`note: the ${jobs} jobs share ${values.target}'s one sandbox clock; scenarios whose clocks differ can disturb each other\n`);
+
+  const tags = values.tags?.split(',').map((t) => t.trim()).filter(Boolean);
+  const files = selectScenarios(scenarioFiles(positionals.length > 0 ? positionals : ['scenarios']), { grep: values.grep, tags });
+  if (files.length === 0) {
+    process.stderr.write(`no scenario files selected${values.grep || tags ? ' (check --grep and --tags)' : ''}\n`);
+    return 1;
   }
-  if (process.stderr.isTTY) process.stderr.write('\r');
-  const render = { pretty, junit, json: jsonReport }[values.reporter as 'pretty'];
-  if (!render) throw new Error(`unknown reporter ${values.reporter}; use pretty, junit or json`);
-  const report = render(results);
-  if (values.out) writeFileSync(values.out, report);
-  else process.stdout.write(report);
-  if (values.out && values.reporter !== 'pretty') process.stdout.write(pretty(results));
+
+  const rules = values.rules ? { rulesDir: values.rules } : {};
+  let engine: Engine | undefined;
+  const needEngine = () => (engine ??= createEngine(rules));
+  const target = values.target ? live(values.target) : inProcess(needEngine());
+  const progress = progressLine(files.length);
+  const results = await runFiles(files, target, {
+    jobs,
+    run: { secrets: DEMO_SECRETS, coverage: values.coverage },
+    ...(values.target ? {} : { workers: rules }),
+    onResult: (r) => progress.done(r),
+  });
+  progress.end();
+
+  const coverage = values.coverage ? coverageMatrix(results, needEngine(), await apiRoutes(needEngine())) : undefined;
+  const report = reporter === 'pretty' ? pretty(results) : reporter === 'junit' ? junit(results) : jsonReport(results, coverage);
+  if (values.out) write(values.out, report);
+  // Beside a JUnit or JSON file the terminal gets the pretty report; on stdout a report stays alone.
+  const machineOnStdout = !values.out && reporter !== 'pretty';
+  process.stdout.write(!values.out ? report : reporter !== 'pretty' ? pretty(results) : '');
+  if (coverage) {
+    write(values['coverage-out'], `${JSON.stringify(coverage, null, 2)}\n`);
+    (machineOnStdout ? process.stderr : process.stdout).write(`\n${coverageSummary(coverage)}matrix: ${values['coverage-out']}\n`);
+  }
   return results.every((r) => r.passed) ? 0 : 1;
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
 }

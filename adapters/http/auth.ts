@@ -32,19 +32,18 @@ export interface Authenticator {
   verify(authorization: string | undefined, scope: Scope): Promise<string>;
 }
 
-export function createAuthenticator(rules: RuleSet, jwtSecret: string): Authenticator {
+export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: string): Authenticator {
   const key = new TextEncoder().encode(jwtSecret);
-  const lifetime = Math.round(durationMs(rules.limits.accessTokenLifetime) / 1000);
   // Successful checks are remembered by a hash of the secret, so scrypt runs once per client and secret.
   const verified = new Set<string>();
 
   function checkSecret(clientId: string, secret: string): boolean {
-    const client = rules.clients.clients[clientId];
+    const client = currentRules().clients.clients[clientId];
     if (!client) {
       scryptSync(secret, 'no-such-client', 32); // same cost whether or not the client exists
       return false;
     }
-    const memo = `${clientId}\u0000${createHash('sha256').update(secret).digest('hex')}`;
+    const memo = `${client.secretHash}\u0000${createHash('sha256').update(secret).digest('hex')}`;
     if (verified.has(memo)) return true;
     const [, salt, hash] = client.secretHash.split('$') as [string, string, string];
     const expected = Buffer.from(hash, 'base64url');
@@ -69,7 +68,9 @@ export function createAuthenticator(rules: RuleSet, jwtSecret: string): Authenti
       if (form['grant_type'] !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', 'only client_credentials is supported');
       if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'client authentication is required (HTTP Basic or client_id and client_secret)');
       if (!checkSecret(clientId, secret)) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong secret');
+      const rules = currentRules();
       const client = rules.clients.clients[clientId]!;
+      const lifetime = Math.round(durationMs(rules.limits.accessTokenLifetime) / 1000);
       const asked = form['scope']?.split(/\s+/).filter(Boolean) ?? [];
       const unknown = asked.filter((s) => !client.scopes.includes(s as Scope));
       if (unknown.length > 0) throw new OAuthError(400, 'invalid_scope', `the client may not ask for: ${unknown.join(' ')}`);
@@ -95,7 +96,7 @@ export function createAuthenticator(rules: RuleSet, jwtSecret: string): Authenti
         throw new RuleViolation('UNAUTHORIZED', { reason }, [{ requestPointer: 'header:Authorization' }]);
       }
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-      if (!payload.sub || !rules.clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: 'the token names no known client' });
+      if (!payload.sub || !currentRules().clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: 'the token names no known client' });
       if (!scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: `The token lacks the scope "${scope}".` });
       return payload.sub;
     },

@@ -9,6 +9,7 @@ import { createAuthenticator, readRequestor, type Scope } from './auth.ts';
 import { registerBodyParsers } from './body.ts';
 import { negotiateLanguage } from './language.ts';
 import { sendProblem, toViolation } from './problems.ts';
+import { customerRoutes } from './routes/customer.ts';
 import { resellerRoutes } from './routes/reseller.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { tokenRoutes } from './routes/token.ts';
@@ -41,10 +42,13 @@ declare module 'fastify' {
   }
 }
 
+/** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */
+const RECENT_TRACES = 500;
+
 /** The HTTP adapter: a thin Fastify layer over the service (CONTRACT §1–§8). */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
-  const { engine, store } = options;
-  const rules = engine.rules;
+  const { store } = options;
+  const rules = options.engine.rules; // start-up settings only (body limit); everything else reads service.engine
   const clock = options.clock ?? (options.sandbox ? sandboxClock() : systemClock);
   const bodyLimit = rules.limits.requestBodyLimitBytes;
   const app = Fastify({
@@ -56,15 +60,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const auth = createAuthenticator(rules, options.jwtSecret ?? randomBytes(32).toString('base64url'));
-  const service = createService(engine, store, clock, options.ids ?? randomIds);
+  const service = createService(options.engine, store, clock, options.ids ?? randomIds);
+  const auth = createAuthenticator(() => service.engine.rules, options.jwtSecret ?? randomBytes(32).toString('base64url'));
   app.decorate('service', service);
-  app.decorate('engine', engine);
+  app.decorate('engine', { getter: () => service.engine });
   app.decorate('authenticate', (request: FastifyRequest, scope: Scope) => auth.verify(request.headers.authorization, scope));
   app.decorate('requestorOf', async (request: FastifyRequest): Promise<Requestor> => {
     const client = await auth.verify(request.headers.authorization, 'reseller');
     const header = request.headers['requestor'];
-    const { salesApplication, salesUnitCode } = readRequestor(rules, Array.isArray(header) ? header[0] : header, client);
+    const { salesApplication, salesUnitCode } = readRequestor(service.engine.rules, Array.isArray(header) ? header[0] : header, client);
     request.requestor = { client, salesApplication, salesUnitCode, language: request.language };
     return request.requestor;
   });
@@ -72,7 +76,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   registerBodyParsers(app);
   app.addHook('onRequest', async (request, reply) => {
-    request.language = negotiateLanguage(request.headers['accept-language'], rules.limits.languages);
+    request.language = negotiateLanguage(request.headers['accept-language'], service.engine.rules.limits.languages);
     reply.header('content-language', request.language);
     reply.header('x-request-id', request.id);
   });
@@ -80,15 +84,31 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const violation = toViolation(error, request, bodyLimit);
     if (violation.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unexpected error');
     if (violation.traces.length > 0) request.traces = violation.traces;
-    return sendProblem(engine, reply, request, violation, request.language);
+    return sendProblem(service.engine, reply, request, violation, request.language);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'route', id: `${request.method} ${request.url.split('?')[0]}` }), request.language));
+    sendProblem(service.engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'route', id: `${request.method} ${request.url.split('?')[0]}` }), request.language));
 
   app.get('/health', async () => ({ status: 'ok' }));
   await app.register(tokenRoutes(auth));
   await app.register(resellerRoutes, { prefix: '/v3' });
+  await app.register(customerRoutes, { prefix: '/customer' });
   if (options.sandbox) await app.register(sandboxRoutes(clock), { prefix: '/sandbox' });
+  if (options.sandbox) {
+    // The traces behind the last RECENT_TRACES responses, by x-request-id, so `signalbox test --target`
+    // prints the same rule traces for a failing step as an in-process run does.
+    const recent = new Map<string, readonly DecisionTrace[]>();
+    app.addHook('onSend', async (request) => {
+      if (request.url.startsWith('/sandbox/')) return;
+      recent.set(request.id, request.traces ?? []);
+      if (recent.size > RECENT_TRACES) recent.delete(recent.keys().next().value!);
+    });
+    app.get<{ Params: { requestId: string } }>('/sandbox/traces/:requestId', async (request) => {
+      const traces = recent.get(request.params.requestId);
+      if (!traces) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'trace', id: request.params.requestId });
+      return { requestId: request.params.requestId, traces };
+    });
+  }
   app.addHook('onClose', async () => { await store.close(); });
   return app;
 }

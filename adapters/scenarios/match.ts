@@ -6,7 +6,10 @@
  * A literal string starting with `$` is written with `$$`.
  */
 export interface Mismatch {
+  /** Where in the response, as a reader writes it: `body.booking.bookedOffers[0].status`, `status`, `header x`. */
   path: string;
+  /** Where in the step's `expect` the expectation was written, for its `file:line` (absent: no single place). */
+  keys?: readonly PropertyKey[];
   expected: unknown;
   actual: unknown;
   message: string;
@@ -33,9 +36,9 @@ const wildcards: Record<string, (v: unknown) => boolean> = {
 const isMatcherObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k.startsWith('$') && !k.startsWith('$$'));
 
-export function match(expected: unknown, actual: unknown, exact = false, path = ''): Mismatch[] {
-  const here = path || '(body)';
-  const fail = (message: string): Mismatch[] => [{ path: here, expected, actual, message }];
+/** `keys` is where `expected` sits in the scenario file, relative to the step; mismatches carry it on. */
+export function match(expected: unknown, actual: unknown, exact = false, path = 'body', keys: readonly PropertyKey[] = []): Mismatch[] {
+  const fail = (message: string): Mismatch[] => [{ path, keys, expected, actual, message }];
 
   if (typeof expected === 'string' && expected.startsWith('$') && !expected.startsWith('$$')) {
     if (expected === '$absent') return actual === undefined ? [] : fail('expected no value');
@@ -43,17 +46,17 @@ export function match(expected: unknown, actual: unknown, exact = false, path = 
     if (!test) return fail(`unknown wildcard ${expected}`);
     return test(actual) ? [] : fail(`expected ${expected.slice(1)}`);
   }
-  if (isMatcherObject(expected)) return matchOperators(expected, actual, exact, here);
+  if (isMatcherObject(expected)) return matchOperators(expected, actual, exact, path, keys);
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return fail('expected an array');
     if (actual.length !== expected.length) return fail(`expected ${expected.length} items, got ${actual.length}`);
-    return expected.flatMap((e, i) => match(e, actual[i], exact, `${path}[${i}]`));
+    return expected.flatMap((e, i) => match(e, actual[i], exact, `${path}[${i}]`, [...keys, i]));
   }
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return fail('expected an object');
-    const out = Object.entries(expected).flatMap(([k, e]) => match(e, (actual as Record<string, unknown>)[k], exact, path ? `${path}.${k}` : k));
+    const out = Object.entries(expected).flatMap(([k, e]) => match(e, (actual as Record<string, unknown>)[k], exact, path ? `${path}.${k}` : k, [...keys, k]));
     if (exact) {
-      for (const k of Object.keys(actual)) if (!(k in expected)) out.push({ path: path ? `${path}.${k}` : k, expected: undefined, actual: (actual as Record<string, unknown>)[k], message: 'unexpected field (exact match)' });
+      for (const k of Object.keys(actual)) if (!(k in expected)) out.push({ path: path ? `${path}.${k}` : k, keys, expected: undefined, actual: (actual as Record<string, unknown>)[k], message: 'unexpected field (exact match)' });
     }
     return out;
   }
@@ -61,9 +64,9 @@ export function match(expected: unknown, actual: unknown, exact = false, path = 
   return Object.is(literal, actual) ? [] : fail(actual === undefined ? 'missing' : 'different value');
 }
 
-function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: boolean, path: string): Mismatch[] {
+function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: boolean, path: string, keys: readonly PropertyKey[]): Mismatch[] {
   const out: Mismatch[] = [];
-  const fail = (message: string) => out.push({ path, expected: ops, actual, message });
+  const fail = (message: string) => out.push({ path, keys, expected: ops, actual, message });
   for (const [op, arg] of Object.entries(ops)) {
     switch (op) {
       case '$length': {

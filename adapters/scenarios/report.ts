@@ -1,49 +1,69 @@
+import type { DecisionTrace } from '../../engine/index.ts';
+import { compact, describeDifference } from './diff.ts';
 import type { ScenarioResult, StepResult } from './runner.ts';
 
-/** Reports of a scenario run: pretty (terminal), JUnit XML (CI), JSON (tools). Output order is file order. */
-const json = (v: unknown) => {
-  const text = JSON.stringify(v) ?? 'undefined';
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-};
-
-function describeStep(step: StepResult): string[] {
-  const lines = [`    ✗ ${step.name}  (${step.at})`];
-  if (step.error) lines.push(`      ${step.error.split('\n').join('\n      ')}`);
-  for (const m of step.mismatches) lines.push(`      at ${m.path}: ${m.message}`, `        expected: ${json(m.expected)}`, `        actual:   ${json(m.actual)}`);
-  if (step.request) lines.push(`      request: ${step.request.method} ${step.request.path}`);
-  if (step.response && step.mismatches.length > 0) lines.push(`      response ${step.response.status}: ${json(step.response.body)}`);
-  for (const t of step.traces ?? []) {
-    lines.push(`      rule ${t.decision} (${t.hitPolicy}) with ${json(t.facts)} → ${t.fired.map((f) => `${f.row} at ${f.at}`).join(', ') || 'no row'}`);
-  }
-  return lines;
-}
-
-export function pretty(results: ScenarioResult[]): string {
-  const out: string[] = [];
-  for (const r of results) {
-    out.push(`${r.passed ? '✓' : '✗'} ${r.name}  [${r.file}] ${Math.round(r.ms)} ms`);
-    for (const p of r.problems) out.push(`    ${p}`);
-    for (const s of r.steps) if (!s.passed && !s.skipped) out.push(...describeStep(s));
-  }
-  const failed = results.filter((r) => !r.passed).length;
-  const steps = results.reduce((n, r) => n + r.steps.filter((s) => !s.skipped).length, 0);
-  out.push('', `${results.length - failed} passed, ${failed} failed (${results.length} scenarios, ${steps} steps)`);
+/**
+ * The pretty report (terminal): a line per scenario; for a failing one, the failing step's `file:line`,
+ * each mismatch with where it was expected and expected against actual, the response, and the rule
+ * traces behind it. Output order is the order of the results (file order), whatever ran first.
+ */
+export function pretty(results: readonly ScenarioResult[]): string {
+  const out = results.flatMap(describeScenario);
+  out.push('', summary(results));
   return out.join('\n') + '\n';
 }
 
-const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
-
-export function junit(results: ScenarioResult[]): string {
-  const failures = results.filter((r) => !r.passed).length;
-  const time = (ms: number) => (ms / 1000).toFixed(3);
-  const cases = results.map((r) => {
-    const failure = r.passed ? '' : `<failure message="${xml(r.problems[0] ?? r.steps.find((s) => !s.passed && !s.skipped)?.name ?? 'failed')}">${xml([...r.problems, ...r.steps.filter((s) => !s.passed && !s.skipped).flatMap(describeStep)].join('\n'))}</failure>`;
-    return `  <testcase classname="${xml(r.file)}" name="${xml(r.name)}" time="${time(r.ms)}">${failure}</testcase>`;
-  });
-  const total = results.reduce((n, r) => n + r.ms, 0);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${results.length}" failures="${failures}" time="${time(total)}">\n<testsuite name="signalbox scenarios" tests="${results.length}" failures="${failures}" time="${time(total)}">\n${cases.join('\n')}\n</testsuite>\n</testsuites>\n`;
+export function summary(results: readonly ScenarioResult[]): string {
+  const failed = results.filter((r) => !r.passed).length;
+  const steps = results.reduce((n, r) => n + r.steps.filter((s) => !s.skipped).length, 0);
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return `${results.length - failed} passed, ${failed} failed (${count(results.length, 'scenario')}, ${count(steps, 'step')})`;
 }
 
-export function jsonReport(results: ScenarioResult[]): string {
-  return JSON.stringify({ passed: results.filter((r) => r.passed).length, failed: results.filter((r) => !r.passed).length, scenarios: results }, null, 2) + '\n';
+/** One scenario's lines: its verdict, then why it failed. JUnit's system-out holds the same lines. */
+export function describeScenario(r: ScenarioResult): string[] {
+  const out = [`${r.passed ? '✓' : '✗'} ${r.name}  [${r.file}] ${Math.round(r.ms)} ms`];
+  for (const p of r.problems) out.push(`    ${p}`);
+  const failing = r.steps.find((s) => !s.passed && !s.skipped);
+  if (failing) out.push(...describeStep(failing));
+  const skipped = r.steps.filter((s) => s.skipped).length;
+  if (skipped > 0) out.push(`    (${skipped} later step${skipped === 1 ? '' : 's'} not run)`);
+  return out;
+}
+
+/** One line saying why a scenario failed: its file's first problem, or the failing step, where it is and its first mismatch. */
+export function failureMessage(r: ScenarioResult): string {
+  if (r.problems.length > 0) return r.problems.length === 1 ? r.problems[0]! : `${r.problems[0]} (and ${r.problems.length - 1} more problems)`;
+  const step = r.steps.find((s) => !s.passed && !s.skipped);
+  if (!step) return 'failed';
+  const first = step.mismatches[0];
+  const why = step.error?.split('\n')[0] ?? (first ? `${first.path}: ${first.message}` : 'failed');
+  return `step "${step.name}" at ${step.at}: ${why}${step.mismatches.length > 1 ? ` (and ${step.mismatches.length - 1} more mismatches)` : ''}`;
+}
+
+/** The failing step: what was sent, each mismatch, what came back and the rule traces behind it. */
+export function describeStep(step: StepResult): string[] {
+  const lines = [`  ✗ ${step.name}  (${step.at})`];
+  const add = (indent: number, text: string) => lines.push(...text.split('\n').map((l) => `${' '.repeat(indent)}${l}`));
+  if (step.request) add(6, `${step.request.method} ${step.request.path}${step.response ? ` → ${step.response.status}` : ''}`);
+  if (step.error) add(6, step.error);
+  for (const m of step.mismatches) {
+    add(6, `${m.path}: ${m.message}${m.at ? `  (${m.at})` : ''}`);
+    for (const l of describeDifference(m.expected, m.actual)) add(8, l);
+  }
+  if (step.response && step.mismatches.length > 0) add(6, `response ${step.response.status}: ${step.response.body === undefined ? '(empty)' : compact(step.response.body, 500)}`);
+  if (step.traces) add(6, step.traces.length === 0 ? 'rule traces: no decision was made' : ['rule traces:', ...describeTraces(step.traces)].join('\n  '));
+  if (step.tracesUnavailable) add(6, `rule traces: not available: ${step.tracesUnavailable}`);
+  return lines;
+}
+
+/** A line per decision made, the same ones counted once: `decision → row (file:line)  facts {…}`. */
+function describeTraces(traces: readonly DecisionTrace[]): string[] {
+  const counted = new Map<string, number>();
+  for (const t of traces) {
+    const fired = t.fired.length === 0 ? 'no row' : t.fired.map((f) => `${f.row} (${f.at})`).join(', ');
+    const line = `${t.decision} → ${fired}  facts ${compact(t.facts, 160)}`;
+    counted.set(line, (counted.get(line) ?? 0) + 1);
+  }
+  return [...counted].map(([line, n]) => (n > 1 ? `${line}  ×${n}` : line));
 }

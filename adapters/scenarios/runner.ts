@@ -1,12 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import type { z } from 'zod';
 import type { DecisionTrace } from '../../engine/index.ts';
-import { parseSource, RuleFileError, type SourceFile } from '../../engine/rules/source.ts';
+import { RuleFileError } from '../../engine/rules/source.ts';
+import { nothingExercised, recordExchange, type Exercised } from './exercised.ts';
+import { loadScenario, readHeader, type LoadedScenario } from './load.ts';
 import { match, type Mismatch } from './match.ts';
-import { ApiStep, ClockStep, Fixtures, methodOf, Scenario } from './schema.ts';
-import type { HttpResult, Session, Target } from './targets.ts';
-import { expand, pick, TemplateError } from './templates.ts';
+import { methodOf, type ApiStep, type ClockStep, type Fixtures, type Scenario } from './schema.ts';
+import { StepError } from './step-error.ts';
+import type { HttpExchange, HttpResult, Session, Target } from './targets.ts';
+import { expand, pick } from './templates.ts';
+
+export { loadScenario, type LoadedScenario } from './load.ts';
 
 /** One scenario file run against one target, step by step, stopping at the first failing step. */
 export interface StepResult {
@@ -17,9 +19,14 @@ export interface StepResult {
   skipped?: boolean;
   request?: { method: string; path: string; body?: unknown };
   response?: { status: number; body: unknown };
-  mismatches: Mismatch[];
+  /** Each with `at`: the `file:line:col` of the expectation it broke. */
+  mismatches: Array<Mismatch & { at?: string }>;
+  /** Why the step could not be carried out (`file:line:col: message`, or a stack for a bug). */
   error?: string;
+  /** The rule traces behind a failing step's response. */
   traces?: readonly DecisionTrace[];
+  /** Why a failing step has no traces (a live target without a sandbox). */
+  tracesUnavailable?: string;
   ms: number;
 }
 export interface ScenarioResult {
@@ -30,62 +37,23 @@ export interface ScenarioResult {
   /** Problems of the file itself (`file:line:col: message`), when it could not run. */
   problems: string[];
   steps: StepResult[];
+  /** With `coverage`: what the scenario's requests exercised. */
+  exercised?: Exercised;
   ms: number;
-}
-
-export interface LoadedScenario {
-  file: string;
-  source: SourceFile;
-  scenario: Scenario;
-  steps: Array<{ step: ApiStep | ClockStep; at: string }>;
-  fixtures: Fixtures;
-}
-
-const zodProblems = (source: SourceFile, error: z.ZodError, prefix: PropertyKey[] = []) =>
-  error.issues.map((i) => `${source.at([...prefix, ...i.path])}: ${[...prefix, ...i.path].join('.')}: ${i.message}`);
-
-/** Reads and validates a scenario and the fixtures it uses; throws RuleFileError with `file:line:col` problems. */
-export function loadScenario(file: string, fixtureCache = new Map<string, Fixtures>()): LoadedScenario {
-  const source = parseSource(file, readFileSync(file, 'utf8'));
-  const parsed = Scenario.safeParse(source.data);
-  if (!parsed.success) throw new RuleFileError(zodProblems(source, parsed.error));
-  const scenario = parsed.data;
-  const problems: string[] = [];
-  const steps = scenario.steps.flatMap((raw, i) => {
-    const isClock = raw !== null && typeof raw === 'object' && ('advance' in raw || 'at' in raw);
-    const result = (isClock ? ClockStep : ApiStep).safeParse(raw);
-    if (!result.success) { problems.push(...zodProblems(source, result.error, ['steps', i])); return []; }
-    const { line } = source.locate(['steps', i]);
-    return [{ step: result.data, at: `${file}:${line}` }];
-  });
-  const fixtures: Fixtures = { trips: {}, passengers: {}, purchasers: {} };
-  scenario.uses.forEach((use, i) => {
-    const path = resolve(dirname(file), use);
-    let f = fixtureCache.get(path);
-    if (!f) {
-      try {
-        const fsource = parseSource(path, readFileSync(path, 'utf8'));
-        const fp = Fixtures.safeParse(fsource.data);
-        if (!fp.success) { problems.push(...zodProblems(fsource, fp.error)); return; }
-        f = fp.data;
-        fixtureCache.set(path, f);
-      } catch (e) {
-        problems.push(e instanceof RuleFileError ? e.problems.join('\n') : `${source.at(['uses', i])}: cannot read ${use}: ${(e as Error).message}`);
-        return;
-      }
-    }
-    Object.assign(fixtures.trips, f.trips);
-    Object.assign(fixtures.passengers, f.passengers);
-    Object.assign(fixtures.purchasers, f.purchasers);
-  });
-  if (problems.length > 0) throw new RuleFileError(problems);
-  return { file, source, scenario, steps, fixtures };
 }
 
 export interface RunOptions {
   /** Client secrets by client id, for the token each scenario uses. */
   secrets: Readonly<Record<string, string>>;
+  /** Record what every request exercised (live targets: one more request per step, for its traces). */
+  coverage?: boolean;
 }
+
+/**
+ * Tokens already granted, per target and client. A scenario is about the API, not about the token
+ * endpoint (steps that are about it call it themselves); checking a secret costs ~30 ms of scrypt.
+ */
+const grantedTokens = new WeakMap<Target, Map<string, Promise<string>>>();
 
 export async function runScenario(file: string, target: Target, options: RunOptions): Promise<ScenarioResult> {
   const started = performance.now();
@@ -94,100 +62,176 @@ export async function runScenario(file: string, target: Target, options: RunOpti
     loaded = loadScenario(file);
   } catch (e) {
     const problems = e instanceof RuleFileError ? [...e.problems] : [`${file}:1:1: ${(e as Error).message}`];
-    return { file, name: file, tags: [], passed: false, problems, steps: [], ms: performance.now() - started };
+    const { name, tags } = readHeader(file);
+    return { file, name: name ?? file, tags, passed: false, problems, steps: [], ms: performance.now() - started };
   }
-  const { scenario, fixtures } = loaded;
-  const session = await target.open(scenario.clock);
-  const tokens = new Map<string, string>();
-  const vars: Record<string, unknown> = {};
+  const { scenario } = loaded;
+  const exercised = options.coverage ? nothingExercised() : undefined;
+  const opened = await target.open(scenario.clock);
+  const session = exercised ? recording(opened, exercised) : opened;
+  if (!grantedTokens.has(target)) grantedTokens.set(target, new Map());
+  const run: Run = { loaded, session, tokens: grantedTokens.get(target)!, vars: {}, options };
   const steps: StepResult[] = [];
   try {
     let failed = false;
-    for (const [i, { step, at }] of loaded.steps.entries()) {
-      const name = step.name ?? ('advance' in step && step.advance ? `advance ${step.advance}` : 'at' in step && step.at ? `clock at ${step.at}` : `${methodOf(step as ApiStep).toUpperCase()} ${(step as ApiStep)[methodOf(step as ApiStep)]}`);
+    for (const { step, at, index } of loaded.steps) {
+      const name = stepName(step);
       if (failed) { steps.push({ name, at, passed: false, skipped: true, mismatches: [], ms: 0 }); continue; }
       const t0 = performance.now();
+      let result: StepResult;
       try {
-        if ('advance' in step || 'at' in step) {
-          const clock = step as ClockStep;
-          if (clock.advance) await session.advanceClock(clock.advance);
-          else await session.setClock(clock.at!);
-          steps.push({ name, at, passed: true, mismatches: [], ms: performance.now() - t0 });
-          continue;
-        }
-        const result = await runApiStep(step as ApiStep, scenario, session, tokens, vars, fixtures, options);
-        result.name = name;
-        result.at = at;
-        result.ms = performance.now() - t0;
-        steps.push(result);
-        failed = !result.passed;
+        result = isClockStep(step) ? await runClockStep(step, session) : await runApiStep(step, index, run);
       } catch (e) {
-        steps.push({ name, at, passed: false, mismatches: [], error: e instanceof TemplateError ? e.message : (e as Error).stack ?? String(e), ms: performance.now() - t0 });
-        failed = true;
+        result = { name, at, passed: false, mismatches: [], error: describeError(e, loaded, index), ms: 0 };
       }
-      void i;
+      steps.push({ ...result, name, at, ms: performance.now() - t0 });
+      failed = !result.passed;
     }
   } finally {
     await session.close();
   }
-  return { file, name: scenario.name, tags: scenario.tags, passed: steps.every((s) => s.passed), problems: [], steps, ms: performance.now() - started };
+  return {
+    file, name: scenario.name, tags: scenario.tags, passed: steps.every((s) => s.passed), problems: [], steps,
+    ...(exercised ? { exercised } : {}), ms: performance.now() - started,
+  };
 }
 
-async function token(session: Session, client: string, tokens: Map<string, string>, options: RunOptions): Promise<string> {
-  const known = tokens.get(client);
+interface Run {
+  loaded: LoadedScenario;
+  session: Session;
+  tokens: Map<string, Promise<string>>;
+  vars: Record<string, unknown>;
+  options: RunOptions;
+}
+
+const isClockStep = (step: ApiStep | ClockStep): step is ClockStep => 'advance' in step || 'at' in step;
+
+function stepName(step: ApiStep | ClockStep): string {
+  if (step.name) return step.name;
+  if (isClockStep(step)) return step.advance ? `advance ${step.advance}` : `clock at ${step.at}`;
+  const method = methodOf(step);
+  return `${method.toUpperCase()} ${step[method]}`;
+}
+
+/** An author's mistake reads as `file:line:col: message`; anything else is a bug and keeps its stack. */
+function describeError(e: unknown, loaded: LoadedScenario, index: number): string {
+  if (!(e instanceof StepError)) return (e as Error).stack ?? String(e);
+  return e.keys ? `${loaded.source.at(['steps', index, ...e.keys])}: ${e.message}` : e.message;
+}
+
+async function runClockStep(step: ClockStep, session: Session): Promise<StepResult> {
+  if (step.advance) await session.advanceClock(step.advance);
+  else await session.setClock(step.at!);
+  return { name: '', at: '', passed: true, mismatches: [], ms: 0 };
+}
+
+/** Sends every request through `recordExchange` too, fetching its traces from a live target first. */
+function recording(session: Session, into: Exercised): Session {
+  return {
+    ...session,
+    async send(x: HttpExchange) {
+      let res = await session.send(x);
+      const requestId = res.headers['x-request-id'];
+      if (!res.traces && session.traces && requestId) {
+        const found = await session.traces(requestId);
+        if ('traces' in found) res = { ...res, traces: found.traces };
+      }
+      recordExchange(into, x, res, res.traces ?? []);
+      return res;
+    },
+  };
+}
+
+function token(run: Run, client: string): Promise<string> {
+  const known = run.tokens.get(client);
   if (known) return known;
-  const secret = options.secrets[client];
-  if (!secret) throw new Error(`no secret known for client ${client}`);
-  const res = await session.send({
+  const secret = run.options.secrets[client];
+  if (!secret) throw new StepError(`no secret known for client ${client}`);
+  const granted = run.session.send({
     method: 'POST', path: '/oauth2/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret }).toString(),
+  }).then((res) => {
+    const t = (res.body as { access_token?: string } | undefined)?.access_token;
+    if (res.status !== 200 || !t) throw new StepError(`the token request for ${client} answered ${res.status} ${JSON.stringify(res.body)}`);
+    return t;
   });
-  const t = (res.body as { access_token?: string }).access_token;
-  if (res.status !== 200 || !t) throw new Error(`token request for ${client} answered ${res.status}`);
-  tokens.set(client, t);
-  return t;
+  // A refused grant is not remembered: the next scenario asks again.
+  run.tokens.set(client, granted);
+  granted.catch(() => run.tokens.delete(client));
+  return granted;
 }
 
-async function runApiStep(
-  step: ApiStep, scenario: Scenario, session: Session, tokens: Map<string, string>, vars: Record<string, unknown>, fixtures: Fixtures, options: RunOptions,
-): Promise<StepResult> {
+async function runApiStep(step: ApiStep, index: number, run: Run): Promise<StepResult> {
+  const { loaded: { scenario, fixtures, source }, session, vars } = run;
   const method = methodOf(step);
-  const path = expand(step[method], vars, fixtures) as string;
-  const body = step.body === undefined ? undefined : expand(step.body, vars, fixtures);
+  const path = expand(step[method], vars, fixtures, [method]) as string;
+  const body = step.body === undefined ? undefined : expand(step.body, vars, fixtures, ['body']);
+  const headers = await requestHeaders(step, scenario, path, body, run);
+  for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = v === null ? null : (expand(v, vars, fixtures, ['headers', k]) as string);
+  const sent = Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== null));
+  const res: HttpResult = await session.send({ method, path, headers: sent, ...(body !== undefined ? { body } : {}) });
+
+  const mismatches = check(step, res, vars, fixtures);
+  if (mismatches.length === 0) save(step, res, vars, mismatches);
+  const here = (keys: readonly PropertyKey[]) => source.at(['steps', index, ...keys]);
+  const result: StepResult = {
+    name: '', at: '', ms: 0,
+    passed: mismatches.length === 0,
+    request: { method: method.toUpperCase(), path, ...(body !== undefined ? { body } : {}) },
+    response: { status: res.status, body: res.body },
+    mismatches: mismatches.map((m) => ({ ...m, at: here(m.keys ?? ['expect']) })),
+  };
+  if (!result.passed) Object.assign(result, await tracesOf(res, session));
+  return result;
+}
+
+/** Accept-Language, the JSON content type, the token and the Requestor (spec §2.1) a step sends unless it says otherwise. */
+async function requestHeaders(step: ApiStep, scenario: Scenario, path: string, body: unknown, run: Run): Promise<Record<string, string | null>> {
   const headers: Record<string, string | null> = {
     'accept-language': scenario.language,
     ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
   };
   if (path.startsWith('/v3/') || path.startsWith('/customer/')) {
     const client = step.auth === undefined ? scenario.client : step.auth;
-    if (client !== false) headers['authorization'] = `Bearer ${await token(session, client, tokens, options)}`;
+    if (client !== false) headers['authorization'] = `Bearer ${await token(run, client)}`;
     if (path.startsWith('/v3/')) {
       headers['requestor'] = Buffer.from(JSON.stringify({ salesApplication: step.salesApplication ?? scenario.salesApplication, salesUnitCode: 'SCENARIO' })).toString('base64');
     }
   }
-  for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = v === null ? null : (expand(v, vars, fixtures) as string);
-  const sent = Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== null));
-  const res: HttpResult = await session.send({ method, path, headers: sent, ...(body !== undefined ? { body } : {}) });
+  return headers;
+}
 
+/** Status, headers and body against `expect`; each mismatch keeps where in the step it was expected. */
+function check(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, fixtures: Fixtures): Mismatch[] {
   const mismatches: Mismatch[] = [];
   const expect = step.expect;
-  if (expect.status !== undefined && res.status !== expect.status) mismatches.push({ path: '(status)', expected: expect.status, actual: res.status, message: 'different status' });
-  for (const [h, v] of Object.entries(expect.headers ?? {})) mismatches.push(...match(expand(v, vars, fixtures), res.headers[h.toLowerCase()], false, `(header ${h})`));
-  if (expect.body !== undefined) mismatches.push(...match(expand(expect.body, vars, fixtures), res.body, expect.exact ?? false));
-  if (mismatches.length === 0) {
-    for (const [name, from] of Object.entries(step.save ?? {})) {
-      const value = from.startsWith('header:') ? res.headers[from.slice(7).toLowerCase()] : pick(res.body, from);
-      if (value === undefined) mismatches.push({ path: from, expected: '(a value to save)', actual: undefined, message: `nothing at ${from} to save as ${name}` });
-      vars[name] = value;
-    }
+  if (expect.status !== undefined && res.status !== expect.status) {
+    mismatches.push({ path: 'status', keys: ['expect', 'status'], expected: expect.status, actual: res.status, message: 'different status' });
   }
-  return {
-    name: '', at: '', ms: 0,
-    passed: mismatches.length === 0,
-    request: { method: method.toUpperCase(), path, ...(body !== undefined ? { body } : {}) },
-    response: { status: res.status, body: res.body },
-    mismatches,
-    ...(res.traces && mismatches.length > 0 ? { traces: res.traces } : {}),
-  };
+  for (const [h, v] of Object.entries(expect.headers ?? {})) {
+    mismatches.push(...match(expand(v, vars, fixtures, ['expect', 'headers', h]), res.headers[h.toLowerCase()], false, `header ${h}`, ['expect', 'headers', h]));
+  }
+  if (expect.body !== undefined) {
+    mismatches.push(...match(expand(expect.body, vars, fixtures, ['expect', 'body']), res.body, expect.exact ?? false, 'body', ['expect', 'body']));
+  }
+  return mismatches;
+}
+
+function save(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, mismatches: Mismatch[]): void {
+  for (const [name, from] of Object.entries(step.save ?? {})) {
+    const value = from.startsWith('header:') ? res.headers[from.slice(7).toLowerCase()] : pick(res.body, from);
+    if (value === undefined) mismatches.push({ path: `save ${name}`, keys: ['save', name], expected: '$any', actual: undefined, message: `nothing at ${from} in the response to save` });
+    vars[name] = value;
+  }
+}
+
+/** A failing step's traces: handed over in-process, fetched by request id from a live sandbox. */
+async function tracesOf(res: HttpResult, session: Session): Promise<Pick<StepResult, 'traces' | 'tracesUnavailable'>> {
+  if (res.traces) return { traces: res.traces };
+  const requestId = res.headers['x-request-id'];
+  if (!session.traces) return { tracesUnavailable: 'this target cannot give rule traces' };
+  if (!requestId) return { tracesUnavailable: 'the response has no x-request-id header to ask for its traces by' };
+  const found = await session.traces(requestId);
+  return 'traces' in found ? { traces: found.traces } : { tracesUnavailable: found.unavailable };
 }

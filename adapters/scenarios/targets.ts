@@ -3,6 +3,7 @@ import { virtualClock } from '../clock.ts';
 import { sequentialIds } from '../ids.ts';
 import { buildServer } from '../http/server.ts';
 import { memoryStore } from '../store/memory.ts';
+import { StepError } from './step-error.ts';
 
 /** What a scenario talks to: the server in-process (no socket) or a live one at a URL. */
 export interface HttpExchange {
@@ -15,13 +16,19 @@ export interface HttpResult {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** The engine's traces behind the response, when the target hands them over with it (in-process). */
   traces?: readonly DecisionTrace[];
 }
+/** The traces behind one response, or why they cannot be had. */
+export type TraceLookup = { traces: readonly DecisionTrace[] } | { unavailable: string };
+
 export interface Session {
   send(x: HttpExchange): Promise<HttpResult>;
-  /** Sets or moves the clock; undefined when the target has no controllable clock. */
+  /** Sets or moves the clock; rejects with a StepError when the target has no controllable clock. */
   setClock(instant: string): Promise<void>;
   advanceClock(iso: string): Promise<void>;
+  /** The traces behind an earlier response, by its `x-request-id` (live targets: GET /sandbox/traces/{id}). */
+  traces?(requestId: string): Promise<TraceLookup>;
   close(): Promise<void>;
 }
 export interface Target {
@@ -43,7 +50,7 @@ export function inProcess(engine: Engine): Target {
     name: 'in-process',
     async open(start) {
       const clock = virtualClock(new Date(start));
-      const app = await buildServer({ engine, store: memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: 'scenario-secret' });
+      const app = await buildServer({ engine, store: memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: IN_PROCESS_JWT_SECRET });
       let lastTraces: readonly DecisionTrace[] | undefined;
       app.addHook('onResponse', async (request) => { lastTraces = request.traces; });
       await app.ready();
@@ -53,7 +60,7 @@ export function inProcess(engine: Engine): Target {
           const payload = x.body === undefined ? undefined : typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
           const res = await app.inject({ method: x.method as 'GET', url: x.path, headers: x.headers, ...(payload !== undefined ? { payload } : {}) });
           const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
-          return { status: res.statusCode, headers, body: parseBody(res.body, headers['content-type']), ...(lastTraces ? { traces: lastTraces } : {}) };
+          return { status: res.statusCode, headers, body: parseBody(res.body, headers['content-type']), traces: lastTraces ?? [] };
         },
         async setClock(instant) { clock.set!(new Date(instant)); },
         async advanceClock(iso) { clock.advance!(iso); },
@@ -63,7 +70,13 @@ export function inProcess(engine: Engine): Target {
   };
 }
 
-/** A live server (CONTRACT §9 `--target URL`); clock steps need its /sandbox/clock. */
+/**
+ * Every in-process server signs tokens with this key, so a token fetched in one scenario is good in the
+ * next (the runner keeps them per target: scrypt checks a client secret in ~30 ms, most of a short scenario).
+ */
+const IN_PROCESS_JWT_SECRET = 'scenario-secret';
+
+/** A live server (CONTRACT §9 `--target URL`); clock steps need its /sandbox/clock, traces its /sandbox/traces. */
 export function live(baseUrl: string): Target {
   const base = baseUrl.replace(/\/$/, '');
   const send = async (x: HttpExchange): Promise<HttpResult> => {
@@ -78,18 +91,26 @@ export function live(baseUrl: string): Target {
   };
   const clockCall = async (body: unknown) => {
     const res = await send({ method: 'POST', path: '/sandbox/clock', headers: { 'content-type': 'application/json' }, body });
-    if (res.status === 404) throw new Error(`${base} has no sandbox clock: start it with --sandbox to run scenarios with clock steps`);
-    if (res.status !== 200) throw new Error(`${base}/sandbox/clock answered ${res.status}`);
+    if (res.status === 404) throw new StepError('the target has no sandbox clock (POST /sandbox/clock answered 404): start it with --sandbox to run scenarios with clock steps');
+    if (res.status !== 200) throw new StepError(`the target's sandbox clock refused the change: POST /sandbox/clock answered ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  const traces = async (requestId: string, sandbox: boolean): Promise<TraceLookup> => {
+    if (!sandbox) return { unavailable: 'the target has no sandbox: start it with --sandbox to see the rule traces' };
+    const res = await send({ method: 'GET', path: `/sandbox/traces/${encodeURIComponent(requestId)}`, headers: {} });
+    const found = res.body as { traces?: DecisionTrace[] } | undefined;
+    if (res.status === 200 && Array.isArray(found?.traces)) return { traces: found.traces };
+    return { unavailable: `GET /sandbox/traces/${requestId} answered ${res.status} (the server keeps only recent requests' traces)` };
   };
   return {
     name: base,
     async open(start) {
       // The scenario's start time, where the server has a sandbox clock; clock steps insist on one.
-      await clockCall({ now: start }).catch(() => undefined);
+      const sandbox = await clockCall({ now: start }).then(() => true, () => false);
       return {
         send,
         setClock: (instant) => clockCall({ now: instant }),
         advanceClock: (iso) => clockCall({ advance: iso }),
+        traces: (requestId) => traces(requestId, sandbox),
         async close() {},
       };
     },

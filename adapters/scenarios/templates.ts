@@ -1,4 +1,5 @@
 import type { Fixtures } from './schema.ts';
+import { StepError } from './step-error.ts';
 
 /**
  * Expands a step's body and path before it is sent:
@@ -7,12 +8,14 @@ import type { Fixtures } from './schema.ts';
  *   `{ $passengers: group | [ages] }` anonymous passengers for an offer request;
  *   `{ $passengerSpecifications: group | [ages] }` passengers with details for a booking;
  *   `{ $passengerRefs: group | [ages] }` their externalRefs.
+ * A failure names the key path of the value that could not expand, so the report can give its `file:line:col`.
  */
-export class TemplateError extends Error {}
+export class TemplateError extends StepError {}
 
 type Group = Array<Record<string, unknown>>;
+type Keys = readonly PropertyKey[];
 
-function group(fixtures: Fixtures, ref: unknown): Group {
+function group(fixtures: Fixtures, ref: unknown, keys: Keys): Group {
   if (Array.isArray(ref)) {
     return ref.map((age, i) => ({
       externalRef: `p${i + 1}`,
@@ -22,50 +25,60 @@ function group(fixtures: Fixtures, ref: unknown): Group {
     }));
   }
   const g = fixtures.passengers[String(ref)];
-  if (!g) throw new TemplateError(`no passenger group "${String(ref)}" in the fixtures`);
+  if (!g) throw new TemplateError(`no passenger group "${String(ref)}" in the fixtures${known(fixtures.passengers)}`, keys);
   return g.map((p) => ({ type: 'PERSON', ...p }));
 }
+
+/** The names a fixture kind offers, so a typo's report shows the right spelling. */
+const known = (named: Readonly<Record<string, unknown>>) => {
+  const names = Object.keys(named);
+  return names.length === 0 ? ' (the scenario uses no fixture file that defines any)' : ` (known: ${names.join(', ')})`;
+};
 
 const anonymous = (p: Record<string, unknown>) => {
   const { detail: _detail, ...rest } = p;
   return rest;
 };
 
-export function expand(value: unknown, vars: Readonly<Record<string, unknown>>, fixtures: Fixtures): unknown {
+export function expand(value: unknown, vars: Readonly<Record<string, unknown>>, fixtures: Fixtures, keys: Keys = []): unknown {
   if (typeof value === 'string') {
     const whole = /^\$\{([\w.-]+)\}$/.exec(value);
-    if (whole) return lookup(vars, whole[1]!);
-    return value.replace(/\$\{([\w.-]+)\}/g, (_m, name: string) => String(lookup(vars, name)));
+    if (whole) return lookup(vars, whole[1]!, keys);
+    return value.replace(/\$\{([\w.-]+)\}/g, (_m, name: string) => String(lookup(vars, name, keys)));
   }
-  if (Array.isArray(value)) return value.map((v) => expand(v, vars, fixtures));
+  if (Array.isArray(value)) return value.map((v, i) => expand(v, vars, fixtures, [...keys, i]));
   if (value && typeof value === 'object') {
     const entries = Object.entries(value);
     if (entries.length === 1 && entries[0]![0].startsWith('$')) {
       const [key, raw] = entries[0]!;
-      const arg = expand(raw, vars, fixtures);
+      const here = [...keys, key];
+      const arg = expand(raw, vars, fixtures, here);
       switch (key) {
         case '$trip': {
           const trip = fixtures.trips[String(arg)];
-          if (!trip) throw new TemplateError(`no trip "${String(arg)}" in the fixtures`);
-          return expand(structuredClone(trip), vars, fixtures);
+          if (!trip) throw new TemplateError(`no trip "${String(arg)}" in the fixtures${known(fixtures.trips)}`, here);
+          return expand(structuredClone(trip), vars, fixtures, here);
         }
         case '$purchaser': {
           const purchaser = fixtures.purchasers[String(arg)];
-          if (!purchaser) throw new TemplateError(`no purchaser "${String(arg)}" in the fixtures`);
-          return expand(structuredClone(purchaser), vars, fixtures);
+          if (!purchaser) throw new TemplateError(`no purchaser "${String(arg)}" in the fixtures${known(fixtures.purchasers)}`, here);
+          return expand(structuredClone(purchaser), vars, fixtures, here);
         }
-        case '$passengers': return group(fixtures, arg).map(anonymous);
-        case '$passengerSpecifications': return group(fixtures, arg).map(({ age: _age, ...p }) => p);
-        case '$passengerRefs': return group(fixtures, arg).map((p) => p['externalRef']);
+        case '$passengers': return group(fixtures, arg, here).map(anonymous);
+        case '$passengerSpecifications': return group(fixtures, arg, here).map(({ age: _age, ...p }) => p);
+        case '$passengerRefs': return group(fixtures, arg, here).map((p) => p['externalRef']);
       }
     }
-    return Object.fromEntries(entries.map(([k, v]) => [k, expand(v, vars, fixtures)]));
+    return Object.fromEntries(entries.map(([k, v]) => [k, expand(v, vars, fixtures, [...keys, k])]));
   }
   return value;
 }
 
-function lookup(vars: Readonly<Record<string, unknown>>, name: string): unknown {
-  if (!(name in vars)) throw new TemplateError(`\${${name}} was not saved by an earlier step`);
+function lookup(vars: Readonly<Record<string, unknown>>, name: string, keys: Keys): unknown {
+  if (!(name in vars)) {
+    const saved = Object.keys(vars);
+    throw new TemplateError(`\${${name}} was not saved by an earlier step (${saved.length === 0 ? 'nothing was saved yet' : `saved so far: ${saved.join(', ')}`})`, keys);
+  }
   return vars[name];
 }
 

@@ -7,7 +7,9 @@ export async function openStore(spec: string): Promise<Store> {
   if (spec === 'memory') return memoryStore();
   if (spec.startsWith('sqlite:')) return sqliteStore(spec.slice('sqlite:'.length));
   if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
-    throw new Error('the PostgreSQL store is not built yet (issue: "A service resellers can trust"); use --store sqlite:PATH or memory');
+    // Loaded only when asked for: memory and SQLite users never load the pg driver.
+    const { postgresStore } = await import('./postgres.ts');
+    return postgresStore(spec);
   }
   throw new Error(`unknown store "${spec}"; use memory, sqlite:PATH or postgres://…`);
 }

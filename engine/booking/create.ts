@@ -7,6 +7,7 @@ import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { bookingMachine } from '../../machines/booking.ts';
 import { checkPurchaser, missingPassengerData, readDetail } from './contact.ts';
+import { chooseAncillaries } from './ancillaries.ts';
 import { BookingRequest } from './request.ts';
 
 export interface Warning { code: string; params?: Record<string, unknown> }
@@ -29,6 +30,7 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
   if (!offer || offer.owner !== ctx.requestor.client) {
     throw violation('RESOURCE_NOT_FOUND', { resource: 'offer', id: selection.offerId }, '#/offers/0/offerId');
   }
+  if (offer.pass) throw violation('X_NOT_SUPPORTED', { feature: 'Booking a travel pass' }, '#/offers/0/offerId');
   if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) {
     throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/offers/0/offerId');
   }
@@ -73,9 +75,12 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
     warnings.push({ code: 'X_PURCHASER_MISSING' });
   }
 
-  const admissions = offer.admissions.map(({ passengerRef, ...a }) => ({ ...a, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now }));
+  const admissions = offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, id: ids.next('part'), passengerIds: passengerRefs.map(passengerId), status: 'PREBOOKED' as const, createdOn: now }));
   const reservations = offer.reservations.map(({ passengerRef, ...r }) => ({ ...r, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now }));
-  const price = sum(rules, [...admissions, ...reservations].map((p) => p.price), offer.currency, offer.trip.international);
+  const ancillaries = chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _default, ...a }, autoAdded }) => ({
+    ...a, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now, autoAdded,
+  }));
+  const price = sum(rules, [...admissions, ...reservations, ...ancillaries].map((p) => p.price), offer.currency, offer.trip.international);
   const booking: Booking = {
     id: ids.next('booking'),
     owner: ctx.requestor.client,
@@ -93,6 +98,8 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
     passengers,
     admissions,
     reservations,
+    ancillaries,
+    offerMode: offer.offerMode,
     fulfillments: [],
     corporateCodes: offer.corporateCodes,
     promotionCodes: [...offer.promotionCodes, ...(request.promotionCodes ?? []).map(({ code, issuer }) => ({ code, ...(issuer ? { issuer } : {}) }))],

@@ -41,25 +41,26 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
   let ticketNo = 0;
   const fulfillments: Fulfillment[] = [];
   for (const admission of booking.admissions) {
-    const passenger = booking.passengers.find((p) => p.id === admission.passengerId)!;
+    const holders = booking.passengers.filter((p) => admission.passengerIds.includes(p.id));
     const controlNumber = `${booking.id}-${++ticketNo}`;
     fulfillments.push({
       id: ctx.ids.next('fulfillment'),
       status: 'FULFILLED',
       createdOn: now,
       bookingPartIds: [admission.id],
-      passengerId: passenger.id,
+      passengerIds: admission.passengerIds,
       controlNumber,
       barcode: encodeTicket({
         v: 1, controlNumber, bookingId: booking.id,
-        passenger: `${passenger.detail?.firstName ?? ''} ${passenger.detail?.lastName ?? ''}`.trim(),
+        passenger: holders.map((p) => `${p.detail?.firstName ?? ''} ${p.detail?.lastName ?? ''}`.trim()).join(', '),
         from: firstLeg.origin, to: lastLeg.destination, departure: firstLeg.departure,
         product: admission.product.id, travelClass: product.travelClass,
       }, ctx.ticketKey),
     });
   }
-  for (const reservation of booking.reservations) {
-    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: 'FULFILLED', createdOn: now, bookingPartIds: [reservation.id], passengerId: reservation.passengerId });
+  // Spec §4.1 rule 1: reservations and ancillaries have their own fulfillments, included in the journey ticket.
+  for (const part of [...booking.reservations, ...booking.ancillaries]) {
+    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: 'FULFILLED', createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
   }
   const fulfilled = <T extends { status: string }>(part: T) => ({ ...part, status: 'FULFILLED' as const, confirmedOn: now });
   return {
@@ -67,6 +68,7 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
     confirmedOn: now,
     admissions: moved.admissions.map(fulfilled),
     reservations: moved.reservations.map(fulfilled),
+    ancillaries: moved.ancillaries.map(fulfilled),
     fulfillments,
     confirmedPrice: moved.provisionalPrice,
   };

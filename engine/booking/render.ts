@@ -20,12 +20,13 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     ...(a.confirmedOn ? { confirmedOn: a.confirmedOn } : {}),
     price: a.price,
     status: a.status,
-    passengerIds: [a.passengerId],
+    passengerIds: a.passengerIds,
     refundable: a.refundable,
     exchangeable: a.exchangeable,
     products: [{ productId: a.product.id, legIds: a.legIds }],
     tripCoverage: coverage(a.legIds),
-    reservationRefs: booking.reservations.filter((r) => r.passengerId === a.passengerId).map((r) => ({ id: r.id })),
+    reservationRefs: booking.reservations.filter((r) => a.passengerIds.includes(r.passengerId)).map((r) => ({ id: r.id })),
+    ancillaryRefs: booking.ancillaries.filter((x) => a.passengerIds.includes(x.passengerId)).map((x) => ({ id: x.id })),
     ...(trip.international ? { regulatoryConditions: ['CIV'] } : {}),
   });
   const reservation = (r: BookedReservation) => ({
@@ -64,7 +65,22 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
       offerId: booking.offerId,
       admissions: booking.admissions.map(admission),
       reservations: booking.reservations.map(reservation),
-      ancillaries: [],
+      ancillaries: booking.ancillaries.map((x) => ({
+        objectType: 'Ancillary',
+        id: x.id,
+        type: rules.ancillaryItems[x.item]?.type ?? x.item,
+        summary: rules.ancillaryItems[x.item]?.summary[language] ?? x.item,
+        createdOn: x.createdOn,
+        ...validity([x.legId]),
+        ...(x.confirmedOn ? { confirmedOn: x.confirmedOn } : {}),
+        price: x.price,
+        status: x.status,
+        passengerIds: [x.passengerId],
+        refundable: x.refundable,
+        exchangeable: x.exchangeable,
+        products: [{ productId: x.item, legIds: [x.legId] }],
+        tripCoverage: coverage([x.legId]),
+      })),
       ...(booking.throughTicketTags.length ? { appliedThroughTicketTags: booking.throughTicketTags } : {}),
     }],
     provisionalPrice: booking.provisionalPrice,
@@ -107,7 +123,7 @@ export function renderFulfillment(booking: Booking, f: Fulfillment, language: La
     fulfillmentParts: f.barcode
       ? [{
           controlId: f.controlNumber,
-          passengerRef: booking.passengers.find((p) => p.id === f.passengerId)?.externalRef,
+          passengerRef: booking.passengers.find((p) => p.id === f.passengerIds[0])?.externalRef,
           securityFeatures: [{ type: { type: 'BAR_CODE', symbology: 'AZTEC', format: 'BINARY' }, data: f.barcode }],
         }]
       : [],

@@ -58,7 +58,9 @@ export const OfferSelection = z.strictObject({
   passengerRefs: z.array(z.string().min(1)).min(1),
   throughTicketTags: z.array(z.enum(['RESPLUS'])).optional(),
   placeSelections: z.array(z.unknown()).optional(),
-  externalRef: ignored, optionalReservationSelections: ignored, optionalAncillarySelections: ignored,
+  /** Spec §2.8 rule 2: the ancillaries chosen, one item per group; mandatory ones not chosen are added with their default. */
+  optionalAncillarySelections: z.array(z.strictObject({ objectType, ancillaryId: z.string().min(1), passengerRefs: z.array(z.string()).optional() })).optional(),
+  externalRef: ignored, optionalReservationSelections: ignored,
   afterSaleByRetailerOnly: ignored, appliedRegulatoryCondition: ignored,
 });
 

@@ -4,14 +4,21 @@ import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { minutesBetween, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
+import { offerAncillaries } from './ancillaries.ts';
+import { checkCorporateCodes } from './corporate-codes.ts';
+import { familyDiscounted } from './family-discount.ts';
 import { isTrafficDisturbanceTicket, typePassenger } from './passengers.ts';
+import { createPassOffers } from './passes.ts';
 import { fullFare, priceFor, sum, withVat } from './pricing.ts';
 import { OfferCollectionRequest } from './request.ts';
+import { isReleased } from './release.ts';
 import { readTrip } from './trip.ts';
+import { coveringPass } from './travel-passes.ts';
 
 /**
- * POST /offers for journeys (spec §2.2–2.4, §2.9, §8): one offer per trip, product and flexibility,
- * priced from rules/. Returns the offers to store; the adapter renders them (render.ts).
+ * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and
+ * flexibility, priced from rules/ — or, with productTags [PASS], travel pass offers.
+ * Returns the offers to store; render.ts turns them into the response.
  */
 export function createOffers(ctx: Context, body: unknown): StoredOffer[] {
   const request = parseRequest(OfferCollectionRequest, body);
@@ -21,9 +28,9 @@ export function createOffers(ctx: Context, body: unknown): StoredOffer[] {
   if (currency !== salesApplication.currency) {
     throw violation('86040', { salesApplication: salesApplication.code, expected: salesApplication.currency, currency }, '#/offerSearchCriteria/currency');
   }
-  if (request.offerSearchCriteria?.productTags?.includes('PASS')) {
-    throw violation('X_NOT_SUPPORTED', { feature: 'Travel pass offers' }, '#/offerSearchCriteria/productTags');
-  }
+  checkCorporateCodes(ctx, request.corporateCodes);
+  if (request.offerSearchCriteria?.productTags?.includes('PASS')) return createPassOffers(ctx, request, currency);
+
   const trips = request.tripSpecifications ?? [];
   enforce(ctx, 'offerRequestLimits', {
     passengerCount: request.anonymousPassengerSpecifications.length,
@@ -42,12 +49,18 @@ export function createOffers(ctx: Context, body: unknown): StoredOffer[] {
   const wantedFlex = request.offerSearchCriteria?.flexibilities;
   const offers: StoredOffer[] = [];
   for (const trip of readTrips) {
+    // Spec §2.3: no offers for a train that is cancelled, not yet released or gone.
+    if (!isReleased(ctx, trip)) continue;
     const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
     const category = rules.products.productCategories[main.category as ProductCategoryCode];
     if (!category) continue;
     for (const productCode of category.products) {
       const product = rules.products.products[productCode]!;
       if (wantedClasses?.length && !wantedClasses.includes(product.travelClass)) continue;
+      const { outcome } = decide<'productAvailability', { offered: boolean }>(ctx, 'productAvailability', {
+        compartment: product.compartment ?? 'NONE', accommodationType: product.accommodationType, travelClass: product.travelClass, passengerCount: passengers.length,
+      });
+      if (outcome?.offered === false) continue;
       for (const flexibility of Object.keys(rules.products.flexibilities) as Flexibility[]) {
         if (wantedFlex?.length && !wantedFlex.includes(flexibility)) continue;
         offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request));
@@ -65,35 +78,44 @@ function priceOffer(
   const now = ctx.now.toISOString();
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
   const product = offeredProduct(ctx, choice.code, choice.flexibility);
+  const travelClass = rules.products.products[choice.code]!.travelClass;
   const flex = rules.products.flexibilities[choice.flexibility]!;
   const minutes = minutesBetween(trip.legs[0]!.departure, trip.legs[trip.legs.length - 1]!.arrival);
   const fare = fullFare(rules, main.category as ProductCategoryCode, minutes, choice.code, choice.flexibility);
+  const discounted = familyDiscounted(ctx, passengers, travelClass);
+  const offerMode = request.offerSearchCriteria?.offerMode ?? 'INDIVIDUAL';
 
   // Spec §2.6 rule 8: one admission per passenger for all legs (through fare).
-  const admissions: AdmissionPart[] = passengers.map((p) => {
+  const perPassenger = passengers.map((p) => {
+    const pass = coveringPass(ctx, p, trip, travelClass);
     const { outcome } = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
-      internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p),
+      internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p), familyDiscount: discounted.has(p.externalRef),
     });
-    return {
-      id: ids.next('part'),
-      passengerRef: p.externalRef,
-      price: priceFor(rules, fare, outcome?.factor ?? 1, currency, trip.international),
-      legIds: trip.legs.map((l) => l.id),
-      product,
-      refundable: flex.refundable,
-      exchangeable: flex.exchangeable,
-    };
+    // CONTRACT §4a: a valid travel pass that covers the trip prices the admission at 0.
+    return { ref: p.externalRef, price: priceFor(rules, fare, pass ? 0 : (outcome?.factor ?? 1), currency, trip.international) };
   });
-  // Spec §2.6 rule 2: reservations always cost 0; one per passenger and leg that needs one (§2.3 rule 2).
-  const reservations: ReservationPart[] = trip.legs
-    .filter((leg) => rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation === 'mandatory')
-    .flatMap((leg) => passengers.map((p) => ({
+  const common = { legIds: trip.legs.map((l) => l.id), product, refundable: flex.refundable, exchangeable: flex.exchangeable };
+  // Spec §2.3 rule 3: collective mode has one price for all passengers, who cannot be refunded separately.
+  const admissions: AdmissionPart[] = offerMode === 'COLLECTIVE'
+    ? [{ id: ids.next('part'), passengerRefs: passengers.map((p) => p.externalRef), offerMode, price: sum(rules, perPassenger.map((x) => x.price), currency, trip.international), ...common }]
+    : perPassenger.map((x) => ({ id: ids.next('part'), passengerRefs: [x.ref], offerMode, price: x.price, ...common }));
+
+  // Spec §2.6 rule 2: reservations always cost 0; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
+  const legProducts = trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, choice.code) }));
+  const reservations: ReservationPart[] = legProducts
+    .filter(({ leg }) => rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation === 'mandatory')
+    .flatMap(({ leg, code }) => passengers.map((p) => ({
       id: ids.next('part'),
       passengerRef: p.externalRef,
       legId: leg.id,
       price: withVat(rules, { currency, amount: 0, scale: 2 }, trip.international),
-      product: offeredProduct(ctx, legProductCode(ctx, leg, choice.code), choice.flexibility),
+      product: offeredProduct(ctx, code, choice.flexibility),
     })));
+  const ancillaries = offerAncillaries(
+    ctx, legProducts.map(({ leg, code }) => ({ leg, travelClass: rules.products.products[code]!.travelClass })),
+    passengers, currency, trip.international, flex,
+  );
+  const mandatory = ancillaries.filter((a) => a.groupMin > 0 && a.isDefault);
   return {
     offerId: ids.next('offer'),
     owner: ctx.requestor.client,
@@ -104,9 +126,12 @@ function priceOffer(
     trip,
     passengers,
     product,
+    offerMode,
     admissions,
     reservations,
-    minimalPrice: sum(rules, admissions.map((a) => a.price), currency, trip.international),
+    ancillaries,
+    // The least a booking of this offer costs: admissions and the mandatory ancillaries.
+    minimalPrice: sum(rules, [...admissions, ...mandatory].map((a) => a.price), currency, trip.international),
     corporateCodes: request.corporateCodes.map(({ code, beneficiary, issuer }) => ({ code, ...(beneficiary ? { beneficiary } : {}), ...(issuer ? { issuer } : {}) })),
     promotionCodes: request.promotionCodes.map(({ code, issuer }) => ({ code, ...(issuer ? { issuer } : {}) })),
   };

@@ -1,6 +1,6 @@
 import { decide, type Context } from '../context.ts';
 import type { OfferPassenger } from '../model.ts';
-import type { InternalPassengerType } from '../rules/facts.ts';
+import { typingCardOf, type InternalPassengerType } from '../rules/facts.ts';
 import type { Language } from '../rules/schemas.ts';
 import { ageOn } from '../time.ts';
 import { violation } from '../violation.ts';
@@ -21,11 +21,9 @@ export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecificatio
   if (age === undefined || age < 0) {
     throw violation('86001', { reason: 'every passenger needs an age or a dateOfBirth (spec §2.9)' }, `${pointer}/age`);
   }
-  const typingCard = spec.cards.find(
-    (c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType',
-  )?.code as 'SWE_STUDENT' | 'SWE_PENSIONER' | undefined;
+  const typingCard = typingCardOf(spec.cards.filter((c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType').map((c) => c.code));
   const { outcome } = decide<'passengerType', { internalType: InternalPassengerType; responseType: string; description: Record<Language, string> }>(
-    ctx, 'passengerType', { age, typingCard: typingCard ?? 'NONE' },
+    ctx, 'passengerType', { age, typingCard },
   );
   if (!outcome) throw violation('86001', { reason: `no passenger type for age ${age}` }, `${pointer}/age`, ctx.traces);
   return { externalRef: spec.externalRef, age, cards: spec.cards, internalType: outcome.internalType, responseType: outcome.responseType, description: outcome.description };

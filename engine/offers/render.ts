@@ -1,27 +1,35 @@
-import type { Money, StoredOffer } from '../model.ts';
+import type { AncillaryPart, Money, StoredOffer } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 
 /** OSDM 3.4 Offer rendered from a stored offer in the caller's language (spec §2.3). */
 export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Language): Record<string, unknown> {
+  if (offer.pass) return renderPassOffer(rules, offer, language);
   const product = rules.products.products[offer.product.code]!;
   const flex = rules.products.flexibilities[offer.product.flexibility]!;
   const passengerRefs = offer.passengers.map((p) => p.externalRef);
   const regulatoryConditions = offer.trip.international ? { regulatoryConditions: ['CIV'] } : {};
-  const common = (id: string, price: Money, refs: string[]) => ({
+  const common = (id: string, price: Money, refs: string[], terms: { refundable: string; exchangeable: string } = flex) => ({
     id,
     createdOn: offer.createdOn,
     validFrom: offer.createdOn,
     validUntil: offer.preBookableUntil,
     price,
-    offerMode: 'INDIVIDUAL',
+    offerMode: offer.offerMode,
     passengerRefs: refs,
-    refundable: flex.refundable,
-    exchangeable: flex.exchangeable,
+    refundable: terms.refundable,
+    exchangeable: terms.exchangeable,
     availableFulfillmentOptions: [{ type: 'ETICKET', media: 'PDF_A4' }],
   });
-  const reservationsOf = (ref: string) => offer.reservations.filter((r) => r.passengerRef === ref);
-  const productIds = [...new Set([offer.product, ...offer.reservations.map((r) => r.product)].map((p) => p.id))];
+  const allProducts = [offer.product, ...offer.reservations.map((r) => r.product)];
+  const productIds = [...new Set(allProducts.map((p) => p.id))];
+  // Spec §2.8 rule 1: groups have no presentable name; one group per passenger, leg and kind of ancillary.
+  const groups = new Map<string, AncillaryPart[]>();
+  for (const a of offer.ancillaries) {
+    const key = `${a.passengerRef}|${a.legId}|${a.group}`;
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const groupId = (key: string) => `${offer.offerId}:${key.replace(/\|/g, ':')}`;
   return {
     offerId: offer.offerId,
     createdOn: offer.createdOn,
@@ -36,26 +44,36 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
       overallAccommodationSubType: 'ANY_SEAT',
     },
     products: productIds.map((id) => {
-      const p = [offer.product, ...offer.reservations.map((r) => r.product)].find((x) => x.id === id)!;
+      const p = allProducts.find((x) => x.id === id)!;
       return { id, code: id, summary: rules.products.products[p.code]!.summary[language], description: '' };
     }),
     tripCoverage: { coveredTripId: offer.trip.id, coveredLegIds: offer.trip.legs.map((l) => l.id) },
     admissionOfferParts: offer.admissions.map((a) => {
-      const passenger = offer.passengers.find((p) => p.externalRef === a.passengerRef)!;
-      const reservations = reservationsOf(a.passengerRef);
+      const passengers = offer.passengers.filter((p) => a.passengerRefs.includes(p.externalRef));
+      const reservations = offer.reservations.filter((r) => a.passengerRefs.includes(r.passengerRef));
+      const ancillaryGroups = [...groups].filter(([key]) => a.passengerRefs.includes(key.split('|')[0]!));
       return {
         objectType: 'AdmissionOfferPart',
-        ...common(a.id, a.price, [a.passengerRef]),
+        ...common(a.id, a.price, a.passengerRefs),
         products: [{ productId: a.product.id, legIds: a.legIds }],
         tripCoverage: { coveredTripId: offer.trip.id, coveredLegIds: a.legIds },
-        appliedPassengerTypes: [{ passengerRef: a.passengerRef, type: passenger.responseType, description: passenger.description[language] }],
+        appliedPassengerTypes: passengers.map((p) => ({ passengerRef: p.externalRef, type: p.responseType, description: p.description[language] })),
         // Spec §2.3 rule 5: echoes of the request, whether applied or not.
         appliedCorporateCodes: offer.corporateCodes,
         appliedPromotionCodes: offer.promotionCodes,
-        appliedReductionCardTypes: passenger.cards.filter((c) => c.type === 'REDUCTION_CARD' || c.type === 'TRAVEL_PASS').map((c) => ({ code: c.code, type: c.type })),
+        appliedReductionCardTypes: passengers.flatMap((p) => p.cards.filter((c) => c.type === 'REDUCTION_CARD' || c.type === 'TRAVEL_PASS').map((c) => ({ code: c.code, type: c.type }))),
         isReservationRequired: reservations.length > 0,
         ...(reservations.length > 0
-          ? { reservations: [{ minGroupItemsToBeBooked: reservations.length, maxGroupItemsToBeBooked: reservations.length, reservationGroup: { id: `${a.id}-reservations`, name: '', reservationRefs: reservations.map((r) => ({ id: r.id })) } }] }
+          ? { reservations: [{ minGroupItemsToBeBooked: reservations.length, maxGroupItemsToBeBooked: reservations.length, reservationGroup: { id: `${a.id}:reservations`, name: '', reservationRefs: reservations.map((r) => ({ id: r.id })) } }] }
+          : {}),
+        ...(ancillaryGroups.length > 0
+          ? {
+              ancillaries: ancillaryGroups.map(([key, items]) => ({
+                minGroupItemsToBeBooked: items[0]!.groupMin,
+                maxGroupItemsToBeBooked: 1,
+                ancillaryGroup: { id: groupId(key), name: '', ancillaryRefs: items.map((i) => ({ id: i.id })) },
+              })),
+            }
           : {}),
         ...regulatoryConditions,
       };
@@ -71,6 +89,56 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
         availablePlacePreferences: [{ graphicalReservation: 'WITHOUT_FEE' }],
         // Spec §2.5 rule 2, CONTRACT §4a: a flag on night-train reservations only.
         ...(rp.compartment ? { numberOfPrivateCompartments: rp.compartment === 'PRIVATE' ? 1 : 0 } : {}),
+      };
+    }),
+    ancillaryOfferParts: offer.ancillaries.map((a) => {
+      const item = rules.ancillaryItems[a.item]!;
+      return {
+        objectType: 'AncillaryOfferPart',
+        ...common(a.id, a.price, [a.passengerRef], a),
+        type: item.type,
+        summary: item.summary[language],
+        products: [{ productId: a.item, legIds: [a.legId] }],
+        tripCoverage: { coveredTripId: offer.trip.id, coveredLegIds: [a.legId] },
+      };
+    }),
+  };
+}
+
+/** Spec §4.2 rule 3: one admission part referencing the pass product; fulfillment set by the service (rule 5). */
+function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language): Record<string, unknown> {
+  const pass = offer.pass!;
+  const name = rules.customers.passTypes[pass.passType]!.name[language];
+  return {
+    offerId: offer.offerId,
+    createdOn: offer.createdOn,
+    preBookableUntil: offer.preBookableUntil,
+    passengerRefs: offer.passengers.map((p) => p.externalRef),
+    offerSummary: {
+      minimalPrice: offer.minimalPrice,
+      overallServiceClass: { type: 'STANDARD', name },
+      overallTravelClass: rules.customers.passTypes[pass.passType]!.travelClass,
+      overallFlexibility: 'NON_FLEXIBLE',
+    },
+    products: [{ id: pass.passType, code: pass.passType, summary: name, description: '', productTags: ['PASS'] }],
+    admissionOfferParts: offer.admissions.map((a) => {
+      const passenger = offer.passengers.find((p) => p.externalRef === a.passengerRefs[0])!;
+      return {
+        objectType: 'AdmissionOfferPart',
+        id: a.id,
+        createdOn: offer.createdOn,
+        validFrom: pass.validFrom,
+        validUntil: pass.validUntil,
+        price: a.price,
+        offerMode: 'INDIVIDUAL',
+        passengerRefs: a.passengerRefs,
+        refundable: a.refundable,
+        exchangeable: a.exchangeable,
+        products: [{ productId: pass.passType }],
+        availableFulfillmentOptions: [pass.fulfillment],
+        appliedPassengerTypes: [{ passengerRef: passenger.externalRef, type: passenger.responseType, description: passenger.description[language] }],
+        appliedCorporateCodes: offer.corporateCodes,
+        appliedPromotionCodes: offer.promotionCodes,
       };
     }),
   };

@@ -1,6 +1,13 @@
 import type { RuleProperties } from 'json-rules-engine';
+import { hasExpressions, resolveThen } from './expressions.ts';
+import {
+  isInstantRef, jreOperators, jreTimeOperatorName, offsetOf, timeOperatorNames, timeTest,
+  type JreOperator, type OperatorName, type TimeOperator,
+} from './operators.ts';
 import type { DecisionFile } from './schemas.ts';
 import type { SourceFile } from './source.ts';
+
+export type { JreOperator, OperatorName } from './operators.ts';
 
 /**
  * A decision table compiled twice from one YAML file:
@@ -8,14 +15,10 @@ import type { SourceFile } from './source.ts';
  * - to synchronous closures (`evaluate`), the hot path: same outcomes, a few hundred times cheaper.
  */
 
-/** The operators of json-rules-engine that tables may use (`between` is sugar for two of them). */
-export type JreOperator =
-  | 'equal' | 'notEqual' | 'lessThan' | 'lessThanInclusive' | 'greaterThan' | 'greaterThanInclusive'
-  | 'in' | 'notIn' | 'contains' | 'doesNotContain';
-
 export interface Condition {
   readonly fact: string;
-  readonly operator: JreOperator;
+  readonly operator: OperatorName;
+  /** A literal, or for time operators `{ fact, plus?, minus? }` naming another fact. */
   readonly value: unknown;
   /** `file:line:col` of the test in the YAML. */
   readonly at: string;
@@ -28,6 +31,8 @@ export interface CompiledRow {
   readonly otherwise: boolean;
   readonly conditions: readonly Condition[];
   readonly then: Readonly<Record<string, unknown>>;
+  /** The `then` with its date expressions worked out for these facts. */
+  readonly resolve: (facts: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>;
   /** -1 when every condition holds, else the index of the first that fails. */
   readonly firstFailing: (facts: Readonly<Record<string, unknown>>) => number;
 }
@@ -51,9 +56,11 @@ export interface DecisionResult<O = Record<string, unknown>> {
 
 export interface ConditionExplanation {
   fact: string;
-  operator: JreOperator;
+  operator: OperatorName;
   expected: unknown;
   actual: unknown;
+  /** For a comparison with another fact: that fact's value. */
+  against?: unknown;
   passed: boolean;
   at: string;
 }
@@ -84,25 +91,35 @@ export interface CompiledDecision {
   evaluate<O = Record<string, unknown>>(facts: Readonly<Record<string, unknown>>): DecisionResult<O>;
   explain(facts: Readonly<Record<string, unknown>>): Explanation;
   jsonRules(): RuleProperties[];
+  /** The custom operators json-rules-engine needs for this table's time conditions. */
+  jsonOperators(): Array<{ name: string; test: (actual: unknown, expected: unknown) => boolean }>;
 }
 
-// The json-rules-engine operator semantics (src/engine-default-operators.js), reproduced exactly.
-const isNumeric = (v: unknown) => Number.parseFloat(v as string).toString() !== 'NaN';
-const operatorTests: Record<JreOperator, (actual: unknown, expected: unknown) => boolean> = {
-  equal: (a, b) => a === b,
-  notEqual: (a, b) => a !== b,
-  in: (a, b) => Array.isArray(b) && b.indexOf(a) > -1,
-  notIn: (a, b) => Array.isArray(b) && b.indexOf(a) === -1,
-  contains: (a, b) => Array.isArray(a) && a.indexOf(b) > -1,
-  doesNotContain: (a, b) => Array.isArray(a) && a.indexOf(b) === -1,
-  lessThan: (a, b) => isNumeric(a) && (a as number) < (b as number),
-  lessThanInclusive: (a, b) => isNumeric(a) && (a as number) <= (b as number),
-  greaterThan: (a, b) => isNumeric(a) && (a as number) > (b as number),
-  greaterThanInclusive: (a, b) => isNumeric(a) && (a as number) >= (b as number),
-};
+/** The test a condition makes, as a closure over the fact values. */
+export function conditionTest(c: Condition): (facts: Readonly<Record<string, unknown>>) => boolean {
+  if ((timeOperatorNames as readonly string[]).includes(c.operator)) {
+    const op = c.operator as TimeOperator;
+    if (isInstantRef(c.value)) {
+      const test = timeTest(op, offsetOf(c.value));
+      const ref = c.value.fact;
+      return (facts) => test(facts[c.fact], facts[ref]);
+    }
+    const test = timeTest(op, 0);
+    return (facts) => test(facts[c.fact], c.value);
+  }
+  const holds = jreOperators[c.operator as JreOperator];
+  return (facts) => holds(facts[c.fact], c.value);
+}
 
-export function operatorHolds(operator: JreOperator, actual: unknown, expected: unknown): boolean {
-  return operatorTests[operator](actual, expected);
+/** The same condition in json-rules-engine's terms; time operators become custom operators (see operators.ts). */
+export function jreCondition(c: Condition): { fact: string; operator: string; value: unknown } {
+  if ((timeOperatorNames as readonly string[]).includes(c.operator)) {
+    const op = c.operator as TimeOperator;
+    return isInstantRef(c.value)
+      ? { fact: c.fact, operator: jreTimeOperatorName(op, offsetOf(c.value)), value: { fact: c.value.fact } }
+      : { fact: c.fact, operator: op, value: c.value };
+  }
+  return { fact: c.fact, operator: c.operator, value: c.value };
 }
 
 /** Turns the `when` of a row into json-rules-engine conditions; `between: [a, b]` becomes two. */
@@ -122,7 +139,7 @@ export function conditionsOf(table: DecisionFile, rowIndex: number, source: Sour
         out.push({ fact, operator: 'greaterThanInclusive', value: lo, at });
         out.push({ fact, operator: 'lessThanInclusive', value: hi, at });
       } else {
-        out.push({ fact, operator: op as JreOperator, value, at });
+        out.push({ fact, operator: op as OperatorName, value, at });
       }
     }
   }
@@ -132,10 +149,7 @@ export function conditionsOf(table: DecisionFile, rowIndex: number, source: Sour
 export function compileDecision(table: DecisionFile, source: SourceFile): CompiledDecision {
   const rows: CompiledRow[] = table.rows.map((row, index) => {
     const conditions = conditionsOf(table, index, source);
-    const tests = conditions.map(({ fact, operator, value }) => {
-      const holds = operatorTests[operator];
-      return (facts: Readonly<Record<string, unknown>>) => holds(facts[fact], value);
-    });
+    const tests = conditions.map(conditionTest);
     const n = tests.length;
     return {
       id: row.id,
@@ -144,6 +158,7 @@ export function compileDecision(table: DecisionFile, source: SourceFile): Compil
       otherwise: row.otherwise === true,
       conditions,
       then: row.then,
+      resolve: hasExpressions(row.then) ? (facts) => resolveThen(row.then, facts) : () => row.then,
       firstFailing: (facts) => {
         for (let i = 0; i < n; i++) if (!tests[i]!(facts)) return i;
         return -1;
@@ -161,7 +176,7 @@ export function compileDecision(table: DecisionFile, source: SourceFile): Compil
     for (const row of rows) {
       if (row.firstFailing(facts) !== -1) continue;
       fired.push({ row: row.id, at: row.at });
-      outcomes.push(row.then as O);
+      outcomes.push(row.resolve(facts) as O);
       if (firstOnly) break;
     }
     return { outcome: outcomes[0], outcomes, trace: { decision: name, file, hitPolicy, facts, fired } };
@@ -183,7 +198,8 @@ export function compileDecision(table: DecisionFile, source: SourceFile): Compil
           operator: c.operator,
           expected: c.value,
           actual: facts[c.fact],
-          passed: operatorTests[c.operator](facts[c.fact], c.value),
+          ...(isInstantRef(c.value) ? { against: facts[c.value.fact] } : {}),
+          passed: conditionTest(c)(facts),
           at: c.at,
         }));
         const firstFailed = conditions.find((c) => !c.passed);
@@ -197,10 +213,20 @@ export function compileDecision(table: DecisionFile, source: SourceFile): Compil
       name: row.id,
       // json-rules-engine runs higher priorities first; row order is kept by descending priority.
       priority: rows.length - row.index,
-      conditions: { all: row.conditions.map(({ fact, operator, value }) => ({ fact, operator, value })) },
+      conditions: { all: row.conditions.map(jreCondition) },
       event: { type: row.id, params: { ...row.then } },
     }));
   }
 
-  return { name, title: table.title, file, hitPolicy, rows, evaluate, explain, jsonRules };
+  function jsonOperators() {
+    const seen = new Map<string, (actual: unknown, expected: unknown) => boolean>();
+    for (const c of rows.flatMap((r) => r.conditions)) {
+      if (!(timeOperatorNames as readonly string[]).includes(c.operator)) continue;
+      const offset = isInstantRef(c.value) ? offsetOf(c.value) : 0;
+      seen.set(jreTimeOperatorName(c.operator as TimeOperator, offset), timeTest(c.operator as TimeOperator, offset));
+    }
+    return [...seen].map(([name, test]) => ({ name, test }));
+  }
+
+  return { name, title: table.title, file, hitPolicy, rows, evaluate, explain, jsonRules, jsonOperators };
 }

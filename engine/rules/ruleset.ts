@@ -3,7 +3,7 @@ import { checkDecision } from './check.ts';
 import { compileDecision, type CompiledDecision } from './decision.ts';
 import { factCatalogue, type DecisionName } from './facts.ts';
 import {
-  DecisionFile, valueFiles, type Cards, type Clients, type ErrorCatalogue, type WarningCatalogue, type Limits, type Product, type Products,
+  DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type Limits, type Product, type Products,
   type SalesApplication, type Station, type Tariff,
 } from './schemas.ts';
 import { parseSource, RuleFileError, type SourceFile } from './source.ts';
@@ -19,6 +19,11 @@ export interface RuleSet {
   readonly tariff: Tariff;
   readonly errors: ErrorCatalogue;
   readonly cards: Cards;
+  readonly ancillaryItems: AncillaryItems;
+  readonly timetable: Timetable;
+  readonly passProducts: PassProducts;
+  /** Customers, their travel passes and corporate contracts (Customer API; loyalty and pass facts for offers and bookings). */
+  readonly customers: Customers;
   readonly warnings: WarningCatalogue;
   /** The files the rule set was made of, for `signalbox check` and traces. */
   readonly files: readonly string[];
@@ -85,11 +90,10 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     values[base] = parsed.data;
   }
 
-  for (const name of Object.keys(factCatalogue)) if (!decisions[name as DecisionName] && !problems.some((p) => p.includes(name))) {
-    problems.push(`rules: no file defines the decision "${name}"`);
-  }
-  for (const base of Object.keys(valueFiles)) if (!values[base] && !problems.some((p) => p.includes(base))) {
-    problems.push(`rules/${base}:1:1: file missing`);
+  // Missing pieces are only worth reporting when nothing else failed: a broken file is usually why.
+  if (problems.length === 0) {
+    for (const name of Object.keys(factCatalogue)) if (!decisions[name as DecisionName]) problems.push(`rules: no file defines the decision "${name}"`);
+    for (const base of Object.keys(valueFiles)) if (!values[base]) problems.push(`rules/${base}: file missing`);
   }
   if (problems.length > 0) throw new RuleFileError(problems);
 
@@ -105,6 +109,19 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   }
   for (const [id, client] of Object.entries(clients.clients)) for (const app of client.salesApplications) {
     if (!salesApps[app]) problems.push(`rules/clients.yaml: client ${id} names unknown sales application ${app}`);
+  }
+  for (const c of (values['customers.yaml'] as Customers).customers) for (const p of c.travelPasses) for (const ref of [p.origin, p.destination]) {
+    if (ref && !stationsFile.stations.some((s) => s.x_swe === ref || s.uic === ref)) problems.push(`rules/customers.yaml: pass ${p.cardNumber} of ${c.firstName} ${c.lastName} names unknown station ${ref}`);
+  }
+  const items = (values['ancillary-items.yaml'] as { items: AncillaryItems }).items;
+  for (const row of decisions.ancillaryGroups?.rows ?? []) {
+    for (const item of [...((row.then['items'] as string[] | undefined) ?? []), row.then['default'] as string | undefined]) {
+      if (item !== undefined && !items[item]) problems.push(`${row.at}: ancillary item ${item} is not in ancillary-items.yaml`);
+    }
+  }
+  const passTypes = (values['customers.yaml'] as Customers).passTypes;
+  for (const code of Object.keys((values['pass-products.yaml'] as PassProducts).products)) {
+    if (!passTypes[code]) problems.push(`rules/pass-products.yaml: ${code} is not a pass type of customers.yaml`);
   }
   for (const [name, d] of Object.entries(decisions)) for (const row of d!.rows) {
     const code = row.then['reject'];
@@ -127,6 +144,10 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     tariff: values['tariff.yaml'] as Tariff,
     errors,
     cards: values['cards.yaml'] as Cards,
+    ancillaryItems: (values['ancillary-items.yaml'] as { items: AncillaryItems }).items,
+    timetable: values['timetable.yaml'] as Timetable,
+    passProducts: values['pass-products.yaml'] as PassProducts,
+    customers: values['customers.yaml'] as Customers,
     warnings,
     files: sources.map((s) => s.file),
   });

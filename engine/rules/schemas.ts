@@ -23,6 +23,7 @@ export const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const Operator = z.enum([
   'equal', 'notEqual', 'lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive',
   'in', 'notIn', 'contains', 'doesNotContain', 'between',
+  'before', 'after', 'notBefore', 'notAfter',
 ]);
 export type Operator = z.infer<typeof Operator>;
 
@@ -60,9 +61,7 @@ export type DecisionFile = z.infer<typeof DecisionFile>;
 export const LimitsFile = z.strictObject({
   provisionalBookingLifetime: IsoDuration,
   offerBookableFor: IsoDuration,
-  onHoldExtension: IsoDuration,
-  onHoldLatestBeforeDeparture: IsoDuration,
-  cleanupWindow: IsoDuration,
+  bookingHorizon: IsoDuration,
   accessTokenLifetime: IsoDuration,
   seatWidthPx: z.number().int().positive(),
   requestBodyLimitBytes: z.number().int().positive(),
@@ -110,6 +109,7 @@ export const StationsFile = z.strictObject({
       uic: z.string().regex(/^urn:uic:stn:\d{7}$/).optional(),
       agglomeration: z.string().optional(),
       country: z.string().length(2),
+      airport: z.boolean().optional(),
     }),
   ),
 });
@@ -128,6 +128,8 @@ export const ProductsFile = z.strictObject({
     z.strictObject({
       name: LocalizedText,
       night: z.boolean(),
+      /** How fast the trains are: a multi-ride pass for a faster train also buys slower ones (spec §2.7 rule 8). */
+      speedRank: z.number().int().nonnegative(),
       reservation: z.enum(['mandatory', 'none']),
       products: z.array(z.string()).min(1),
     }),
@@ -180,6 +182,119 @@ export const CardsFile = z.strictObject({
 });
 export type Cards = z.infer<typeof CardsFile>;
 
+// ---------------------------------------------------------------- customers, their passes, contracts (Customer API)
+
+const UpperCode = z.string().regex(/^[A-Z0-9_]+$/, 'upper-case letters, digits and _');
+const StationRef = z.string().regex(/^urn:(x_swe|uic):stn:\d+$/, 'a station ref such as urn:x_swe:stn:740000004');
+
+/** Spec §2.12, §4.2, §2.7 rules 7–8, CONTRACT §4b, §10: who the Customer API knows and what their passes allow. */
+export const CustomersFile = z.strictObject({
+  loyaltyLevels: z.array(UpperCode).min(1),
+  passTypes: z.record(UpperCode, z.strictObject({
+    name: LocalizedText,
+    kind: z.enum(['annual', 'monthly', 'multiRide']),
+    /** Needs an identity or loyalty number (spec §4.2 rule 4); fixes the passenger's name (§2.7 rule 7). */
+    personal: z.boolean(),
+    travelClass: TravelClass,
+    /** Valid only between two stations, either way (spec §4.2 rule 2); each card names them. */
+    bound: z.boolean().default(false),
+    /** Rides of a multi-ride pass when new. */
+    rides: z.number().int().positive().optional(),
+    /** The trains the pass is for; absent: every train. */
+    productCategories: z.array(ProductCategoryCode).min(1).optional(),
+  })),
+  customers: z.array(z.strictObject({
+    firstName: z.string().min(1),
+    lastName: z.string().min(1),
+    memberNumber: z.string().regex(/^\d+$/, 'digits').optional(),
+    level: UpperCode.optional(),
+    email: z.email(),
+    phoneNumber: z.string().regex(/^\+[1-9]\d{6,14}$/, '+<country code><number> (spec §7 86039)'),
+    identityNumber: z.string().regex(/^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{4}$/, 'twelve digits YYYYMMDDNNNN (spec §4.2 rule 4)'),
+    travelPasses: z.array(z.strictObject({
+      cardNumber: z.string().min(1),
+      cardType: UpperCode,
+      validFrom: z.iso.date(),
+      validTo: z.iso.date(),
+      origin: StationRef.optional(),
+      destination: StationRef.optional(),
+      ridesLeft: z.number().int().nonnegative().optional(),
+    })).default([]),
+  })),
+  contracts: z.array(z.strictObject({
+    contractNumber: z.string().min(1),
+    organizationName: z.string().min(1),
+    organizationNumber: z.string().min(1),
+    department: z.string().optional(),
+    /** An inactive contract is still found by the Customer API; offers with it are refused (86012). */
+    active: z.boolean(),
+  })),
+}).superRefine((file, ctx) => {
+  const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const seen = new Map<string, string>();
+  const unique = (what: string, value: string | undefined, path: PropertyKey[]) => {
+    if (value === undefined) return;
+    const first = seen.get(`${what}:${value}`);
+    if (first) issue(path, `${what} ${value} is already used at ${first}`);
+    else seen.set(`${what}:${value}`, path.join('.'));
+  };
+  for (const [code, type] of Object.entries(file.passTypes)) {
+    if ((type.kind === 'multiRide') !== (type.rides !== undefined)) issue(['passTypes', code, 'kind'], 'a multiRide pass type states its rides; other kinds have none');
+  }
+  file.customers.forEach((c, i) => {
+    unique('e-mail', c.email.toLowerCase(), ['customers', i, 'email']);
+    unique('member number', c.memberNumber, ['customers', i, 'memberNumber']);
+    unique('identity number', c.identityNumber, ['customers', i, 'identityNumber']);
+    if (c.level !== undefined && !file.loyaltyLevels.includes(c.level)) issue(['customers', i, 'level'], `unknown loyalty level ${c.level}; loyaltyLevels: ${file.loyaltyLevels.join(', ')}`);
+    c.travelPasses.forEach((p, j) => {
+      const at = ['customers', i, 'travelPasses', j];
+      unique('card number', p.cardNumber, [...at, 'cardNumber']);
+      if (p.validTo < p.validFrom) issue([...at, 'validTo'], 'validTo is before validFrom');
+      const type = file.passTypes[p.cardType];
+      if (!type) return issue([...at, 'cardType'], `unknown pass type ${p.cardType}; passTypes: ${Object.keys(file.passTypes).join(', ')}`);
+      if (type.bound && (!p.origin || !p.destination || p.origin === p.destination)) issue(at, `${p.cardType} is bound to two stations: give a different origin and destination`);
+      if (!type.bound && (p.origin || p.destination)) issue(at, `${p.cardType} is not bound to stations: no origin or destination`);
+      if ((type.kind === 'multiRide') !== (p.ridesLeft !== undefined)) issue(at, `ridesLeft is for multi-ride passes, and each of them needs it`);
+      if (type.rides !== undefined && p.ridesLeft !== undefined && p.ridesLeft > type.rides) issue([...at, 'ridesLeft'], `more than the ${type.rides} rides of ${p.cardType}`);
+    });
+  });
+  file.contracts.forEach((c, i) => unique('contract number', c.contractNumber, ['contracts', i, 'contractNumber']));
+});
+export type Customers = z.infer<typeof CustomersFile>;
+export type CustomerEntry = Customers['customers'][number];
+export type TravelPassEntry = CustomerEntry['travelPasses'][number];
+export type PassTypeEntry = Customers['passTypes'][string];
+export type ContractEntry = Customers['contracts'][number];
+
+export const AncillaryItemsFile = z.strictObject({
+  items: z.record(
+    z.string().regex(/^[A-Z0-9_]+$/),
+    z.strictObject({
+      type: z.string(),
+      price: z.number().int().nonnegative(),
+      inheritsFlexibility: z.boolean().optional(),
+      summary: LocalizedText,
+    }),
+  ),
+});
+export type AncillaryItems = z.infer<typeof AncillaryItemsFile>['items'];
+
+export const TimetableFile = z.strictObject({
+  cancellations: z.array(z.strictObject({
+    vehicleNumber: z.string(),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD'),
+    reason: z.string().optional(),
+  })),
+});
+export type Timetable = z.infer<typeof TimetableFile>;
+
+const PassFulfillment = z.strictObject({ type: z.enum(['PASS_REFERENCE', 'PASS_CHIP', 'ETICKET']), media: z.string() });
+export const PassProductsFile = z.strictObject({
+  fulfillment: z.strictObject({ multiRide: PassFulfillment, monthly: PassFulfillment, annual: PassFulfillment }),
+  products: z.record(z.string().regex(/^[A-Z0-9_]+$/), z.strictObject({ price: z.number().int().nonnegative(), validFor: IsoDuration })),
+});
+export type PassProducts = z.infer<typeof PassProductsFile>;
+
 /** Which schema each file in rules/ follows; a decision table is any file whose first key is `decision`. */
 export const valueFiles = {
   'limits.yaml': LimitsFile,
@@ -190,4 +305,8 @@ export const valueFiles = {
   'tariff.yaml': TariffFile,
   'errors.yaml': ErrorsFile,
   'cards.yaml': CardsFile,
+  'ancillary-items.yaml': AncillaryItemsFile,
+  'timetable.yaml': TimetableFile,
+  'pass-products.yaml': PassProductsFile,
+  'customers.yaml': CustomersFile,
 } as const;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { z } from 'zod';
+import { INSTANT } from '../../engine/rules/facts.ts';
 
 /** fast-check arbitraries for the facts of a decision, read off its zod schema in the fact catalogue. */
 export function factsArbitrary(schema: z.ZodObject): fc.Arbitrary<Record<string, unknown>> {
@@ -7,7 +8,11 @@ export function factsArbitrary(schema: z.ZodObject): fc.Arbitrary<Record<string,
   return fc.record(fields) as fc.Arbitrary<Record<string, unknown>>;
 }
 
+/** Instants within a few days, to the minute, so that ±24 h comparisons land on both sides (and on the boundary). */
+const instants = fc.integer({ min: 0, max: 6 * 24 * 60 }).map((m) => new Date(Date.UTC(2026, 10, 20) + m * 60_000).toISOString());
+
 function arbitraryOf(s: z.ZodType): fc.Arbitrary<unknown> {
+  if (s.description === INSTANT) return instants;
   if (s instanceof z.ZodNumber) {
     const min = Number.isFinite(s.minValue) ? (s.minValue as number) : -1000;
     const max = Number.isFinite(s.maxValue) ? (s.maxValue as number) : 1000;

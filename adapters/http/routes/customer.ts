@@ -1,0 +1,59 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { lookupContract, lookupCustomer, RuleViolation, type Language } from '../../../engine/index.ts';
+import type { Customers } from '../../../engine/rules/schemas.ts';
+import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
+import { parseRequest } from '../../../engine/validate.ts';
+
+/**
+ * The Customer API under /customer (spec §4.3, §5 rule 5, CONTRACT §3, §7): four lookups, each answering the
+ * record itself (200) or RESOURCE_NOT_FOUND (404). Query strings play no part.
+ */
+const lookups: Array<{
+  path: string;
+  schema: z.ZodType<Record<string, string>>;
+  field: string;
+  resource: string;
+  find(customers: Customers, value: string, language: Language): object | undefined;
+}> = [
+  { path: '/contacts/email', schema: EmailLookupRequest, field: 'email', resource: 'customer', find: (c, email, l) => lookupCustomer(c, { email }, l) },
+  { path: '/contacts/prio-number', schema: MemberNumberLookupRequest, field: 'memberNumber', resource: 'customer', find: (c, memberNumber, l) => lookupCustomer(c, { memberNumber }, l) },
+  { path: '/contacts/ssn', schema: IdentityNumberLookupRequest, field: 'ssn', resource: 'customer', find: (c, ssn, l) => lookupCustomer(c, { ssn }, l) },
+  { path: '/contracts/contract-number', schema: ContractLookupRequest, field: 'contractNumber', resource: 'contract', find: (c, number) => lookupContract(c, number) },
+];
+
+const SUBSCRIPTION_KEY = 'ocp-apim-subscription-key';
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export async function customerRoutes(app: FastifyInstance) {
+  const { customers, clients } = app.engine.rules;
+  const keys = clients.subscriptionKeys.map(digest);
+
+  /** Compared as digests in constant time, so a key cannot be guessed byte by byte. */
+  const subscriptionKeyOf = (request: FastifyRequest) => {
+    const header = request.headers[SUBSCRIPTION_KEY];
+    const given = Array.isArray(header) ? header[0] : header;
+    if (!given || !keys.some((key) => timingSafeEqual(key, digest(given.trim())))) {
+      throw new RuleViolation('X_SUBSCRIPTION_KEY_INVALID', {}, [{ requestPointer: 'header:Ocp-Apim-Subscription-Key' }]);
+    }
+  };
+
+  // Before the body is read, so an unauthenticated caller learns nothing about its request. The key is checked
+  // first, as the operator's API gateway does, then the token (scope `customer`).
+  app.addHook('onRequest', async (request) => {
+    subscriptionKeyOf(request);
+    await app.authenticate(request, 'customer');
+  });
+
+  for (const { path, schema, field, resource, find } of lookups) {
+    app.post(path, async (request, reply) => {
+      // No body at all reads as an empty object, so the answer names the missing field.
+      const body = parseRequest(schema, request.body ?? {});
+      const value = body[field]!;
+      const record = find(customers, value, request.language);
+      if (!record) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource, id: value }, [{ requestPointer: `#/${field}` }]);
+      return reply.send(record);
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import type { CoverageMatrix } from './coverage.ts';
+
+/**
+ * The coverage matrix in a few terminal lines: per kind, how many were exercised, and the ones none
+ * of the selected scenarios did (what to write a scenario for next).
+ */
+export function coverageSummary(m: CoverageMatrix): string {
+  const rows = m.decisions.flatMap((d) => d.rows.map((r) => ({ name: `${d.decision}#${r.row}`, by: r.by })));
+  const kinds: Array<[string, Array<{ name: string; by: string[] }>]> = [
+    ['decision rows', rows],
+    ['error codes', m.errors.map((e) => ({ name: e.code, by: e.by }))],
+    ['warnings', m.warnings.map((w) => ({ name: w.code, by: w.by }))],
+    ['routes', m.routes.map((r) => ({ name: `${r.method} ${r.url}`, by: r.by }))],
+    ['booking transitions', m.transitions.map((t) => ({ name: `${t.from} -${t.event}-> ${t.to}`, by: t.by }))],
+  ];
+  const out = [`coverage of ${m.scenarios} scenario${m.scenarios === 1 ? '' : 's'}:`];
+  for (const [kind, items] of kinds) {
+    const hit = items.filter((i) => i.by.length > 0).length;
+    const pct = items.length === 0 ? 100 : Math.floor((100 * hit) / items.length);
+    out.push(`  ${kind.padEnd(20)} ${`${hit}/${items.length}`.padStart(7)}  ${String(pct).padStart(3)}%`);
+    const missed = items.filter((i) => i.by.length === 0).map((i) => i.name);
+    if (missed.length > 0) out.push(...wrap(`none: ${missed.join(', ')}`, 100).map((l) => `      ${l}`));
+  }
+  const unknown = [...m.unknown.rows, ...m.unknown.codes, ...m.unknown.requests];
+  if (unknown.length > 0) out.push(...wrap(`  seen but not in the rule set or the routes: ${unknown.join(', ')}`, 106));
+  return out.join('\n') + '\n';
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > width) { lines.push(line); line = word; }
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}

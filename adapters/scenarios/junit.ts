@@ -1,0 +1,40 @@
+import { describeScenario, failureMessage } from './report.ts';
+import type { ScenarioResult } from './runner.ts';
+
+/**
+ * JUnit XML for CI: one testcase per scenario (classname: the file, name: the scenario's name), a
+ * failure whose message names the failing step and its `file:line`, an error for a file that could not
+ * be loaded, and the pretty report of the scenario in system-out.
+ */
+// XML 1.0 allows neither most control characters nor lone surrogates, even escaped.
+// eslint-disable-next-line no-control-regex
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const xml = (s: string) =>
+  s.replace(INVALID_XML, '\uFFFD').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(r: ScenarioResult): string {
+  const report = describeScenario(r).join('\n');
+  const verdict = r.passed
+    ? ''
+    : r.problems.length > 0
+      ? `\n    <error message="${xml(failureMessage(r))}" type="ScenarioFileError">${xml(r.problems.join('\n'))}</error>`
+      : `\n    <failure message="${xml(failureMessage(r))}" type="StepFailed">${xml(report)}</failure>`;
+  return `  <testcase classname="${xml(r.file)}" name="${xml(r.name)}" file="${xml(r.file)}" time="${seconds(r.ms)}">${verdict}\n    <system-out>${xml(report)}</system-out>\n  </testcase>`;
+}
+
+export function junit(results: readonly ScenarioResult[], suiteName = 'signalbox scenarios'): string {
+  const failures = results.filter((r) => !r.passed && r.problems.length === 0).length;
+  const errors = results.filter((r) => r.problems.length > 0).length;
+  const time = seconds(results.reduce((n, r) => n + r.ms, 0));
+  const counts = `tests="${results.length}" failures="${failures}" errors="${errors}" skipped="0" time="${time}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(suiteName)}" ${counts}>`,
+    `<testsuite name="${xml(suiteName)}" ${counts}>`,
+    ...results.map(testcase),
+    '</testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

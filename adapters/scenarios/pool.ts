@@ -1,0 +1,113 @@
+import { Worker } from 'node:worker_threads';
+import { runScenario, type RunOptions, type ScenarioResult } from './runner.ts';
+import type { Target } from './targets.ts';
+import type { WorkerSetup, WorkerReply } from './worker.ts';
+
+/**
+ * Runs scenario files `jobs` at a time and returns their results in file order, whichever finished first.
+ *
+ * In-process scenarios are CPU-bound, so concurrency on one thread gains nothing: the extra jobs are
+ * worker threads, each with its own engine. A worker takes ~0.7 s to start (tsx and the rules load),
+ * as long as dozens of short scenarios, so the main thread starts on the files at once and workers are
+ * started only once the work left, at the pace so far, is longer than that; they join as they are ready.
+ * A live target does the work in another process: there the jobs are concurrent runs on this thread.
+ */
+export interface PoolOptions {
+  jobs: number;
+  run: RunOptions;
+  /**
+   * For in-process runs: what each worker builds its own engine from, and how much work must be left
+   * before workers are worth starting (default WORKER_START_MS). Absent: no workers (live targets).
+   */
+  workers?: { rulesDir?: string; startAfterMs?: number };
+  /** Each result as it arrives (any order), e.g. for a progress line; `thread` 0 is the main thread. */
+  onResult?(result: ScenarioResult, index: number, thread: number): void;
+}
+
+/** Measured: a worker thread from the TypeScript sources is ready ~0.6–0.8 s after it is started. */
+const WORKER_START_MS = 700;
+
+export function runFiles(files: readonly string[], target: Target, options: PoolOptions): Promise<ScenarioResult[]> {
+  const results = new Array<ScenarioResult>(files.length);
+  let next = 0;
+  const take = () => (next < files.length ? next++ : undefined);
+  if (files.length === 0) return Promise.resolve(results);
+
+  return new Promise((resolve) => {
+    const workers: Worker[] = [];
+    let completed = 0;
+    const finish = (index: number, result: ScenarioResult, thread = 0) => {
+      results[index] = result;
+      options.onResult?.(result, index, thread);
+      if (++completed === files.length) {
+        for (const w of workers) void w.terminate();
+        resolve(results);
+      }
+    };
+    // The pace is taken after the first scenario, which also pays for warming up and the first token.
+    let warm = 0;
+    let spawned = !options.workers || options.jobs < 2;
+    const spawnIfWorthIt = (done: number) => {
+      if (done === 1) warm = performance.now();
+      const left = files.length - next;
+      if (spawned || done < 3 || ((performance.now() - warm) / (done - 1)) * left < (options.workers?.startAfterMs ?? WORKER_START_MS)) return;
+      spawned = true;
+      const setup: WorkerSetup = { run: options.run, ...(options.workers?.rulesDir ? { rulesDir: options.workers.rulesDir } : {}) };
+      for (let k = 1; k < Math.min(options.jobs, left + 1); k++) workers.push(startWorker(setup, take, files, finish));
+    };
+    const lane = async () => {
+      for (let i = take(), done = 0; i !== undefined; i = take()) {
+        finish(i, await runSafely(files[i]!, target, options.run));
+        spawnIfWorthIt(++done);
+        // Let worker messages in between scenarios: an in-process run alone would never yield to them.
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    const lanes = options.workers ? 1 : Math.min(options.jobs, files.length);
+    for (let k = 0; k < lanes; k++) void lane();
+  });
+}
+
+/** A scenario whose run threw (a bug, or a target that cannot be reached) is a failed result, not a crash. */
+async function runSafely(file: string, target: Target, options: RunOptions): Promise<ScenarioResult> {
+  const started = performance.now();
+  try {
+    return await runScenario(file, target, options);
+  } catch (e) {
+    const why = e instanceof Error ? (e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message) : String(e);
+    return { file, name: file, tags: [], passed: false, problems: [`${file}: could not run against ${target.name}: ${why}`], steps: [], ms: performance.now() - started };
+  }
+}
+
+function startWorker(setup: WorkerSetup, take: () => number | undefined, files: readonly string[], finish: (i: number, r: ScenarioResult, thread: number) => void): Worker {
+  const worker = spawn(setup);
+  let inFlight: number | undefined;
+  const feed = () => {
+    inFlight = take();
+    if (inFlight === undefined) void worker.terminate();
+    else worker.postMessage({ index: inFlight, file: files[inFlight] });
+  };
+  worker.on('message', (reply: WorkerReply) => {
+    if (reply.type === 'result') { inFlight = undefined; finish(reply.index, reply.result, worker.threadId); }
+    feed();
+  });
+  worker.on('error', (e) => {
+    // A worker that dies takes only its current file with it; the other lanes run the rest.
+    if (inFlight === undefined) process.emitWarning(`a scenario worker thread stopped: ${e.message}; the other threads run the rest`);
+    else {
+      const file = files[inFlight]!;
+      finish(inFlight, { file, name: file, tags: [], passed: false, problems: [`${file}: the worker running it failed: ${e.stack ?? e.message}`], steps: [], ms: 0 }, worker.threadId);
+      inFlight = undefined;
+    }
+  });
+  return worker;
+}
+
+/** From the TypeScript sources the worker needs tsx's loader first; from dist/ it is plain JavaScript. */
+function spawn(setup: WorkerSetup): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./worker.js', here), { workerData: setup });
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const entry = JSON.stringify(new URL('./worker.ts', here).href);
+  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${entry}); });`, { eval: true, workerData: setup });
+}

@@ -1,0 +1,22 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { createEngine } from '../../engine/index.ts';
+import { runScenario, type RunOptions, type ScenarioResult } from './runner.ts';
+import { inProcess } from './targets.ts';
+
+/** A worker thread of `signalbox test --jobs N` (pool.ts): its own engine, scenario files in, results out. */
+export interface WorkerSetup {
+  rulesDir?: string;
+  run: RunOptions;
+}
+export type WorkerReply = { type: 'ready' } | { type: 'result'; index: number; result: ScenarioResult };
+
+if (parentPort) {
+  const port = parentPort;
+  const setup = workerData as WorkerSetup;
+  const target = inProcess(createEngine(setup.rulesDir ? { rulesDir: setup.rulesDir } : {}));
+  port.on('message', async ({ index, file }: { index: number; file: string }) => {
+    const result = await runScenario(file, target, setup.run);
+    port.postMessage({ type: 'result', index, result } satisfies WorkerReply);
+  });
+  port.postMessage({ type: 'ready' } satisfies WorkerReply);
+}

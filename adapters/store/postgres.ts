@@ -1,0 +1,157 @@
+import pg from 'pg';
+import type { Booking, StoredOffer } from '../../engine/index.ts';
+import { StoreConflict, type Store } from './store.ts';
+
+/**
+ * The shared store: several server processes on one PostgreSQL database (CONTRACT §1, DESIGN "Stores").
+ *
+ * Every write is ONE SQL statement in autocommit, so it is atomic without a client-side transaction and
+ * resolves only after PostgreSQL committed it. The optimistic version check happens inside the UPDATE
+ * (`WHERE id = $1 AND version = $2`): of two processes that read the same version, PostgreSQL lets exactly
+ * one UPDATE match (the other re-checks the row after the first commits and matches nothing), and the
+ * loser gets StoreConflict — never a merge, never a lost update.
+ *
+ * Documents are stored as `json`, not `jsonb`: `json` keeps the text exactly as written (key order
+ * included), so a booking reads back exactly as the memory and SQLite stores give it back, and it takes
+ * every string JSON allows (jsonb refuses `\u0000`, which a request may well contain).
+ */
+export async function postgresStore(url: string): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    // "A write that resolved is committed" means durable too: a database whose default is
+    // synchronous_commit=off acknowledges commits it may lose in a crash, so such sessions are raised to
+    // `on` (stronger settings such as remote_apply are left as they are). The pool awaits this hook before
+    // it hands the new connection out; if it fails, the connection is dropped and the query fails.
+    onConnect: async (client) => {
+      await client.query(`SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'`);
+    },
+  });
+  // An idle connection that dies (database restarted, network cut) is dropped by the pool; without this
+  // listener the 'error' event would crash the server. The next query simply opens a new connection.
+  pool.on('error', (e) => process.stderr.write(`signalbox: PostgreSQL connection lost (${e.message}); reconnecting on next use\n`));
+
+  try {
+    await createSchema(pool);
+    const fsync = await pool.query<{ fsync: string }>('SHOW fsync');
+    if (fsync.rows[0]?.fsync === 'off') {
+      process.stderr.write('signalbox: warning: PostgreSQL runs with fsync=off; acknowledged bookings may be lost in a crash\n');
+    }
+  } catch (e) {
+    await pool.end().catch(() => {});
+    throw new Error(`cannot open the PostgreSQL store ${redact(url)}: ${(e as Error).message}`, { cause: e });
+  }
+
+  const fulfillmentIds = (b: Booking) => b.fulfillments.map((f) => f.id);
+  let closing: Promise<void> | undefined;
+
+  return {
+    kind: redact(url),
+
+    async putOffers(offers: readonly StoredOffer[]) {
+      if (offers.length === 0) return;
+      // Last one wins within a batch, as INSERT OR REPLACE does in SQLite (ON CONFLICT may not touch a row twice).
+      const unique = [...new Map(offers.map((o) => [o.offerId, o])).values()];
+      // One statement for the whole batch: all offers of a response are stored, or none.
+      await pool.query(
+        `INSERT INTO offers (id, owner, bookable_until, data)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::json[])
+         ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, bookable_until = excluded.bookable_until, data = excluded.data`,
+        [unique.map((o) => o.offerId), unique.map((o) => o.owner), unique.map((o) => o.preBookableUntil), unique.map((o) => JSON.stringify(o))],
+      );
+    },
+
+    async getOffers(ids) {
+      const out = new Map<string, StoredOffer>();
+      if (ids.length === 0) return out;
+      // pg parses `json` columns, so every read hands out fresh objects (values are copied, not shared).
+      const { rows } = await pool.query<{ id: string; data: StoredOffer }>('SELECT id, data FROM offers WHERE id = ANY($1::text[])', [[...ids]]);
+      for (const row of rows) out.set(row.id, row.data);
+      return out;
+    },
+
+    async getBooking(id) {
+      const { rows } = await pool.query<{ data: Booking; version: number }>('SELECT data, version FROM bookings WHERE id = $1', [id]);
+      const row = rows[0];
+      return row ? { booking: row.data, version: row.version } : undefined;
+    },
+
+    async insertBooking(b) {
+      // Booking and its fulfillment index in one statement (data-modifying CTEs run to completion, atomically).
+      try {
+        await pool.query(
+          `WITH booking AS (INSERT INTO bookings (id, owner, version, data) VALUES ($1, $2, 1, $3::json))
+           INSERT INTO fulfillments (id, booking_id) SELECT f, $1 FROM unnest($4::text[]) AS f ON CONFLICT (id) DO NOTHING`,
+          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b)],
+        );
+      } catch (e) {
+        const err = e as { code?: string; constraint?: string };
+        if (err.code === '23505' && err.constraint === 'bookings_pkey') throw new StoreConflict(b.id);
+        throw e;
+      }
+    },
+
+    async updateBooking(b, version) {
+      // The version check and the write are the same statement. The fulfillment index is written only
+      // when the update matched, so a loser's fulfillment ids never become reachable.
+      const { rows } = await pool.query<{ updated: number }>(
+        `WITH booking AS (
+           UPDATE bookings SET data = $3::json, owner = $4, version = version + 1 WHERE id = $1 AND version = $2 RETURNING id
+         ), indexed AS (
+           INSERT INTO fulfillments (id, booking_id) SELECT f, booking.id FROM booking CROSS JOIN unnest($5::text[]) AS f
+           ON CONFLICT (id) DO NOTHING
+         )
+         SELECT count(*)::int AS updated FROM booking`,
+        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b)],
+      );
+      if (rows[0]?.updated !== 1) throw new StoreConflict(b.id);
+    },
+
+    async bookingOfFulfillment(id) {
+      const { rows } = await pool.query<{ booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = $1', [id]);
+      return rows[0]?.booking_id;
+    },
+
+    async reset() {
+      await pool.query('TRUNCATE offers, bookings, fulfillments');
+    },
+
+    // Fastify's onClose and a test may both close the store; Pool.end() may only be called once.
+    close: () => (closing ??= pool.end()),
+  };
+}
+
+/**
+ * The tables, created when missing. Two processes starting at once would race in CREATE TABLE IF NOT EXISTS
+ * (PostgreSQL can then fail with a duplicate pg_type row), so creation is serialised by an advisory lock.
+ */
+async function createSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['signalbox schema']);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS offers (id text PRIMARY KEY, owner text NOT NULL, bookable_until timestamptz NOT NULL, data json NOT NULL);
+      CREATE TABLE IF NOT EXISTS bookings (id text PRIMARY KEY, owner text NOT NULL, version integer NOT NULL, data json NOT NULL);
+      CREATE TABLE IF NOT EXISTS fulfillments (id text PRIMARY KEY, booking_id text NOT NULL);
+    `);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** The store's name as printed at start: never the password. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    if (u.searchParams.has('password')) u.searchParams.set('password', '***');
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}

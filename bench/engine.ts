@@ -1,0 +1,48 @@
+import { createEngine, type Call } from '../engine/index.ts';
+import { CLIENT, offersBody } from './fixtures.ts';
+import { fmt, median, microsPerCall, ratios, report, type CaseReport } from './measure.ts';
+
+/**
+ * `engine.offers(call, body)` in-process (README "Embedding the engine"): 1 and 9 passengers on the
+ * 2-leg fixture trip. Baseline: `JSON.stringify` of the same call's response, the least any adapter must
+ * spend on an answer, so the ratio says how many serialisations of its own output one offers call costs.
+ */
+export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promise<CaseReport> {
+  const engine = createEngine();
+  const r = report('engine', 'engine.offers(call, body) in-process, 1 trip of 2 legs');
+  let n = 0;
+  const call: Call = {
+    requestor: { client: CLIENT, salesApplication: 'WEB_SE', salesUnitCode: 'BENCH', language: 'en-GB' },
+    now: new Date(),
+    ids: { next: (kind) => `${kind}-${++n}` },
+  };
+  const bodies = { 1: offersBody(1), 9: offersBody(9) };
+  const sizes: string[] = [];
+  for (const [p, body] of Object.entries(bodies)) {
+    const { value } = engine.offers(call, body);
+    if (value.offers.length === 0) throw new Error(`engine.offers gave no offers for ${p} passengers`);
+    sizes.push(`${p} passenger(s): ${value.offers.length} offers, response ${fmt(JSON.stringify(value.response).length)} B`);
+  }
+
+  const results: Record<'1' | '9', { offers: number[]; stringify: number[] }> = { 1: { offers: [], stringify: [] }, 9: { offers: [], stringify: [] } };
+  for (const p of ['1', '9'] as const) {
+    const body = bodies[p];
+    const response = engine.offers(call, body).value.response;
+    microsPerCall(() => engine.offers(call, body), 300); // warm-up
+    for (let i = 0; i < runs; i++) {
+      results[p].offers.push(microsPerCall(() => engine.offers(call, body)));
+      results[p].stringify.push(microsPerCall(() => JSON.stringify(response)));
+    }
+  }
+  r.row('engine.offers, 1 passenger', 'µs', results[1].offers);
+  r.row('engine.offers, 9 passengers', 'µs', results[9].offers);
+  r.row('baseline: JSON.stringify(response), 1 passenger', 'µs', results[1].stringify);
+  r.row('baseline: JSON.stringify(response), 9 passengers', 'µs', results[9].stringify);
+  r.ratio('offers / stringify, 1 passenger', ratios(results[1].offers, results[1].stringify));
+  r.ratio('offers / stringify, 9 passengers', ratios(results[9].offers, results[9].stringify));
+  r.ratio('9 passengers / 1 passenger', ratios(results[9].offers, results[1].offers));
+  const nine = median(results[9].offers);
+  r.goal('engine.offers for 9 passengers < 50 µs', nine < 50, `${fmt(nine)} µs`);
+  r.note(sizes.join('; '));
+  return r;
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client, offersBody, resellerHeaders, token } from './fixtures.ts';
+import { clean, DURATION, load, type LoadResult } from './load.ts';
+import { fmt, fmtBytes, median, ratios, report, type CaseReport } from './measure.ts';
+import { startServer, type ServerProcess } from './processes.ts';
+
+/**
+ * HTTP POST /v3/offers (2 passengers, the 2-leg fixture trip upp-sto-gbg, a real token and the Requestor
+ * header) against a bare node:http server that parses the same JSON body and echoes it. Every server runs
+ * in its own process; autocannon (50 connections) runs in the bench's. Runs of the servers are interleaved
+ * so that noise from other work on the machine falls on all of them alike.
+ *
+ * signalbox runs twice: on the memory store, and on SQLite in a temp dir (the default store, where every
+ * POST /offers is a durable commit of the offers it made).
+ */
+export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promise<CaseReport> {
+  const r = report('http', `POST /v3/offers, 2 passengers, 1 trip of 2 legs; autocannon 50 connections, ${DURATION} s per run`);
+  const dir = mkdtempSync(join(tmpdir(), 'signalbox-bench-http-'));
+  const servers: ServerProcess[] = [];
+  try {
+    const bare = await startServer('bare');
+    servers.push(bare);
+    const memory = await startServer('signalbox', 'memory', 'signalbox-memory');
+    servers.push(memory);
+    const sqlite = await startServer('signalbox', `sqlite:${join(dir, 'signalbox.db')}`, 'signalbox-sqlite');
+    servers.push(sqlite);
+
+    const body = JSON.stringify(offersBody(2));
+    const targets = [
+      { name: 'bare node:http echo', server: bare, headers: resellerHeaders('not-a-token-the-echo-ignores-it') },
+      { name: 'signalbox, memory store', server: memory, headers: resellerHeaders(await token(memory.base)) },
+      { name: 'signalbox, SQLite store', server: sqlite, headers: resellerHeaders(await token(sqlite.base)) },
+    ];
+    // One checked request each: the load is only worth measuring on 200 answers.
+    const sizes: string[] = [];
+    for (const t of targets) {
+      const c = client(t.server.base, 1);
+      const res = await c.send('POST', '/v3/offers', body, t.headers);
+      c.close();
+      if (res.status !== 200) throw new Error(`${t.name}: POST /v3/offers answered ${res.status}: ${res.text.slice(0, 400)}`);
+      sizes.push(`${t.name} ${fmtBytes(Buffer.byteLength(res.text))}`);
+    }
+    const once = (t: (typeof targets)[number], seconds?: number) =>
+      load({ base: t.server.base, method: 'POST', path: '/v3/offers', headers: t.headers, body, ...(seconds ? { seconds } : {}) }).then((x) => clean(t.name, x));
+
+    for (const t of targets) await once(t, Math.min(3, DURATION)); // warm-up: JIT, connection pools, SQLite pages
+    const results = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
+    for (let i = 0; i < runs; i++) for (const t of targets) results.get(t.name)!.push(await once(t));
+
+    const rps = (name: string) => results.get(name)!.map((x) => x.rps);
+    const p99 = (name: string) => results.get(name)!.map((x) => x.p99);
+    for (const t of targets) r.row(`${t.name}: requests/s`, 'req/s', rps(t.name));
+    for (const t of targets) r.row(`${t.name}: p99 latency`, 'ms', p99(t.name));
+    for (const t of targets) r.row(`${t.name}: p50 latency`, 'ms', results.get(t.name)!.map((x) => x.p50));
+    const [, mem, sql] = targets;
+    const memShare = r.ratio('signalbox memory / bare (requests/s)', ratios(rps(mem!.name), rps(targets[0]!.name)), '%');
+    const sqlShare = r.ratio('signalbox SQLite / bare (requests/s)', ratios(rps(sql!.name), rps(targets[0]!.name)), '%');
+    r.goal('POST /v3/offers ≥ 35% of bare requests/s (memory store)', median(memShare) >= 0.35, `${fmt(median(memShare) * 100)}%`);
+    r.goal('POST /v3/offers ≥ 35% of bare requests/s (SQLite store)', median(sqlShare) >= 0.35, `${fmt(median(sqlShare) * 100)}%`);
+    r.goal('POST /v3/offers p99 < 10 ms at 50 connections (memory store)', median(p99(mem!.name)) < 10, `${fmt(median(p99(mem!.name)))} ms`);
+    r.goal('POST /v3/offers p99 < 10 ms at 50 connections (SQLite store)', median(p99(sql!.name)) < 10, `${fmt(median(p99(sql!.name)))} ms`);
+    r.note(`request body ${fmtBytes(Buffer.byteLength(body))}; response bodies: ${sizes.join(', ')}`);
+    const mm = await memory.memory();
+    const sm = await sqlite.memory();
+    r.note(`server RSS after the runs: memory store ${fmtBytes(mm.rss)} (every offer of every request is kept), SQLite store ${fmtBytes(sm.rss)}`);
+  } finally {
+    for (const s of servers) await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return r;
+}

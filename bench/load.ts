@@ -1,0 +1,61 @@
+import autocannon from 'autocannon';
+
+/**
+ * One bounded autocannon run against a server on loopback. The load generator runs in the bench's own
+ * process; the servers run in theirs (bench/processes.ts), so the two never share an event loop.
+ */
+export interface LoadOptions {
+  base: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Picks the path of each request (e.g. a random booking id); overrides `path`. */
+  nextPath?: () => string;
+  connections?: number;
+  seconds?: number;
+}
+
+export interface LoadResult {
+  /** Completed 2xx requests per second. */
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export const DURATION = Number(process.env['BENCH_DURATION'] ?? 5);
+
+export async function load(o: LoadOptions): Promise<LoadResult> {
+  const seconds = o.seconds ?? DURATION;
+  const nextPath = o.nextPath;
+  const result = await autocannon({
+    url: o.base + o.path,
+    method: o.method,
+    headers: { ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
+    ...(o.body !== undefined ? { body: o.body } : {}),
+    ...(nextPath ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }] } : {}),
+    connections: o.connections ?? 50,
+    duration: seconds,
+    timeout: 20,
+  });
+  const ok = result['2xx'];
+  return {
+    rps: ok / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.mean,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Fails loudly when a run was not clean: a benchmark of error answers measures nothing. */
+export function clean(label: string, r: LoadResult): LoadResult {
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non2xx} non-2xx answers and ${r.errors} errors out of ${r.requests} requests`);
+  return r;
+}

@@ -1,0 +1,58 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from './fixtures.ts';
+
+/**
+ * Starts bench/server.ts in its own process. With BENCH_CPU_PROF=DIR set, the server runs under
+ * `node --cpu-prof` and writes its profile into DIR when it stops (summarise it with bench/profile.ts).
+ */
+export interface ServerProcess {
+  readonly pid: number;
+  readonly base: string;
+  memory(): Promise<{ rss: number; heapUsed: number; hwm: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', label: string = kind): Promise<ServerProcess> {
+  const profDir = process.env['BENCH_CPU_PROF'];
+  const execArgv = ['--import', 'tsx'];
+  if (profDir) {
+    // One folder per server: every thread writes its own profile (tsx's loader runs in a worker thread);
+    // the main thread's, the one that serves, is the biggest.
+    const dir = join(profDir, `${label.replace(/[^\w.-]/g, '_')}-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    execArgv.push('--cpu-prof', '--cpu-prof-dir', dir);
+  }
+  const child: ChildProcess = fork(join(root, 'bench/server.ts'), [kind, store], {
+    cwd: root, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} server did not start within 60 s`)), 60_000);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${label} server exited with ${code} before listening`)); });
+    child.on('message', function first(m: { port?: number; error?: string }) {
+      if (m.error) { clearTimeout(timer); reject(new Error(`${label} server failed: ${m.error}`)); }
+      if (m.port) { clearTimeout(timer); child.off('message', first); resolve(m.port); }
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    pid: child.pid!,
+    base: `http://127.0.0.1:${port}`,
+    memory: () => new Promise((resolve) => {
+      child.on('message', function got(m: { rss?: number; heapUsed?: number; hwm?: number }) {
+        if (m.rss === undefined) return;
+        child.off('message', got);
+        resolve({ rss: m.rss, heapUsed: m.heapUsed ?? 0, hwm: m.hwm ?? 0 });
+      });
+      child.send('memory');
+    }),
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('exit', () => { clearTimeout(kill); resolve(); });
+      child.send('stop');
+    }),
+  };
+}

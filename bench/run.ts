@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, freemem, totalmem } from 'node:os';
+import { root } from './fixtures.ts';
+import { fmtBytes, printReport, table, type CaseReport } from './measure.ts';
+
+/**
+ * `npm run bench [-- CASE…]`: runs the bench cases (all by default) one after another and prints, for each,
+ * the median and spread of several runs and the ratio to a baseline measured in the same run, then every
+ * goal of issue 11 as met or not. Figures only: nothing here fails on a slow machine.
+ *
+ * Environment: BENCH_RUNS (runs per figure), BENCH_DURATION (seconds per HTTP load run),
+ * BENCH_SCALE=small (10k / 100k bookings instead of 10k / 1M), BENCH_CPU_PROF=DIR (server processes
+ * write CPU profiles there), BENCH_JSON=FILE (every figure as JSON).
+ */
+const cases: Record<string, { about: string; load: () => Promise<{ run: () => Promise<CaseReport> }> }> = {
+  rules: { about: 'compiled rule evaluator vs json-rules-engine, 9 passengers', load: () => import('./rules.ts') },
+  engine: { about: 'engine.offers in-process, 1 and 9 passengers', load: () => import('./engine.ts') },
+  http: { about: 'HTTP POST /v3/offers vs a bare node:http echo (autocannon)', load: () => import('./http.ts') },
+  lifecycle: { about: 'HTTP sale lifecycle on SQLite with durable commits, lifecycles/s', load: () => import('./lifecycle.ts') },
+  scale: { about: 'POST /offers and GET booking with 10k and 1M stored bookings; bytes/booking; RSS', load: () => import('./scale.ts') },
+  scenarios: { about: 'scenario runner steps/s in-process', load: () => import('./scenarios.ts') },
+};
+
+function sh(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '?';
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`usage: npm run bench [-- CASE…]\n\n${Object.entries(cases).map(([n, c]) => `  ${n.padEnd(10)} ${c.about}`).join('\n')}\n`);
+    return 0;
+  }
+  const unknown = args.filter((a) => !cases[a]);
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown case ${unknown.join(', ')}; cases: ${Object.keys(cases).join(', ')}\n`);
+    return 2;
+  }
+  const chosen = args.length > 0 ? args : Object.keys(cases);
+  const dirty = sh('git', ['status', '--porcelain', '--untracked-files=no']) !== '';
+  const machine = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: `${cpus().length} × ${cpus()[0]?.model ?? '?'}`,
+    memory: `${fmtBytes(totalmem())} total, ${fmtBytes(freemem())} free`,
+    load: sh('cat', ['/proc/loadavg']),
+    commit: `${sh('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' + uncommitted changes' : ''}`,
+  };
+  process.stdout.write(`signalbox bench: ${chosen.join(', ')}\n${Object.entries(machine).map(([k, v]) => `  ${k.padEnd(7)} ${v}`).join('\n')}\n\n`);
+
+  const reports: CaseReport[] = [];
+  const failures: string[] = [];
+  for (const name of chosen) {
+    const t0 = performance.now();
+    try {
+      const mod = await cases[name]!.load();
+      const r = await mod.run();
+      reports.push(r);
+      process.stdout.write(`${printReport(r)}(${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
+    } catch (e) {
+      failures.push(name);
+      process.stdout.write(`== ${name}: FAILED after ${((performance.now() - t0) / 1000).toFixed(1)} s\n${(e as Error).stack ?? String(e)}\n\n`);
+    }
+  }
+
+  const goals = reports.flatMap((r) => r.goals.map((g) => [r.name, g.met ? 'met' : 'NOT MET', g.actual, g.text]));
+  if (goals.length > 0) process.stdout.write(`== goals\n${table(['case', 'status', 'measured', 'goal'], goals)}\n`);
+  if (failures.length > 0) process.stdout.write(`\ncases that failed: ${failures.join(', ')}\n`);
+  if (process.env['BENCH_JSON']) writeFileSync(process.env['BENCH_JSON'], JSON.stringify({ machine, reports, failures }, null, 2));
+  return failures.length > 0 ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), (e: unknown) => {
+  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,233 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createEngine, type Booking, type Call, type IdSource, type StoredOffer } from '../engine/index.ts';
+import { openStore } from '../adapters/store/open.ts';
+import { bookingBody, CLIENT, offersBody, resellerHeaders, token } from './fixtures.ts';
+import { clean, DURATION, load, type LoadResult } from './load.ts';
+import { fmt, fmtBytes, median, ratios, report, type CaseReport } from './measure.ts';
+import { startServer } from './processes.ts';
+
+/**
+ * POST /v3/offers and GET /v3/bookings/{id} latency with SMALL and then LARGE bookings stored in SQLite
+ * (10k and 1M; BENCH_SCALE=small: 10k and 100k), bytes per booking on disk, and the RSS of the server
+ * process holding the database.
+ *
+ * The bookings are seeded straight into the store's SQLite file: one real booking is sold through the
+ * engine (offers → book → confirm, 2 passengers on the 2-leg trip), its JSON becomes a template, and every
+ * seeded row gets its own booking id and fulfillment ids (scattered like random ones, so that the
+ * primary-key index is filled in random order as in real life). Prepared statements, one transaction per
+ * 50k rows, synchronous=OFF and the rollback journal in memory only while seeding; a fresh file per level.
+ * The server is then started on the file as `npm start` would (WAL, synchronous=FULL) and loaded with
+ * autocannon at 10 connections; GET picks a random seeded booking.
+ */
+const SMALL = 10_000;
+const LARGE = process.env['BENCH_SCALE'] === 'small' ? 100_000 : 1_000_000;
+const CHUNK = 50_000;
+const CONNECTIONS = 10;
+
+// --- ids: a bijection on 40 bits (a Feistel network), so ids look random and never repeat ---
+const round = (x: number, k: number) => (Math.imul(x ^ k, 0x45d9f3b) >>> 12) & 0xfffff;
+function scramble40(i: number): number {
+  let l = Math.floor(i / 0x100000) & 0xfffff;
+  let r = i & 0xfffff;
+  for (const k of [0x1b873, 0x2c1a9, 0x3f0e5, 0x49d17]) {
+    const t = l ^ round(r, k);
+    l = r;
+    r = t;
+  }
+  return l * 0x100000 + r;
+}
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** The i-th seeded booking id: `SB` + 8 Crockford base32 characters, like adapters/ids.ts makes. */
+export function bookingId(i: number): string {
+  let v = scramble40(i);
+  let out = '';
+  for (let c = 0; c < 8; c++) {
+    out = CROCKFORD[v % 32]! + out;
+    v = Math.floor(v / 32);
+  }
+  return `SB${out}`;
+}
+const hex = (v: number, width: number) => v.toString(16).padStart(width, '0').slice(-width);
+function uuid(i: number, k: number): string {
+  const h = scramble40(i * 16 + k);
+  return `${hex(h % 0x100000000, 8)}-${hex(k, 4)}-4${hex((i >>> 12) & 0xfff, 3)}-8${hex(i & 0xfff, 3)}-${hex(i, 12)}`;
+}
+
+// --- the template: one booking sold through the engine, with placeholder ids ---
+interface Template {
+  parts: string[];
+  /** What goes between parts[j] and parts[j + 1]: the booking id, or the k-th UUID. */
+  holes: Array<{ kind: 'booking' } | { kind: 'uuid'; k: number; fulfillment: boolean }>;
+  fulfillments: number[];
+  bytes: number;
+}
+
+function makeTemplate(): Template {
+  const engine = createEngine();
+  const BOOKING = 'SBQQQQQQQQ';
+  const uuids: Array<{ token: string; kind: string }> = [];
+  const ids: IdSource = {
+    next(kind) {
+      if (kind === 'booking') return BOOKING;
+      const t = `ffffffff-ffff-4fff-bfff-${hex(uuids.length + 1, 12)}`;
+      uuids.push({ token: t, kind });
+      return t;
+    },
+  };
+  const call: Call = { requestor: { client: CLIENT, salesApplication: 'WEB_SE', salesUnitCode: 'BENCH', language: 'en-GB' }, now: new Date(), ids };
+  const { value } = engine.offers(call, offersBody(2));
+  const offer = value.offers[0]!;
+  const { request } = engine.readBookingRequest(bookingBody(offer.offerId, 2, 'bench-scale'));
+  const booked = engine.book(call, request, new Map<string, StoredOffer>([[offer.offerId, offer]])).value.booking;
+  const confirmed: Booking = engine.confirm(call, booked).value;
+  const json = JSON.stringify(confirmed);
+  const tokens = [BOOKING, ...uuids.map((u) => u.token)].filter((t) => json.includes(t));
+  const pattern = new RegExp(tokens.map((t) => t.replace(/[-]/g, '\\-')).join('|'), 'g');
+  const parts = json.split(pattern);
+  const holes: Template['holes'] = [...json.matchAll(pattern)].map((m) => {
+    if (m[0] === BOOKING) return { kind: 'booking' as const };
+    const k = uuids.findIndex((u) => u.token === m[0]);
+    return { kind: 'uuid' as const, k, fulfillment: uuids[k]!.kind === 'fulfillment' };
+  });
+  const fulfillments = confirmed.fulfillments.map((f) => uuids.findIndex((u) => u.token === f.id));
+  if (fulfillments.some((k) => k < 0)) throw new Error('bench/scale.ts: a fulfillment id did not come from the id source');
+  return { parts, holes, fulfillments, bytes: Buffer.byteLength(json) };
+}
+
+function rowJson(t: Template, i: number, id: string): string {
+  let out = t.parts[0]!;
+  for (let j = 0; j < t.holes.length; j++) {
+    const h = t.holes[j]!;
+    out += (h.kind === 'booking' ? id : uuid(i, h.k)) + t.parts[j + 1]!;
+  }
+  return out;
+}
+
+/** Seeds bookings [from, to) into the store's file; returns rows per second. */
+function seed(path: string, t: Template, from: number, to: number): number {
+  const db = new Database(path);
+  const columns = db.prepare<[], { name: string; notnull: number; dflt_value: unknown }>("SELECT name, \"notnull\", dflt_value FROM pragma_table_info('bookings')").all();
+  const unknown = columns.filter((c) => c.notnull && c.dflt_value === null && !['id', 'owner', 'version', 'data'].includes(c.name));
+  if (unknown.length > 0) throw new Error(`bench/scale.ts: the bookings table has new required columns (${unknown.map((c) => c.name)}); teach seed() about them`);
+  // Only while seeding: no fsync, the rollback journal in memory (a crash here loses a bench file, no more).
+  db.pragma('journal_mode = MEMORY');
+  db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -262144');
+  const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 2, ?)');
+  const insertFulfillment = db.prepare('INSERT INTO fulfillments (id, booking_id) VALUES (?, ?)');
+  const chunk = db.transaction((a: number, b: number) => {
+    for (let i = a; i < b; i++) {
+      const id = bookingId(i);
+      insertBooking.run(id, CLIENT, rowJson(t, i, id));
+      for (const k of t.fulfillments) insertFulfillment.run(uuid(i, k), id);
+    }
+  });
+  const t0 = performance.now();
+  for (let a = from; a < to; a += CHUNK) chunk(a, Math.min(to, a + CHUNK));
+  const rate = (to - from) / ((performance.now() - t0) / 1000);
+  db.pragma('synchronous = FULL');
+  db.pragma('journal_mode = WAL'); // as the store opens it
+  db.close();
+  return rate;
+}
+
+function sizeOf(path: string): number {
+  let total = 0;
+  for (const p of [path, `${path}-wal`]) {
+    try { total += statSync(p).size; } catch { /* absent */ }
+  }
+  return total;
+}
+
+function tableBytes(path: string): string {
+  try {
+    const db = new Database(path, { readonly: true });
+    const rows = db.prepare<[], { name: string; bytes: number }>('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
+    db.close();
+    return rows.map((r) => `${r.name} ${fmtBytes(r.bytes)}`).join(', ');
+  } catch {
+    return '(dbstat not available)';
+  }
+}
+
+interface Level { count: number; offers: LoadResult[]; get: LoadResult[]; rss: number; hwm: number; bytesPerBooking: number }
+
+async function measureLevel(path: string, count: number, runs: number): Promise<Omit<Level, 'bytesPerBooking'>> {
+  const server = await startServer('signalbox', `sqlite:${path}`, `scale-${count}`);
+  try {
+    const headers = resellerHeaders(await token(server.base));
+    const body = JSON.stringify(offersBody(2));
+    const offers = (seconds?: number) => load({ base: server.base, method: 'POST', path: '/v3/offers', headers, body, connections: CONNECTIONS, ...(seconds ? { seconds } : {}) }).then((x) => clean(`POST /v3/offers @${count}`, x));
+    const get = (seconds?: number) => load({
+      base: server.base, method: 'GET', path: '/v3/bookings/x', headers, connections: CONNECTIONS, ...(seconds ? { seconds } : {}),
+      nextPath: () => `/v3/bookings/${bookingId(Math.floor(Math.random() * count))}`,
+    }).then((x) => clean(`GET /v3/bookings/{id} @${count}`, x));
+    await offers(2);
+    await get(2);
+    const level = { count, offers: [] as LoadResult[], get: [] as LoadResult[] };
+    for (let i = 0; i < runs; i++) {
+      level.offers.push(await offers());
+      level.get.push(await get());
+    }
+    const m = await server.memory();
+    return { ...level, rss: m.rss, hwm: m.hwm };
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promise<CaseReport> {
+  const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
+  const r = report('scale', `${label(SMALL)} vs ${label(LARGE)} stored bookings on SQLite; autocannon ${CONNECTIONS} connections, ${DURATION} s per run`);
+  const dir = mkdtempSync(join(tmpdir(), 'signalbox-bench-scale-'));
+  try {
+    const template = makeTemplate();
+    const levels: Level[] = [];
+    const seedNotes: string[] = [];
+    for (const count of [SMALL, LARGE]) {
+      // A fresh file per level, so that its size is the bookings' alone.
+      const path = join(dir, `bookings-${label(count)}.db`);
+      await (await openStore(`sqlite:${path}`)).close(); // the store's own schema
+      const t0 = performance.now();
+      const rate = seed(path, template, 0, count);
+      const bytes = sizeOf(path);
+      seedNotes.push(`${label(count)}: ${fmt(count)} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${fmt(rate)} rows/s); file ${fmtBytes(bytes)}: ${tableBytes(path)}`);
+      levels.push({ ...(await measureLevel(path, count, runs)), bytesPerBooking: bytes / count });
+      rmSync(path, { force: true });
+      rmSync(`${path}-wal`, { force: true });
+      rmSync(`${path}-shm`, { force: true });
+    }
+    const [small, large] = levels as [Level, Level];
+    const p = (l: Level, k: 'offers' | 'get', f: 'p50' | 'p99' | 'rps') => l[k].map((x) => x[f]);
+    for (const l of levels) {
+      r.row(`POST /v3/offers p50 @${label(l.count)}`, 'ms', p(l, 'offers', 'p50'));
+      r.row(`POST /v3/offers p99 @${label(l.count)}`, 'ms', p(l, 'offers', 'p99'));
+      r.row(`POST /v3/offers requests/s @${label(l.count)}`, 'req/s', p(l, 'offers', 'rps'));
+      r.row(`GET /v3/bookings/{id} p50 @${label(l.count)}`, 'ms', p(l, 'get', 'p50'));
+      r.row(`GET /v3/bookings/{id} p99 @${label(l.count)}`, 'ms', p(l, 'get', 'p99'));
+      r.row(`GET /v3/bookings/{id} requests/s @${label(l.count)}`, 'req/s', p(l, 'get', 'rps'));
+    }
+    // Latency at a fixed number of connections is the inverse of throughput, so the mean latency ratio is
+    // read from requests/s (finer than autocannon's whole-millisecond percentiles).
+    const offersRatio = r.ratio(`POST /v3/offers mean latency ${label(LARGE)} / ${label(SMALL)} (from requests/s)`, ratios(p(small, 'offers', 'rps'), p(large, 'offers', 'rps')));
+    const getRatio = r.ratio(`GET /v3/bookings/{id} mean latency ${label(LARGE)} / ${label(SMALL)} (from requests/s)`, ratios(p(small, 'get', 'rps'), p(large, 'get', 'rps')));
+    r.ratio(`GET /v3/bookings/{id} p99 ${label(LARGE)} / ${label(SMALL)}`, ratios(p(large, 'get', 'p99'), p(small, 'get', 'p99')));
+    for (const l of levels) r.row(`bytes per booking on disk @${label(l.count)}`, 'B', [l.bytesPerBooking]);
+    for (const l of levels) r.row(`server RSS after the runs @${label(l.count)}`, 'MiB', [l.rss / 2 ** 20]);
+    for (const l of levels) r.row(`server peak RSS (VmHWM) @${label(l.count)}`, 'MiB', [l.hwm / 2 ** 20]);
+    r.goal(`POST /v3/offers @${label(LARGE)} within 1.2× of @${label(SMALL)}`, median(offersRatio) <= 1.2, `${fmt(median(offersRatio))}×`);
+    r.goal(`GET /v3/bookings/{id} @${label(LARGE)} within 1.2× of @${label(SMALL)}`, median(getRatio) <= 1.2, `${fmt(median(getRatio))}×`);
+    r.goal('< 4 KB per booking on disk', large.bytesPerBooking < 4096, `${fmt(large.bytesPerBooking)} B`);
+    r.goal(`server RSS < 300 MB holding ${label(LARGE)} bookings`, Math.max(large.rss, large.hwm) < 300 * 2 ** 20, `${fmt(large.rss / 2 ** 20)} MiB (peak ${fmt(large.hwm / 2 ** 20)} MiB)`);
+    if (LARGE < 1_000_000) r.note('BENCH_SCALE=small: the goals speak of 1M bookings; these figures are for 100k');
+    r.note(`template booking (2 passengers, 2 legs, confirmed, 2 fulfillments): ${fmt(template.bytes)} B of JSON`);
+    for (const n of seedNotes) r.note(`seeding ${n}`);
+    r.note('bytes per booking = (database + WAL file size) / bookings, right after seeding a fresh file: bookings, the fulfillments index, their primary-key indexes');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return r;
+}

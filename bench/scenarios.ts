@@ -1,0 +1,109 @@
+import { relative } from 'node:path';
+import { createEngine } from '../engine/index.ts';
+import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { scenarioFiles } from '../adapters/scenarios/files.ts';
+import { runScenario } from '../adapters/scenarios/runner.ts';
+import { inProcess, type HttpExchange, type Session, type Target } from '../adapters/scenarios/targets.ts';
+import { root } from './fixtures.ts';
+import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
+
+/**
+ * The scenario runner in-process (`runScenario` with the `inProcess` target, as `signalbox test` and
+ * `npm test` run it): every scenario under scenarios/, over and over for a bounded time, steps per second
+ * on one core. Baseline in the same run: the same requests and clock moves, recorded on the first pass,
+ * replayed straight into the same target (a fresh in-process server per scenario, as the runner opens)
+ * without the runner: what the runner adds on top of the server it drives. The runner's own token requests
+ * are left out of the replay (the tokens it recorded stay valid: every in-process server shares the key).
+ */
+type Op = { send: HttpExchange } | { setClock: string } | { advance: string };
+interface Recording { start: string; ops: Op[] }
+
+/** Wraps a target and writes down every session it opens, op by op. */
+function recorder(inner: Target, recordings: Recording[]): Target {
+  return {
+    name: inner.name,
+    async open(start) {
+      const session = await inner.open(start);
+      const rec: Recording = { start, ops: [] };
+      recordings.push(rec);
+      const wrapped: Session = {
+        send: (x) => { rec.ops.push({ send: x }); return session.send(x); },
+        setClock: (instant) => { rec.ops.push({ setClock: instant }); return session.setClock(instant); },
+        advanceClock: (iso) => { rec.ops.push({ advance: iso }); return session.advanceClock(iso); },
+        close: () => session.close(),
+      };
+      const traces = (session as { traces?: Session['traces'] }).traces;
+      if (traces) (wrapped as { traces?: Session['traces'] }).traces = traces.bind(session);
+      return wrapped;
+    },
+  };
+}
+
+async function replay(target: Target, recordings: readonly Recording[]): Promise<void> {
+  for (const rec of recordings) {
+    const session = await target.open(rec.start);
+    try {
+      for (const op of rec.ops) {
+        if ('send' in op) await session.send(op.send);
+        else if ('setClock' in op) await session.setClock(op.setClock);
+        else await session.advanceClock(op.advance);
+      }
+    } finally {
+      await session.close();
+    }
+  }
+}
+
+export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds = 1.5): Promise<CaseReport> {
+  const files = scenarioFiles([`${root}scenarios`]);
+  const r = report('scenarios', `scenario runner in-process, ${files.length} scenario files, ${seconds} s per run, one core`);
+  const target = inProcess(createEngine());
+  const recordings: Recording[] = [];
+  const recording = recorder(target, recordings);
+
+  // First pass: record, count the steps that ran, and note failures (a failing scenario skips its rest).
+  let stepsPerPass = 0;
+  const failing: string[] = [];
+  for (const file of files) {
+    const before = recordings.length;
+    const result = await runScenario(file, recording, { secrets: DEMO_SECRETS });
+    stepsPerPass += result.steps.filter((s) => !s.skipped).length;
+    if (!result.passed) failing.push(relative(root, file));
+    // The runner's own token requests are not steps (it keeps tokens per target): leave them out of the replay.
+    const rec = recordings[before];
+    if (rec) {
+      const isToken = (op: Op) => 'send' in op && op.send.path === '/oauth2/token';
+      let extra = rec.ops.filter(isToken).length - result.steps.filter((s) => s.request?.path === '/oauth2/token').length;
+      rec.ops = rec.ops.filter((op) => !(isToken(op) && extra-- > 0));
+    }
+  }
+  if (stepsPerPass === 0) throw new Error('no scenario step ran');
+
+  const runner: number[] = [];
+  const bare: number[] = [];
+  for (let i = -1; i < runs; i++) { // run -1 is the warm-up
+    let passes = 0;
+    let t0 = performance.now();
+    while (performance.now() - t0 < seconds * 1000) {
+      for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS });
+      passes++;
+    }
+    const runnerRate = (passes * stepsPerPass) / ((performance.now() - t0) / 1000);
+    passes = 0;
+    t0 = performance.now();
+    while (performance.now() - t0 < seconds * 1000) {
+      await replay(target, recordings);
+      passes++;
+    }
+    const bareRate = (passes * stepsPerPass) / ((performance.now() - t0) / 1000);
+    if (i >= 0) { runner.push(runnerRate); bare.push(bareRate); }
+  }
+  r.row('runScenario, in-process', 'steps/s', runner);
+  r.row('baseline: the same requests replayed into the target', 'steps/s', bare);
+  r.ratio('runner / replay', ratios(runner, bare), '%');
+  r.row('runner, per step', 'µs', runner.map((x) => 1e6 / x));
+  r.goal('≥ 2,000 scenario steps/s in-process on one core', median(runner) >= 2000, `${fmt(median(runner))} steps/s`);
+  r.note(`${stepsPerPass} steps per pass over ${files.length} files; every scenario opens a fresh in-process server (buildServer) and closes it`);
+  if (failing.length > 0) r.note(`scenarios failing right now (their skipped steps are not counted): ${failing.join(', ')}`);
+  return r;
+}

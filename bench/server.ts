@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A server process the bench starts and loads from another process (so the load generator and the server
+ * do not share one event loop). Listens on 127.0.0.1, a free port, and tells the parent over IPC:
+ *
+ *   tsx bench/server.ts signalbox <memory | sqlite:PATH>   the real server (buildServer, no logger)
+ *   tsx bench/server.ts bare                               node:http: parse the JSON body, echo it
+ *
+ * IPC messages in: 'stop' (close and exit 0, so that --cpu-prof writes its profile), 'memory'.
+ * Out: { port }, { rss, heapUsed, hwm } and { error }.
+ */
+export const JWT_SECRET = 'signalbox-bench-jwt-secret';
+
+const send = (m: unknown) => process.send?.(m);
+
+async function bare(): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let out: string;
+      try {
+        out = JSON.stringify(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {});
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
+      } catch {
+        out = '{"error":"bad json"}';
+        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
+      }
+      res.end(out);
+    });
+  });
+  server.keepAliveTimeout = 72_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function signalbox(storeSpec: string): Promise<{ port: number; close: () => Promise<void> }> {
+  const { createEngine } = await import('../engine/index.ts');
+  const { buildServer } = await import('../adapters/http/server.ts');
+  const { openStore } = await import('../adapters/store/open.ts');
+  const app = await buildServer({ engine: createEngine(), store: await openStore(storeSpec), jwtSecret: JWT_SECRET, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+}
+
+/** Peak resident set size (VmHWM) in bytes, where /proc has it. */
+function hwm(): number {
+  try {
+    const kb = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function main() {
+  const [kind, storeSpec = 'memory'] = process.argv.slice(2);
+  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec) : undefined;
+  if (!server) throw new Error(`usage: server.ts bare | signalbox <store>; got ${kind}`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    process.exit(0);
+  };
+  process.on('message', (m) => {
+    if (m === 'stop') void stop();
+    if (m === 'memory') {
+      const { rss, heapUsed } = process.memoryUsage();
+      send({ rss, heapUsed, hwm: hwm() });
+    }
+  });
+  process.on('SIGTERM', () => void stop());
+  process.on('disconnect', () => void stop());
+  send({ port: server.port });
+}
+
+main().catch((e: unknown) => {
+  send({ error: (e as Error).stack ?? String(e) });
+  process.exit(1);
+});

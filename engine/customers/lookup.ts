@@ -1,0 +1,125 @@
+import type { ContractEntry, CustomerEntry, Customers, Language, PassTypeEntry, TravelPassEntry } from '../rules/schemas.ts';
+
+/**
+ * The Customer API's lookups (spec §4.3, CONTRACT §7) over rules/customers.yaml, and the facts of the passes
+ * customers hold for the offer and booking rules. Pure: the caller hands in the loaded data.
+ */
+
+/** Spec §2.12 Customer, as the Customer API answers it. */
+export interface CustomerRecord {
+  firstName: string;
+  lastName: string;
+  memberNumber?: string;
+  level?: string;
+  email: string;
+  phoneNumber: string;
+  travelPasses?: TravelPassRecord[];
+}
+
+/** Spec §2.12 travel pass entry. */
+export interface TravelPassRecord {
+  cardNumber: string;
+  cardType: string;
+  description: string;
+  validFrom: string;
+  validTo: string;
+}
+
+/** Spec §2.12 Contract. */
+export interface ContractRecord {
+  organizationName: string;
+  department: string | null;
+  contractNumber: string;
+  organizationNumber: string;
+}
+
+/** A pass a customer holds together with the facts of its type: what the offer and booking rules ask about. */
+export type TravelPassFacts = TravelPassEntry & Omit<PassTypeEntry, 'name'>;
+
+/** How a customer is looked up: the body of one of the three /contacts calls. */
+export type CustomerKey = { email: string } | { memberNumber: string } | { ssn: string };
+
+/**
+ * Spec §4.3: the e-mail "must be URL encoded", so `anna.svensson%40example.se` is decoded first; a plain address
+ * passes unchanged (a malformed escape is taken literally). E-mail addresses match regardless of case.
+ */
+export function normalizeEmail(email: string): string {
+  let decoded = email.trim();
+  if (decoded.includes('%')) {
+    try { decoded = decodeURIComponent(decoded); } catch { /* not an escape: keep it as given */ }
+  }
+  return decoded.trim().toLowerCase();
+}
+
+/** A twelve-digit identity number may be written with a hyphen before its last four digits (YYYYMMDD-NNNN). */
+export function normalizeIdentityNumber(ssn: string): string {
+  return ssn.trim().replace(/^(\d{8})[-+](\d{4})$/, '$1$2');
+}
+
+export function findCustomer(customers: Customers, key: CustomerKey): CustomerEntry | undefined {
+  if ('email' in key) {
+    const email = normalizeEmail(key.email);
+    return customers.customers.find((c) => c.email.toLowerCase() === email);
+  }
+  if ('memberNumber' in key) {
+    const number = key.memberNumber.trim();
+    return customers.customers.find((c) => c.memberNumber === number);
+  }
+  const ssn = normalizeIdentityNumber(key.ssn);
+  return customers.customers.find((c) => c.identityNumber === ssn);
+}
+
+export function findContract(customers: Customers, contractNumber: string): ContractEntry | undefined {
+  const number = contractNumber.trim();
+  return customers.contracts.find((c) => c.contractNumber === number);
+}
+
+export function renderCustomer(customers: Customers, customer: CustomerEntry, language: Language): CustomerRecord {
+  return {
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    ...(customer.memberNumber !== undefined ? { memberNumber: customer.memberNumber } : {}),
+    ...(customer.level !== undefined ? { level: customer.level } : {}),
+    email: customer.email,
+    phoneNumber: customer.phoneNumber,
+    ...(customer.travelPasses.length > 0 ? {
+      travelPasses: customer.travelPasses.map((p) => ({
+        cardNumber: p.cardNumber,
+        cardType: p.cardType,
+        description: customers.passTypes[p.cardType]?.name[language] ?? p.cardType,
+        validFrom: p.validFrom,
+        validTo: p.validTo,
+      })),
+    } : {}),
+  };
+}
+
+/** Spec §2.12: `department` may be null; a contract without one answers null. `active` is not part of the record. */
+export function renderContract(contract: ContractEntry): ContractRecord {
+  return {
+    organizationName: contract.organizationName,
+    department: contract.department ?? null,
+    contractNumber: contract.contractNumber,
+    organizationNumber: contract.organizationNumber,
+  };
+}
+
+/** POST /contacts/email, /contacts/prio-number, /contacts/ssn: the Customer record, or undefined (404). */
+export function lookupCustomer(customers: Customers, key: CustomerKey, language: Language): CustomerRecord | undefined {
+  const customer = findCustomer(customers, key);
+  return customer && renderCustomer(customers, customer, language);
+}
+
+/** POST /contracts/contract-number: the Contract record, or undefined (404). Inactive contracts are found too. */
+export function lookupContract(customers: Customers, contractNumber: string): ContractRecord | undefined {
+  const contract = findContract(customers, contractNumber);
+  return contract && renderContract(contract);
+}
+
+/** The facts of a pass a customer holds (its card and its type); undefined for a pass type not in the file. */
+export function travelPassFacts(customers: Customers, pass: TravelPassEntry): TravelPassFacts | undefined {
+  const type = customers.passTypes[pass.cardType];
+  if (!type) return undefined;
+  const { name: _name, ...facts } = type;
+  return { ...facts, ...pass };
+}

@@ -1,0 +1,47 @@
+import { decide, type Context } from '../context.ts';
+import type { AncillaryPart, Leg, OfferPassenger } from '../model.ts';
+import type { ProductCategoryCode } from '../rules/schemas.ts';
+import { priceFor } from './pricing.ts';
+
+/**
+ * Spec §2.8: the ancillary groups of each leg (rules/ancillaries.yaml) offered to each passenger, one
+ * offer part per item. The airport fee inherits its admission's flexibility (§2.8 rule 5); other items
+ * follow the item's own terms (refundable with the admission, not exchangeable: meals are not carried over).
+ */
+export interface GroupOutcome {
+  group: string;
+  min: number;
+  items: string[];
+  default?: string;
+  included?: boolean;
+}
+
+export function offerAncillaries(
+  ctx: Context, legs: Array<{ leg: Leg; travelClass: 'FIRST' | 'SECOND' }>, passengers: readonly OfferPassenger[],
+  currency: 'SEK' | 'EUR', international: boolean, admission: { refundable: string; exchangeable: string },
+): AncillaryPart[] {
+  const { rules } = ctx;
+  const parts: AncillaryPart[] = [];
+  for (const { leg, travelClass } of legs) {
+    const touchesAirport = [leg.origin, leg.destination].some((ref) => rules.stations.byRef(ref)?.airport === true);
+    const { outcomes } = decide<'ancillaryGroups', GroupOutcome>(ctx, 'ancillaryGroups', {
+      touchesAirport, travelClass, productCategory: leg.category as ProductCategoryCode,
+    });
+    for (const group of outcomes) for (const p of passengers) for (const item of group.items) {
+      const def = rules.ancillaryItems[item]!;
+      parts.push({
+        id: ctx.ids.next('part'),
+        passengerRef: p.externalRef,
+        legId: leg.id,
+        item,
+        group: group.group,
+        groupMin: group.min,
+        isDefault: (group.min > 0 || group.included === true) && group.default === item,
+        price: priceFor(rules, def.price, 1, currency, international),
+        refundable: admission.refundable,
+        exchangeable: def.inheritsFlexibility ? admission.exchangeable : 'NO',
+      });
+    }
+  }
+  return parts;
+}

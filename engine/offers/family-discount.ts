@@ -1,0 +1,20 @@
+import { decide, type Context } from '../context.ts';
+import type { OfferPassenger } from '../model.ts';
+
+/**
+ * Spec §2.9 last paragraph: who in an offer gets the family discount. The roles and the number of
+ * children a grantor covers come from rules/family-discount.yaml; this only hands the grants out,
+ * to children in the order of the request.
+ */
+export function familyDiscounted(ctx: Context, passengers: readonly OfferPassenger[], travelClass: 'FIRST' | 'SECOND'): Set<string> {
+  let grants = 0;
+  const children: string[] = [];
+  for (const p of passengers) {
+    const { outcome } = decide<'familyDiscountRole', { role: 'grantor' | 'child' | 'none'; grants?: number }>(ctx, 'familyDiscountRole', {
+      internalType: p.internalType, age: p.age, travelClass,
+    });
+    if (outcome?.role === 'grantor') grants += outcome.grants ?? 0;
+    if (outcome?.role === 'child') children.push(p.externalRef);
+  }
+  return new Set(children.slice(0, grants));
+}

@@ -1,0 +1,67 @@
+import type { Context } from '../context.ts';
+import type { StoredOffer } from '../model.ts';
+import { plus } from '../time.ts';
+import { violation } from '../violation.ts';
+import { typePassenger } from './passengers.ts';
+import { priceFor, sum } from './pricing.ts';
+import type { OfferCollectionRequest } from './request.ts';
+
+/**
+ * Spec §4.2 rules 2–3: travel pass offers. `places` holds two stations (either order) for a bound pass,
+ * or nothing; a bound request also returns the passes valid everywhere. One offer per pass type, one
+ * admission part referencing the pass product, one fulfillment option per pass (rule 5).
+ */
+export function createPassOffers(ctx: Context, request: OfferCollectionRequest, currency: 'SEK' | 'EUR'): StoredOffer[] {
+  const { rules } = ctx;
+  const criteria = request.nonTripSearchCriteria;
+  if (!criteria?.validFrom) throw violation('86001', { reason: 'a travel pass offer request needs nonTripSearchCriteria.validFrom (spec §4.2 rule 2)' }, '#/nonTripSearchCriteria/validFrom');
+  const places = criteria.places ?? [];
+  if (places.length !== 0 && places.length !== 2) {
+    throw violation('86001', { reason: `nonTripSearchCriteria.places holds two stations or none, not ${places.length} (spec §4.2 rule 2)` }, '#/nonTripSearchCriteria/places');
+  }
+  if (request.tripSpecifications?.length) throw violation('86001', { reason: 'journeys and passes are never in one request (spec §4.2 rule 1)' }, '#/tripSpecifications');
+  const passengers = request.anonymousPassengerSpecifications.map((spec, i) => typePassenger(ctx, spec, i, criteria.validFrom!));
+  const now = ctx.now.toISOString();
+  const offers: StoredOffer[] = [];
+  for (const [code, product] of Object.entries(rules.passProducts.products)) {
+    const type = rules.customers.passTypes[code]!;
+    if (type.bound && places.length !== 2) continue;
+    const admissions = passengers.map((p) => ({
+      id: ctx.ids.next('part'),
+      passengerRefs: [p.externalRef],
+      offerMode: 'INDIVIDUAL' as const,
+      price: priceFor(rules, product.price, 1, currency, false),
+      legIds: [],
+      product: { code, id: code, flexibility: 'NON_FLEXIBLE' as const },
+      refundable: 'NO',
+      exchangeable: 'NO',
+    }));
+    offers.push({
+      offerId: ctx.ids.next('offer'),
+      owner: ctx.requestor.client,
+      salesApplication: ctx.salesApplication.code,
+      createdOn: now,
+      preBookableUntil: plus(ctx.now, rules.limits.offerBookableFor).toISOString(),
+      currency,
+      trip: { id: code, legs: [], mainLegId: '', international: false },
+      pass: {
+        passType: code,
+        kind: type.kind,
+        validFrom: criteria.validFrom,
+        validUntil: plus(criteria.validFrom, product.validFor).toISOString(),
+        ...(type.bound ? { places: [places[0]!.stopPlaceRef, places[1]!.stopPlaceRef] as [string, string] } : {}),
+        fulfillment: rules.passProducts.fulfillment[type.kind],
+      },
+      passengers,
+      product: { code, id: code, flexibility: 'NON_FLEXIBLE' },
+      offerMode: 'INDIVIDUAL',
+      admissions,
+      reservations: [],
+      ancillaries: [],
+      minimalPrice: sum(rules, admissions.map((a) => a.price), currency, false),
+      corporateCodes: request.corporateCodes.map(({ code: c, beneficiary, issuer }) => ({ code: c, ...(beneficiary ? { beneficiary } : {}), ...(issuer ? { issuer } : {}) })),
+      promotionCodes: request.promotionCodes.map(({ code: c, issuer }) => ({ code: c, ...(issuer ? { issuer } : {}) })),
+    });
+  }
+  return offers;
+}

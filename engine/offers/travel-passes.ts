@@ -1,0 +1,41 @@
+import { decide, type Context } from '../context.ts';
+import type { OfferPassenger, Trip } from '../model.ts';
+import type { ProductCategoryCode } from '../rules/schemas.ts';
+
+/**
+ * Spec §2.7 rule 8: the travel pass among a passenger's cards that pays for this trip, if any. The pass is
+ * found by its card number in customers.yaml; rules/travel-pass-coverage.yaml decides whether it covers.
+ */
+export function coveringPass(ctx: Context, passenger: OfferPassenger, trip: Trip, tripClass: 'FIRST' | 'SECOND'): string | undefined {
+  const { rules } = ctx;
+  const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
+  const day = trip.legs[0]!.departure.slice(0, 10);
+  const stations = (ref: string) => {
+    const s = rules.stations.byRef(ref);
+    return s ? [s.x_swe, s.uic].filter(Boolean) : [ref];
+  };
+  const from = stations(trip.legs[0]!.origin);
+  const to = stations(trip.legs[trip.legs.length - 1]!.destination);
+  for (const card of passenger.cards) {
+    if (card.type !== 'TRAVEL_PASS' || !card.number) continue;
+    const found = rules.customers.customers.flatMap((c) => c.travelPasses).find((p) => p.cardNumber === card.number && p.cardType === card.code);
+    const type = found && rules.customers.passTypes[found.cardType];
+    if (!found || !type) continue;
+    const bound = !type.bound || (from.includes(found.origin!) && to.includes(found.destination!)) || (from.includes(found.destination!) && to.includes(found.origin!));
+    const categoryRank = (c: string) => rules.products.productCategories[c as ProductCategoryCode]?.speedRank ?? 0;
+    const tripRank = categoryRank(main.category);
+    const categoryRelation = !type.productCategories || type.productCategories.includes(main.category as ProductCategoryCode)
+      ? 'SAME'
+      : tripRank > 0 && type.productCategories.some((c) => categoryRank(c) > tripRank) ? 'PASS_HIGHER' : 'OTHER';
+    const { outcome } = decide<'travelPassCoverage', { covers: boolean }>(ctx, 'travelPassCoverage', {
+      passKind: type.kind,
+      withinValidity: found.validFrom <= day && day <= found.validTo,
+      ridesLeft: found.ridesLeft ?? 0,
+      stationsMatch: bound,
+      classRelation: type.travelClass === tripClass ? 'SAME' : type.travelClass === 'FIRST' ? 'PASS_HIGHER' : 'PASS_LOWER',
+      categoryRelation,
+    });
+    if (outcome?.covers) return found.cardNumber;
+  }
+  return undefined;
+}

@@ -1,0 +1,119 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
+import { call, resellerToken, serveProcess, type Answer, type ServerProcess } from './helpers/process.ts';
+import { passengers, trip } from './helpers/server.ts';
+
+/**
+ * Two `signalbox serve --store postgres://…` processes on one database (CONTRACT §1): whatever they are
+ * asked at the same moment, the database holds one outcome, and both processes report that one.
+ *
+ * The pattern — race the same operation through both processes, then check that every answer, every
+ * read from either process and the database itself agree on a single result — is the one to reuse when
+ * seats and refunds exist: "never double-book a seat" (N bookings racing for the last seat: one wins)
+ * and "never double-refund" (N confirmations of one refund offer: one refund) are `race()` plus the same
+ * three kinds of check.
+ */
+
+const skip = reportSkip('two servers on one PostgreSQL database');
+
+/** Fires `n` copies of an operation at once, alternating between the processes. */
+async function race(servers: readonly ServerProcess[], n: number, operation: (server: ServerProcess, i: number) => Promise<Answer>) {
+  return Promise.all(Array.from({ length: n }, (_, i) => operation(servers[i % servers.length]!, i)));
+}
+
+describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL database', () => {
+  let postgres: PostgresServer;
+  let servers: ServerProcess[] = [];
+  let token: string;
+  // A short-hand: the reseller's call to one process.
+  const on = (s: ServerProcess, method: string, path: string, body?: unknown) => call(s.base, token, method, path, body);
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    // The same JWT secret: a token from one process is valid on the other, as behind a load balancer.
+    const env = { SIGNALBOX_JWT_SECRET: 'two-servers-test-secret' };
+    const started = await Promise.allSettled([serveProcess(postgres.url(), env), serveProcess(postgres.url(), env)]);
+    // Keep whatever started, so afterAll stops it even when the other failed.
+    servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    token = await resellerToken(servers[0]!.base);
+  }, 30_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await postgres?.stop();
+  }, 30_000);
+
+  /** Looks into the database directly (a connection of its own: the crash test below kills every connection). */
+  async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[]) {
+    const db = new pg.Client({ connectionString: postgres.url() });
+    await db.connect();
+    try { return (await db.query<T>(sql, params)).rows; } finally { await db.end(); }
+  }
+
+  /** Offers from one process, the provisional booking from the other: both read the same offers. */
+  async function sell(externalRef: string): Promise<string> {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const offers = await on(a, 'POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 9) });
+    expect(offers.status, a.stderr()).toBe(200);
+    const booking = await on(b, 'POST', '/v3/booking', {
+      externalRef, offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1', 'p2'] }],
+      passengerSpecifications: [
+        { externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } },
+        { externalRef: 'p2', type: 'PERSON', detail: { firstName: 'Bo', lastName: 'Lind' } },
+      ],
+      purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
+    });
+    expect(booking.status, b.stderr()).toBe(200);
+    return booking.body.booking.id as string;
+  }
+
+  it('concurrent confirmations through both processes confirm each booking once, with one set of fulfillments', async () => {
+    const bookings = await Promise.all(Array.from({ length: 4 }, (_, i) => sell(`race-${i}`)));
+
+    await Promise.all(bookings.map(async (id) => {
+      // Eight confirmations at once, half per process, in both of the API's forms: the operator's
+      // (202, empty body) and OSDM's (200 with the fulfillments this confirmation ended with).
+      const answers = await race(servers, 8, (s, i) => on(s, 'POST', `/v3/bookings/${id}/${i % 4 < 2 ? 'fulfillments' : 'fulfillment'}`));
+      for (const a of answers) expect([200, 202], JSON.stringify(a.body)).toContain(a.status);
+
+      // 1. Every answer names the same fulfillments: no confirmation saw a result that was later overwritten.
+      const named = answers.filter((a) => a.status === 200).map((a) => (a.body.fulfillments as Array<{ id: string }>).map((f) => f.id).sort());
+      expect(named.length).toBeGreaterThan(0);
+      for (const ids of named) expect(ids).toEqual(named[0]);
+
+      // 2. Both processes read the same booking, confirmed, with exactly those fulfillments, and serve each ticket.
+      const reads = await Promise.all(servers.map((s) => on(s, 'GET', `/v3/bookings/${id}`)));
+      for (const r of reads) expect(r.status).toBe(200);
+      expect(reads[1]!.body).toEqual(reads[0]!.body);
+      const booking = reads[0]!.body.booking;
+      expect(booking.fulfillments.map((f: { id: string }) => f.id).sort()).toEqual(named[0]);
+      expect(booking.bookedOffers[0].admissions.every((a: { status: string }) => a.status === 'FULFILLED')).toBe(true);
+      for (const f of booking.fulfillments as Array<{ id: string }>) {
+        const tickets = await Promise.all(servers.map((s) => on(s, 'GET', `/v3/fulfillments/${f.id}`)));
+        for (const t of tickets) expect(t.status).toBe(200);
+        expect(tickets[1]!.body).toEqual(tickets[0]!.body);
+      }
+
+      // 3. The database: written once after the insert (version 2), and only the winner's fulfillments indexed.
+      const [row] = await query<{ version: number; indexed: string[] }>(
+        'SELECT b.version, array(SELECT f.id FROM fulfillments f WHERE f.booking_id = b.id ORDER BY f.id) AS indexed FROM bookings b WHERE b.id = $1', [id]);
+      expect(row?.version).toBe(2);
+      expect(row?.indexed).toEqual(named[0]);
+    }));
+  }, 20_000);
+
+  it('a booking acknowledged by one process survives a PostgreSQL crash and is read by the other', async () => {
+    const id = await sell('crash');
+    // Immediate stop: no shutdown checkpoint, recovery replays the WAL — only what was committed survives.
+    await postgres.crash();
+    await postgres.restart();
+    // The processes' pools lost their connections; the next request opens new ones.
+    const read = await on(servers[0]!, 'GET', `/v3/bookings/${id}`);
+    expect(read.status, servers[0]!.stderr()).toBe(200);
+    expect(read.body.booking.externalRef).toBe('crash');
+    const confirmed = await on(servers[1]!, 'POST', `/v3/bookings/${id}/fulfillments`);
+    expect(confirmed.status, servers[1]!.stderr()).toBe(200);
+  }, 20_000);
+});
