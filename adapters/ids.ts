@@ -13,7 +13,7 @@ function code(length: number): string {
 
 /** Booking ids are short codes a traveller can read (booking.bookingCode = booking.id, spec §2.6 rule 1); the rest are UUIDs. */
 export const randomIds: IdSource = {
-  next: (kind) => (kind === 'booking' ? `SB${code(8)}` : randomUUID()),
+  next: (kind) => (kind === 'booking' ? `SB${code(8)}` : kind === 'pass' ? `OPR${code(10)}` : randomUUID()),
 };
 
 /** Predictable ids for tests: `offer-1`, `part-2`, … */

@@ -17,6 +17,9 @@ export interface Service {
   book(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
   booking(requestor: Requestor, id: string): Promise<Booking>;
   confirm(requestor: Requestor, id: string): Promise<Decided<Booking>>;
+  patchPassenger(requestor: Requestor, id: string, passengerId: string, body: unknown): Promise<Decided<Booking>>;
+  patchPurchaser(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
+  patchBooking(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
 }
 
@@ -73,6 +76,9 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       return (await owned(requestor, id)).booking;
     },
     confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
+    patchPassenger: (requestor, id, passengerId, body) => update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body)),
+    patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
+    patchBooking: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchBooking(c, b, body)),
     async fulfillment(requestor, id) {
       const bookingId = await store.bookingOfFulfillment(id);
       if (!bookingId) throw notFound('fulfillment', id);

@@ -37,9 +37,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
   // The facts of every evaluation, worked out once.
   const evaluations: Array<{ decision: CompiledDecision; facts: Facts }> = [];
   for (const [i, age] of AGES.entries()) {
-    const typed = decisions['passengerType']!.evaluate<{ internalType: string }>(complete('passengerType', { age, typingCard: TYPING[i] })).outcome;
+    const typing = complete('passengerType', { age, typingCard: TYPING[i] });
+    const typed = decisions['passengerType']!.evaluate<{ internalType: string }>(typing).outcome;
     if (!typed) throw new Error(`no passenger type for age ${age}`);
-    evaluations.push({ decision: decisions['passengerType']!, facts: complete('passengerType', { age, typingCard: TYPING[i] }) });
+    evaluations.push({ decision: decisions['passengerType']!, facts: typing });
     if (decisions['familyDiscountRole']) {
       evaluations.push({ decision: decisions['familyDiscountRole'], facts: complete('familyDiscountRole', { internalType: typed.internalType, age, travelClass: 'SECOND' }) });
     }

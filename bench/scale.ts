@@ -7,7 +7,7 @@ import { openStore } from '../adapters/store/open.ts';
 import { bookingBody, CLIENT, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
 import { fmt, fmtBytes, median, ratios, report, type CaseReport } from './measure.ts';
-import { startServer } from './processes.ts';
+import { startServer, type ServerProcess } from './processes.ts';
 
 /**
  * POST /v3/offers and GET /v3/bookings/{id} latency with SMALL and then LARGE bookings stored in SQLite
@@ -19,8 +19,8 @@ import { startServer } from './processes.ts';
  * seeded row gets its own booking id and fulfillment ids (scattered like random ones, so that the
  * primary-key index is filled in random order as in real life). Prepared statements, one transaction per
  * 50k rows, synchronous=OFF and the rollback journal in memory only while seeding; a fresh file per level.
- * The server is then started on the file as `npm start` would (WAL, synchronous=FULL) and loaded with
- * autocannon at 10 connections; GET picks a random seeded booking.
+ * A server is then started on each file as `npm start` would (WAL, synchronous=FULL), both at once, and
+ * loaded in turn with autocannon at 10 connections (runs interleaved); GET picks a random seeded booking.
  */
 const SMALL = 10_000;
 const LARGE = process.env['BENCH_SCALE'] === 'small' ? 100_000 : 1_000_000;
@@ -115,7 +115,7 @@ function seed(path: string, t: Template, from: number, to: number): number {
   // Only while seeding: no fsync, the rollback journal in memory (a crash here loses a bench file, no more).
   db.pragma('journal_mode = MEMORY');
   db.pragma('synchronous = OFF');
-  db.pragma('cache_size = -262144');
+  db.pragma('cache_size = -1048576');
   const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 2, ?)');
   const insertFulfillment = db.prepare('INSERT INTO fulfillments (id, booking_id) VALUES (?, ?)');
   const chunk = db.transaction((a: number, b: number) => {
@@ -155,27 +155,36 @@ function tableBytes(path: string): string {
 
 interface Level { count: number; offers: LoadResult[]; get: LoadResult[]; rss: number; hwm: number; bytesPerBooking: number }
 
-async function measureLevel(path: string, count: number, runs: number): Promise<Omit<Level, 'bytesPerBooking'>> {
-  const server = await startServer('signalbox', `sqlite:${path}`, `scale-${count}`);
+/** A server on each file, both up at once, their runs interleaved: noise on the machine falls on both alike. */
+async function measureLevels(files: Array<{ path: string; count: number; bytesPerBooking: number }>, runs: number): Promise<Level[]> {
+  const servers: ServerProcess[] = [];
   try {
-    const headers = resellerHeaders(await token(server.base));
+    for (const f of files) servers.push(await startServer('signalbox', `sqlite:${f.path}`, `scale-${f.count}`));
     const body = JSON.stringify(offersBody(2));
-    const offers = (seconds?: number) => load({ base: server.base, method: 'POST', path: '/v3/offers', headers, body, connections: CONNECTIONS, ...(seconds ? { seconds } : {}) }).then((x) => clean(`POST /v3/offers @${count}`, x));
-    const get = (seconds?: number) => load({
-      base: server.base, method: 'GET', path: '/v3/bookings/x', headers, connections: CONNECTIONS, ...(seconds ? { seconds } : {}),
-      nextPath: () => `/v3/bookings/${bookingId(Math.floor(Math.random() * count))}`,
-    }).then((x) => clean(`GET /v3/bookings/{id} @${count}`, x));
-    await offers(2);
-    await get(2);
-    const level = { count, offers: [] as LoadResult[], get: [] as LoadResult[] };
+    const levels = await Promise.all(files.map(async (f, i) => {
+      const server = servers[i]!;
+      const headers = resellerHeaders(await token(server.base));
+      const offers = (seconds?: number) => load({ base: server.base, method: 'POST', path: '/v3/offers', headers, body, connections: CONNECTIONS, ...(seconds ? { seconds } : {}) })
+        .then((x) => clean(`POST /v3/offers @${f.count}`, x));
+      const get = (seconds?: number) => load({
+        base: server.base, method: 'GET', path: '/v3/bookings/x', headers, connections: CONNECTIONS, ...(seconds ? { seconds } : {}),
+        nextPath: () => `/v3/bookings/${bookingId(Math.floor(Math.random() * f.count))}`,
+      }).then((x) => clean(`GET /v3/bookings/{id} @${f.count}`, x));
+      return { ...f, offersRun: offers, getRun: get, offers: [] as LoadResult[], get: [] as LoadResult[], rss: 0, hwm: 0 };
+    }));
+    for (const l of levels) { await l.offersRun(2); await l.getRun(2); } // warm-up
     for (let i = 0; i < runs; i++) {
-      level.offers.push(await offers());
-      level.get.push(await get());
+      for (const l of levels) l.offers.push(await l.offersRun());
+      for (const l of levels) l.get.push(await l.getRun());
     }
-    const m = await server.memory();
-    return { ...level, rss: m.rss, hwm: m.hwm };
+    for (const [i, l] of levels.entries()) {
+      const m = await servers[i]!.memory();
+      l.rss = m.rss;
+      l.hwm = m.hwm;
+    }
+    return levels.map(({ count, offers, get, rss, hwm, bytesPerBooking }) => ({ count, offers, get, rss, hwm, bytesPerBooking }));
   } finally {
-    await server.stop();
+    for (const s of servers) await s.stop();
   }
 }
 
@@ -185,8 +194,8 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
   const dir = mkdtempSync(join(tmpdir(), 'signalbox-bench-scale-'));
   try {
     const template = makeTemplate();
-    const levels: Level[] = [];
     const seedNotes: string[] = [];
+    const files: Array<{ path: string; count: number; bytesPerBooking: number }> = [];
     for (const count of [SMALL, LARGE]) {
       // A fresh file per level, so that its size is the bookings' alone.
       const path = join(dir, `bookings-${label(count)}.db`);
@@ -195,11 +204,9 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       const rate = seed(path, template, 0, count);
       const bytes = sizeOf(path);
       seedNotes.push(`${label(count)}: ${fmt(count)} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${fmt(rate)} rows/s); file ${fmtBytes(bytes)}: ${tableBytes(path)}`);
-      levels.push({ ...(await measureLevel(path, count, runs)), bytesPerBooking: bytes / count });
-      rmSync(path, { force: true });
-      rmSync(`${path}-wal`, { force: true });
-      rmSync(`${path}-shm`, { force: true });
+      files.push({ path, count, bytesPerBooking: bytes / count });
     }
+    const levels = await measureLevels(files, runs);
     const [small, large] = levels as [Level, Level];
     const p = (l: Level, k: 'offers' | 'get', f: 'p50' | 'p99' | 'rps') => l[k].map((x) => x[f]);
     for (const l of levels) {

@@ -35,10 +35,13 @@ export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx:
   return result;
 }
 
-/** A decision whose rows either `reject` with an error code or accept: raises the rejection. */
-export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>): void {
+/**
+ * A decision whose rows either `reject` with an error code or accept: raises the rejection, pointing at
+ * the row's `pointer`, else at `at` (the request field the facts came from).
+ */
+export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): void {
   const { outcome } = decide<D, { reject?: string; pointer?: string; params?: Record<string, unknown> }>(ctx, name, facts);
   if (outcome?.reject) {
-    throw violation(outcome.reject, { ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : undefined, ctx.traces);
+    throw violation(outcome.reject, { ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : at, ctx.traces);
   }
 }

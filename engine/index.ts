@@ -9,6 +9,7 @@
  */
 import { createBooking, readBookingRequest, type Warning } from './booking/create.ts';
 import { confirmBooking, isExpired } from './booking/lifecycle.ts';
+import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { makeContext, type Context } from './context.ts';
 import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
@@ -53,6 +54,13 @@ export interface Engine {
   book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). */
   confirm(call: Call, booking: Booking): Decided<Booking>;
+  /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
+  patchPassenger(call: Call, booking: Booking, passengerId: string, body: unknown): Decided<Booking>;
+  patchPurchaser(call: Call, booking: Booking, body: unknown): Decided<Booking>;
+  patchBooking(call: Call, booking: Booking, body: unknown): Decided<Booking>;
+  /** GET passenger / purchaser: PassengerResponse and PurchaserResponse bodies. */
+  renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
+  renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
   /** Whether a provisional booking's time limit has passed at `now`. */
   isExpired(booking: Booking, now: Date): boolean;
   renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
@@ -111,6 +119,26 @@ export function createEngine(options: EngineOptions = {}): Engine {
     confirm(call, booking) {
       const ctx = context(call);
       return traced(ctx, () => confirmBooking(ctx, booking));
+    },
+    patchPassenger(call, booking, passengerId, body) {
+      const ctx = context(call);
+      return traced(ctx, () => patchPassenger(ctx, booking, passengerId, body));
+    },
+    patchPurchaser(call, booking, body) {
+      const ctx = context(call);
+      return traced(ctx, () => patchPurchaser(ctx, booking, body));
+    },
+    patchBooking(call, booking, body) {
+      const ctx = context(call);
+      return traced(ctx, () => patchBooking(ctx, booking, body));
+    },
+    renderPassenger(booking, passengerId, language) {
+      const passenger = (renderBooking(rules, booking, language)['passengers'] as Array<{ id: string }>).find((p) => p.id === passengerId);
+      return passenger ? { passenger } : undefined;
+    },
+    renderPurchaser(booking, language) {
+      const purchaser = renderBooking(rules, booking, language)['purchaser'];
+      return purchaser ? { purchaser } : undefined;
     },
     isExpired,
     renderBooking(booking, language, warnings = []) {

@@ -139,6 +139,8 @@ export interface BookedPassenger {
   detail?: PersonDetail;
   cards: CardReference[];
   prmNeeds?: string[];
+  /** The age and cards the admission is priced for. */
+  pricing: { age: number; cards: CardReference[] };
 }
 
 export type BookingPartStatus = 'PREBOOKED' | 'FULFILLED' | 'CANCELLED' | 'EXCHANGE_ONGOING' | 'EXCHANGED' | 'RELEASED';
@@ -151,6 +153,8 @@ export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRefs'> {
 }
 export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'> {
   passengerId: string;
+  /** The place selection the booking asked for (spec §2.10), as given. */
+  placeSelection?: unknown;
   status: BookingPartStatus;
   createdOn: string;
   confirmedOn?: string;
@@ -199,6 +203,10 @@ export interface Booking {
   ancillaries: BookedAncillary[];
   offerMode: 'INDIVIDUAL' | 'COLLECTIVE';
   fulfillments: Fulfillment[];
+  /** Appended by booking patches, never edited or removed (spec §4.1 rule 2). */
+  paymentMethods: Array<{ type: string; transactionId?: string }>;
+  /** A travel pass purchase (spec §4.2): what is sold; no trip. */
+  pass?: PassOffer & { number?: string };
   corporateCodes: StoredOffer['corporateCodes'];
   promotionCodes: StoredOffer['promotionCodes'];
   provisionalPrice: Money;
@@ -215,5 +223,5 @@ export interface Requestor {
 
 /** The id source the caller gives the engine (randomness stays outside it). */
 export interface IdSource {
-  next(kind: 'offer' | 'booking' | 'part' | 'passenger' | 'fulfillment'): string;
+  next(kind: 'offer' | 'booking' | 'part' | 'passenger' | 'fulfillment' | 'pass'): string;
 }

@@ -64,6 +64,15 @@ describe('reporters', () => {
     }
   });
 
+  it('the XML reader used here rejects what a CI parser would', () => {
+    const decl = '<?xml version="1.0" encoding="UTF-8"?>\n';
+    expect(parseXml(`${decl}<a b="1 &amp; 2"><c/>x &lt; y</a>`)).toMatchObject({ name: 'a', attributes: { b: '1 & 2' }, text: 'x < y' });
+    expect(() => parseXml(`${decl}<a>x & y</a>`)).toThrow(/unescaped/);
+    expect(() => parseXml(`${decl}<a b="<">x</a>`)).toThrow();
+    expect(() => parseXml(`${decl}<a><b></a>`)).toThrow(/closes/);
+    expect(() => parseXml(`${decl}<a>\u001b</a>`)).toThrow(/control/);
+  });
+
   it('JUnit: valid XML, a testcase per scenario, failures that name the step and its file:line, the report in system-out', () => {
     const suites = parseXml(junit(results));
     expect(suites.name).toBe('testsuites');

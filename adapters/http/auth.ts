@@ -103,6 +103,9 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
   };
 }
 
+/** A Requestor is three short fields; anything longer is refused before it is decoded. */
+const MAX_REQUESTOR_LENGTH = 2048;
+
 const RequestorHeader = z.strictObject({
   salesApplication: z.string().min(1),
   salesUnitCode: z.string().min(1),
@@ -117,6 +120,9 @@ export function readRequestor(rules: RuleSet, header: string | undefined, client
   const pointer = [{ requestPointer: 'header:Requestor' }];
   if (header === undefined || header.trim() === '') throw new RuleViolation('86002', {}, pointer);
   const raw = header.trim();
+  if (raw.length > MAX_REQUESTOR_LENGTH) {
+    throw new RuleViolation('86001', { reason: `the Requestor header may be at most ${MAX_REQUESTOR_LENGTH} characters long` }, pointer);
+  }
   let parsed: unknown;
   try {
     if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) throw new Error('not Base64');

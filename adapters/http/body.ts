@@ -3,6 +3,30 @@ import type { FastifyInstance } from 'fastify';
 import { RuleViolation } from '../../engine/index.ts';
 
 /**
+ * How deep arrays and objects may nest in a JSON body. OSDM requests need about a dozen levels; a body of 100,000
+ * `[` parses, but every recursive walk over it afterwards (validation, JSON.stringify into the store, logging)
+ * would overflow the stack, so such a body is refused before it is parsed.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when `text` opens more than `limit` arrays or objects inside each other (strings are skipped). One pass, no recursion. */
+export function nestingBeyond(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
  * Request bodies (CONTRACT §4): JSON (application/json or any +json type such as
  * application/vnd.uic.osdm+json), form fields for the token endpoint, and gzip request bodies.
  * Fastify's bodyLimit counts the bytes after decompression, so a gzip bomb ends in 413, not in memory.
@@ -12,6 +36,8 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    const depth = nestingBeyond(text, MAX_JSON_DEPTH);
+    if (depth) return done(new RuleViolation('86001', { reason: `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }, [{ requestPointer: '#' }]), undefined);
     try {
       done(null, JSON.parse(text));
     } catch (e) {

@@ -15,6 +15,10 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
       return new RuleViolation('X_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? 'none' }, [{ requestPointer: 'header:Content-Type' }]);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new RuleViolation('86001', { reason: 'the body is empty' }, [{ requestPointer: '#' }]);
+    case 'FST_ERR_BAD_URL':
+      return new RuleViolation('86001', { reason: 'the path is not a valid URL (a malformed percent-encoding?)' }, [{ requestPointer: 'path' }]);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'resource', id: 'of that length' });
     case 'Z_DATA_ERROR':
     case 'Z_BUF_ERROR':
       return new RuleViolation('86001', { reason: 'the body is not valid gzip' }, [{ requestPointer: 'header:Content-Encoding' }]);
@@ -23,6 +27,30 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
     return new RuleViolation('86001', { reason: e.message ?? 'bad request' });
   }
   return new RuleViolation('INTERNAL_ERROR', { reference: request.id });
+}
+
+/**
+ * A Problem written straight to a socket, for requests Node's HTTP parser refused before Fastify saw them
+ * (a header with CR or LF, headers beyond Node's limit, a method Node does not know): 400 86001 in the default
+ * language, as no Accept-Language could be read.
+ */
+export function rawProblem(engine: Engine, error: { code?: string }): string {
+  const reason = error.code === 'HPE_HEADER_OVERFLOW'
+    ? 'the request headers are larger than the server accepts'
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'the request did not arrive in time'
+      : `the request is not valid HTTP/1.1 (${error.code ?? 'unreadable'})`;
+  const language = engine.rules.limits.languages[0]!;
+  const body = JSON.stringify(engine.problem(new RuleViolation('86001', { reason }), language));
+  return [
+    'HTTP/1.1 400 Bad Request',
+    'Content-Type: application/problem+json; charset=utf-8',
+    `Content-Language: ${language}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
 }
 
 export function sendProblem(engine: Engine, reply: FastifyReply, request: FastifyRequest, error: RuleViolation, language: Language) {

@@ -19,20 +19,23 @@ export function coverageSummary(m: CoverageMatrix): string {
     const pct = items.length === 0 ? 100 : Math.floor((100 * hit) / items.length);
     out.push(`  ${kind.padEnd(20)} ${`${hit}/${items.length}`.padStart(7)}  ${String(pct).padStart(3)}%`);
     const missed = items.filter((i) => i.by.length === 0).map((i) => i.name);
-    if (missed.length > 0) out.push(...wrap(`none: ${missed.join(', ')}`, 100).map((l) => `      ${l}`));
+    if (missed.length > 0) out.push(...wrap(`none: ${missed.join(', ')}`, '      '));
   }
+  if (m.notObservable.length > 0) out.push(...wrap(`booking events that keep the state are not counted (no response shows them): ${m.notObservable.join(', ')}`, '  '));
   const unknown = [...m.unknown.rows, ...m.unknown.codes, ...m.unknown.requests];
-  if (unknown.length > 0) out.push(...wrap(`  seen but not in the rule set or the routes: ${unknown.join(', ')}`, 106));
+  if (unknown.length > 0) out.push(...wrap(`seen, but not in the rule set or the routes: ${unknown.join(', ')}`, '  '));
   return out.join('\n') + '\n';
 }
 
-function wrap(text: string, width: number): string[] {
+/** Words in lines of at most WIDTH characters, each line indented. */
+const WIDTH = 106;
+function wrap(text: string, indent: string): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
-    if (line && line.length + word.length + 1 > width) { lines.push(line); line = word; }
+    if (line && indent.length + line.length + word.length + 1 > WIDTH) { lines.push(indent + line); line = word; }
     else line = line ? `${line} ${word}` : word;
   }
-  if (line) lines.push(line);
+  if (line) lines.push(indent + line);
   return lines;
 }

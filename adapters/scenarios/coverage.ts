@@ -2,7 +2,7 @@ import type { Engine } from '../../engine/index.ts';
 import { bookingMachine } from '../../machines/booking.ts';
 import { nothingExercised, type Exercised } from './exercised.ts';
 import { routeOf, type Route } from './routes.ts';
-import type { ScenarioResult } from './runner.ts';
+import type { ScenarioResult } from './results.ts';
 
 /**
  * Which of the operator's decision rows, error and warning codes, HTTP routes and booking-machine
@@ -16,16 +16,31 @@ export interface CoverageMatrix {
   errors: Array<{ code: string; status: number; by: string[] }>;
   warnings: Array<{ code: string; by: string[] }>;
   routes: Array<{ method: string; url: string; by: string[] }>;
+  /** Booking-machine transitions that change the state (derived from the states responses show, one after another). */
   transitions: Array<{ from: string; event: string; to: string; by: string[] }>;
+  /** `STATE EVENT` the machine handles without changing state: not observable from outside, so not counted. */
+  notObservable: string[];
   /** Answered, but not in the catalogue or not a route of this server: a sign of a stale rule set. */
   unknown: { rows: string[]; codes: string[]; requests: string[] };
 }
 
-/** The machine's transitions, read off its config: `from --event--> to`. */
-function machineTransitions(): Array<{ from: string; event: string; to: string }> {
-  const states = (bookingMachine.config.states ?? {}) as Record<string, { on?: Record<string, unknown> }>;
-  return Object.entries(states).flatMap(([from, node]) =>
-    Object.entries(node.on ?? {}).map(([event, target]) => ({ from, event, to: String(typeof target === 'object' && target && 'target' in target ? (target as { target: unknown }).target : target) })));
+/**
+ * The machine's transitions, read off its state nodes: those that change the state, which responses
+ * show, and the events a state handles without leaving it (a patch), which no response can show.
+ */
+function machineTransitions(): { moves: Array<{ from: string; event: string; to: string }>; staying: string[] } {
+  const moves: Array<{ from: string; event: string; to: string }> = [];
+  const staying: string[] = [];
+  for (const [from, node] of Object.entries(bookingMachine.root.states)) {
+    for (const [event, definitions] of node.transitions) {
+      for (const d of definitions) {
+        const to = d.target?.[0]?.key;
+        if (to && to !== from) moves.push({ from, event, to });
+        else staying.push(`${from} ${event}`);
+      }
+    }
+  }
+  return { moves, staying };
 }
 
 /** `routes`: the server's routes (listRoutes), sandbox controls left out by the caller. */
@@ -61,6 +76,7 @@ export function coverageMatrix(results: readonly ScenarioResult[], engine: Engin
   const decisions = Object.values(engine.rules.decisions).map((d) => ({
     decision: d.name, file: d.file, rows: d.rows.map((row) => ({ row: row.id, at: row.at, by: by(rows, `${d.name}#${row.id}`) })),
   }));
+  const machine = machineTransitions();
   const knownRows = new Set(decisions.flatMap((d) => d.rows.map((row) => `${d.decision}#${row.row}`)));
   return {
     scenarios: results.length,
@@ -68,7 +84,8 @@ export function coverageMatrix(results: readonly ScenarioResult[], engine: Engin
     errors: Object.entries(engine.rules.errors).map(([code, e]) => ({ code, status: e.status, by: by(codes, code) })),
     warnings: Object.keys(engine.rules.warnings).map((code) => ({ code, by: by(warnings, code) })),
     routes: routes.map((route) => ({ ...route, by: by(hitRoutes, `${route.method} ${route.url}`) })),
-    transitions: machineTransitions().map((t) => ({ ...t, by: by(moves, `${t.from}>${t.to}`) })),
+    transitions: machine.moves.map((t) => ({ ...t, by: by(moves, `${t.from}>${t.to}`) })),
+    notObservable: machine.staying,
     unknown: {
       rows: [...rows.keys()].filter((k) => !knownRows.has(k)).sort(),
       codes: [...codes.keys()].filter((c) => !(c in engine.rules.errors)).sort(),

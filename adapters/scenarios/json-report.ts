@@ -1,6 +1,6 @@
 import type { CoverageMatrix } from './coverage.ts';
 import { failureMessage } from './report.ts';
-import type { ScenarioResult } from './runner.ts';
+import type { ScenarioResult } from './results.ts';
 
 /**
  * The JSON report, for tools: counts, then every scenario in file order with its verdict, a one-line

@@ -1,13 +1,7 @@
 import { describeScenario, failureMessage } from './report.ts';
-import type { ScenarioResult } from './runner.ts';
+import type { ScenarioResult } from './results.ts';
 
-/**
- * JUnit XML for CI: one testcase per scenario (classname: the file, name: the scenario's name), a
- * failure whose message names the failing step and its `file:line`, an error for a file that could not
- * be loaded, and the pretty report of the scenario in system-out.
- */
-// XML 1.0 allows neither most control characters nor lone surrogates, even escaped.
-// eslint-disable-next-line no-control-regex
+// XML 1.0 allows neither most control characters (a terminal colour code, say) nor lone surrogates, even escaped.
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const xml = (s: string) =>
   s.replace(INVALID_XML, '\uFFFD').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -23,6 +17,11 @@ function testcase(r: ScenarioResult): string {
   return `  <testcase classname="${xml(r.file)}" name="${xml(r.name)}" file="${xml(r.file)}" time="${seconds(r.ms)}">${verdict}\n    <system-out>${xml(report)}</system-out>\n  </testcase>`;
 }
 
+/**
+ * JUnit XML for CI: one testcase per scenario (classname and file: the scenario file, name: the
+ * scenario's name), a failure whose message names the failing step and its `file:line`, an error for a
+ * file that could not be loaded, and the scenario's pretty report in system-out.
+ */
 export function junit(results: readonly ScenarioResult[], suiteName = 'signalbox scenarios'): string {
   const failures = results.filter((r) => !r.passed && r.problems.length === 0).length;
   const errors = results.filter((r) => r.problems.length > 0).length;

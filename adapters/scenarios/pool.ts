@@ -1,17 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import { runScenario, type RunOptions, type ScenarioResult } from './runner.ts';
+import type { RunOptions, ScenarioResult } from './results.ts';
+import { runScenario } from './runner.ts';
 import type { Target } from './targets.ts';
 import type { WorkerSetup, WorkerReply } from './worker.ts';
 
-/**
- * Runs scenario files `jobs` at a time and returns their results in file order, whichever finished first.
- *
- * In-process scenarios are CPU-bound, so concurrency on one thread gains nothing: the extra jobs are
- * worker threads, each with its own engine. A worker takes ~0.7 s to start (tsx and the rules load),
- * as long as dozens of short scenarios, so the main thread starts on the files at once and workers are
- * started only once the work left, at the pace so far, is longer than that; they join as they are ready.
- * A live target does the work in another process: there the jobs are concurrent runs on this thread.
- */
+/** How `runFiles` runs: how many at a time, with what, and who hears of each result. */
 export interface PoolOptions {
   jobs: number;
   run: RunOptions;
@@ -27,6 +20,15 @@ export interface PoolOptions {
 /** Measured: a worker thread from the TypeScript sources is ready ~0.6–0.8 s after it is started. */
 const WORKER_START_MS = 700;
 
+/**
+ * Runs scenario files `jobs` at a time and returns their results in file order, whichever finished first.
+ *
+ * In-process scenarios are CPU-bound, so concurrency on one thread gains nothing: the extra jobs are
+ * worker threads, each with its own engine. A worker takes ~0.7 s to start (tsx and the rules load),
+ * as long as dozens of short scenarios, so the main thread starts on the files at once and workers are
+ * started only once the work left, at the pace so far, is longer than that; they join as they are ready.
+ * A live target does the work in another process: there the jobs are concurrent runs on this thread.
+ */
 export function runFiles(files: readonly string[], target: Target, options: PoolOptions): Promise<ScenarioResult[]> {
   const results = new Array<ScenarioResult>(files.length);
   let next = 0;

@@ -1,4 +1,4 @@
-import type { ScenarioResult } from './runner.ts';
+import type { ScenarioResult } from './results.ts';
 
 /**
  * The line on stderr while scenarios run (only on a terminal: a CI log or a pipe gets no carriage

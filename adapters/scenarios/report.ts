@@ -1,6 +1,6 @@
 import type { DecisionTrace } from '../../engine/index.ts';
 import { compact, describeDifference } from './diff.ts';
-import type { ScenarioResult, StepResult } from './runner.ts';
+import type { ScenarioResult, StepResult } from './results.ts';
 
 /**
  * The pretty report (terminal): a line per scenario; for a failing one, the failing step's `file:line`,
@@ -33,11 +33,15 @@ export function describeScenario(r: ScenarioResult): string[] {
 
 /** One line saying why a scenario failed: its file's first problem, or the failing step, where it is and its first mismatch. */
 export function failureMessage(r: ScenarioResult): string {
-  if (r.problems.length > 0) return r.problems.length === 1 ? r.problems[0]! : `${r.problems[0]} (and ${r.problems.length - 1} more problems)`;
+  const firstLine = (text: string) => text.split('\n')[0]!;
+  if (r.problems.length > 0) {
+    const count = r.problems.flatMap((p) => p.split('\n')).length;
+    return count === 1 ? r.problems[0]! : `${firstLine(r.problems[0]!)} (and ${count - 1} more problems)`;
+  }
   const step = r.steps.find((s) => !s.passed && !s.skipped);
   if (!step) return 'failed';
   const first = step.mismatches[0];
-  const why = step.error?.split('\n')[0] ?? (first ? `${first.path}: ${first.message}` : 'failed');
+  const why = step.error ? firstLine(step.error) : first ? `${first.path}: ${first.message}` : 'failed';
   return `step "${step.name}" at ${step.at}: ${why}${step.mismatches.length > 1 ? ` (and ${step.mismatches.length - 1} more mismatches)` : ''}`;
 }
 

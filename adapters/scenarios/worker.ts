@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEngine } from '../../engine/index.ts';
-import { runScenario, type RunOptions, type ScenarioResult } from './runner.ts';
+import type { RunOptions, ScenarioResult } from './results.ts';
+import { runScenario } from './runner.ts';
 import { inProcess } from './targets.ts';
 
 /** A worker thread of `signalbox test --jobs N` (pool.ts): its own engine, scenario files in, results out. */

@@ -8,6 +8,9 @@ import { violation } from '../violation.ts';
 import { bookingMachine } from '../../machines/booking.ts';
 import { checkPurchaser, missingPassengerData, readDetail } from './contact.ts';
 import { chooseAncillaries } from './ancillaries.ts';
+import { namesFromCards } from './identity.ts';
+import { checkPassPurchase, holderDetail } from './pass-purchase.ts';
+import { readPlaceSelections } from './places.ts';
 import { BookingRequest } from './request.ts';
 
 export interface Warning { code: string; params?: Record<string, unknown> }
@@ -24,13 +27,15 @@ export function readBookingRequest(body: unknown): BookingRequest {
  */
 export function createBooking(ctx: Context, request: BookingRequest, offers: ReadonlyMap<string, StoredOffer>): { booking: Booking; warnings: Warning[] } {
   const { rules, ids } = ctx;
+  // CONTRACT §4b: two pass offers are refused with the specific 86006 rather than 86041.
+  if (request.offers.filter((o) => offers.get(o.offerId)?.pass).length > 1) throw violation('86006', {}, '#/offers');
   if (request.offers.length !== 1) throw violation('86041', { count: request.offers.length }, '#/offers');
   const selection = request.offers[0]!;
   const offer = offers.get(selection.offerId);
   if (!offer || offer.owner !== ctx.requestor.client) {
     throw violation('RESOURCE_NOT_FOUND', { resource: 'offer', id: selection.offerId }, '#/offers/0/offerId');
   }
-  if (offer.pass) throw violation('X_NOT_SUPPORTED', { feature: 'Booking a travel pass' }, '#/offers/0/offerId');
+  const passHolder = offer.pass ? checkPassPurchase(ctx, request, offer, offers) : undefined;
   if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) {
     throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/offers/0/offerId');
   }
@@ -50,7 +55,9 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
     if (spec.age !== undefined && spec.age !== offered.age) {
       throw violation('86001', { reason: `the age differs from the offer request (${offered.age}); book with the offer's age and patch the passenger to change it (spec §2.7 rule 4)` }, `#/passengerSpecifications/${i}/age`);
     }
-    const detail = readDetail(spec.detail, `#/passengerSpecifications/${i}/detail`);
+    const cards = spec.cards.length > 0 ? spec.cards : offered.cards;
+    const given = readDetail(spec.detail, `#/passengerSpecifications/${i}/detail`);
+    const detail = passHolder ? holderDetail(passHolder, given) : namesFromCards(ctx, given, cards, `#/passengerSpecifications/${i}/detail`);
     const missing = missingPassengerData(detail);
     if (missing.length > 0) warnings.push({ code: 'X_PASSENGER_DATA_INCOMPLETE', params: { missing: missing.map((m) => `${spec.externalRef}.${m}`).join(', ') } });
     return {
@@ -60,7 +67,9 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
       // Spec §2.6: without an age the type becomes PERSON.
       type: spec.age !== undefined ? offered.responseType : 'PERSON',
       ...(detail ? { detail } : {}),
-      cards: spec.cards.length > 0 ? spec.cards : offered.cards,
+      cards,
+      // What the admission was priced for; a patch of the age reprices from here (spec §2.7 rule 4).
+      pricing: { age: offered.age, cards: offered.cards },
       ...(spec.prmNeeds ? { prmNeeds: spec.prmNeeds } : {}),
     };
   });
@@ -76,7 +85,11 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
   }
 
   const admissions = offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, id: ids.next('part'), passengerIds: passengerRefs.map(passengerId), status: 'PREBOOKED' as const, createdOn: now }));
-  const reservations = offer.reservations.map(({ passengerRef, ...r }) => ({ ...r, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now }));
+  const places = readPlaceSelections(ctx, offer, [...(request.placeSelections ?? []), ...(selection.placeSelections ?? [])], selection.placeSelections ? '#/offers/0/placeSelections' : '#/placeSelections');
+  const reservations = offer.reservations.map(({ passengerRef, ...r }) => ({
+    ...r, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now,
+    ...(places.has(r.id) ? { placeSelection: places.get(r.id) } : {}),
+  }));
   const ancillaries = chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _default, ...a }, autoAdded }) => ({
     ...a, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now, autoAdded,
   }));
@@ -101,6 +114,8 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
     ancillaries,
     offerMode: offer.offerMode,
     fulfillments: [],
+    paymentMethods: [],
+    ...(offer.pass ? { pass: offer.pass } : {}),
     corporateCodes: offer.corporateCodes,
     promotionCodes: [...offer.promotionCodes, ...(request.promotionCodes ?? []).map(({ code, issuer }) => ({ code, ...(issuer ? { issuer } : {}) }))],
     provisionalPrice: price,

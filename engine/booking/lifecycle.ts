@@ -35,6 +35,13 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
 
   const moved = move(ctx, booking, { type: 'CONFIRM' }, 'Confirmation');
   const now = ctx.now.toISOString();
+  const fulfilled = <T extends { status: string }>(part: T) => ({ ...part, status: 'FULFILLED' as const, confirmedOn: now });
+  if (booking.pass) {
+    // Spec §4.2 rule 6: the pass number is the control number; a pass fulfillment never carries a barcode.
+    const admission = booking.admissions[0]!;
+    const fulfillment = { id: ctx.ids.next('fulfillment'), status: 'FULFILLED' as const, createdOn: now, bookingPartIds: [admission.id], passengerIds: admission.passengerIds, controlNumber: ctx.ids.next('pass') };
+    return { ...moved, confirmedOn: now, admissions: moved.admissions.map(fulfilled), fulfillments: [fulfillment], confirmedPrice: moved.provisionalPrice };
+  }
   const firstLeg = booking.trip.legs[0]!;
   const lastLeg = booking.trip.legs[booking.trip.legs.length - 1]!;
   const product = ctx.rules.products.products[booking.product.code]!;
@@ -62,7 +69,6 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
   for (const part of [...booking.reservations, ...booking.ancillaries]) {
     fulfillments.push({ id: ctx.ids.next('fulfillment'), status: 'FULFILLED', createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
   }
-  const fulfilled = <T extends { status: string }>(part: T) => ({ ...part, status: 'FULFILLED' as const, confirmedOn: now });
   return {
     ...moved,
     confirmedOn: now,

@@ -7,10 +7,11 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
   const trip = booking.trip;
   const coverage = (legIds: string[]) => ({ coveredTripId: trip.id, coveredLegIds: legIds });
   const validity = (legIds: string[]) => {
+    if (booking.pass) return { validFrom: booking.pass.validFrom, validUntil: booking.pass.validUntil };
     const legs = trip.legs.filter((l) => legIds.includes(l.id));
     return { validFrom: legs[0]!.departure, validUntil: legs[legs.length - 1]!.arrival };
   };
-  const summary = (code: string) => rules.products.products[code]!.summary[language];
+  const summary = (code: string) => rules.products.products[code]?.summary[language] ?? rules.customers.passTypes[code]?.name[language] ?? code;
   const admission = (a: BookedAdmission) => ({
     objectType: 'Admission',
     id: a.id,
@@ -43,6 +44,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     exchangeable: booking.admissions[0]?.exchangeable ?? 'NO',
     products: [{ productId: r.product.id, legIds: [r.legId] }],
     tripCoverage: coverage([r.legId]),
+    ...(r.placeSelection ? { placeSelection: { ...(r.placeSelection as object), reservationId: r.id } } : {}),
   });
   return {
     id: booking.id,
@@ -83,6 +85,8 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
       })),
       ...(booking.throughTicketTags.length ? { appliedThroughTicketTags: booking.throughTicketTags } : {}),
     }],
+    ...(booking.pass ? { fulfillmentType: booking.pass.fulfillment.type } : {}),
+    ...(booking.paymentMethods.length ? { paymentMethods: booking.paymentMethods } : {}),
     provisionalPrice: booking.provisionalPrice,
     confirmedPrice: booking.confirmedPrice,
     fulfillments: booking.fulfillments.map((f) => fulfillmentSummary(booking, f)),

@@ -1,19 +1,18 @@
 import { decide, enforce, type Context } from '../context.ts';
 import type { AdmissionPart, Leg, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
-import { minutesBetween, plus } from '../time.ts';
+import { plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
 import { checkCorporateCodes } from './corporate-codes.ts';
-import { familyDiscounted } from './family-discount.ts';
-import { isTrafficDisturbanceTicket, typePassenger } from './passengers.ts';
+import { admissionPrices } from './admission-prices.ts';
+import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
-import { fullFare, priceFor, sum, withVat } from './pricing.ts';
+import { sum, withVat } from './pricing.ts';
 import { OfferCollectionRequest } from './request.ts';
 import { isReleased } from './release.ts';
 import { readTrip } from './trip.ts';
-import { coveringPass } from './travel-passes.ts';
 
 /**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and
@@ -76,24 +75,13 @@ function priceOffer(
 ): StoredOffer {
   const { rules, ids } = ctx;
   const now = ctx.now.toISOString();
-  const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
   const product = offeredProduct(ctx, choice.code, choice.flexibility);
-  const travelClass = rules.products.products[choice.code]!.travelClass;
   const flex = rules.products.flexibilities[choice.flexibility]!;
-  const minutes = minutesBetween(trip.legs[0]!.departure, trip.legs[trip.legs.length - 1]!.arrival);
-  const fare = fullFare(rules, main.category as ProductCategoryCode, minutes, choice.code, choice.flexibility);
-  const discounted = familyDiscounted(ctx, passengers, travelClass);
   const offerMode = request.offerSearchCriteria?.offerMode ?? 'INDIVIDUAL';
 
   // Spec §2.6 rule 8: one admission per passenger for all legs (through fare).
-  const perPassenger = passengers.map((p) => {
-    const pass = coveringPass(ctx, p, trip, travelClass);
-    const { outcome } = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
-      internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p), familyDiscount: discounted.has(p.externalRef),
-    });
-    // CONTRACT §4a: a valid travel pass that covers the trip prices the admission at 0.
-    return { ref: p.externalRef, price: priceFor(rules, fare, pass ? 0 : (outcome?.factor ?? 1), currency, trip.international) };
-  });
+  const prices = admissionPrices(ctx, trip, choice.code, choice.flexibility, passengers, currency);
+  const perPassenger = passengers.map((p) => ({ ref: p.externalRef, price: prices.get(p.externalRef)! }));
   const common = { legIds: trip.legs.map((l) => l.id), product, refundable: flex.refundable, exchangeable: flex.exchangeable };
   // Spec §2.3 rule 3: collective mode has one price for all passengers, who cannot be refunded separately.
   const admissions: AdmissionPart[] = offerMode === 'COLLECTIVE'

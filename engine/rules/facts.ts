@@ -37,6 +37,12 @@ export const factCatalogue = {
     classRelation: z.enum(['SAME', 'PASS_HIGHER', 'PASS_LOWER']),
     categoryRelation: z.enum(['SAME', 'PASS_HIGHER', 'OTHER']),
   }),
+  nightGender: z.object({
+    compartment: z.enum(['NONE', 'PRIVATE', 'SHARED']),
+    accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']),
+    genderCount: count,
+    gender: z.enum(['NONE', 'MEN', 'LADIES', 'MIXED']),
+  }),
   productAvailability: z.object({
     compartment: z.enum(['NONE', 'PRIVATE', 'SHARED']),
     accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']),

@@ -179,6 +179,8 @@ export const CardsFile = z.strictObject({
     z.string().regex(/^[A-Z0-9_]+$/),
     z.strictObject({ effect: z.enum(['passengerType', 'trafficDisturbanceTicket']), name: LocalizedText }),
   ),
+  loyaltyCard: z.strictObject({ code: z.string(), numberPattern: z.string() }),
+  identityNumberPattern: z.string(),
 });
 export type Cards = z.infer<typeof CardsFile>;
 

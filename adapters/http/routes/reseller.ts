@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { RuleViolation } from '../../../engine/index.ts';
 import { answer } from '../server.ts';
 
 /** The Reseller API under /v3 (spec §4.1, CONTRACT §6). Each route: authenticate, call the service, answer. */
@@ -39,6 +40,52 @@ export async function resellerRoutes(app: FastifyInstance) {
     const fulfillments = decided.value.fulfillments.map((f) => (service.engine.renderFulfillment(decided.value, f.id, requestor.language)!).fulfillment);
     return answer(request, reply, { value: { fulfillments }, traces: decided.traces });
   });
+
+  // Spec §4.1 rule 2, §2.10 rule 1: place selections and payment methods.
+  app.patch<WithId>('/bookings/:bookingId', async (request, reply) => {
+    const requestor = await app.requestorOf(request);
+    const decided = await service.patchBooking(requestor, request.params.bookingId, request.body);
+    return answer(request, reply, { value: service.engine.renderBooking(decided.value, requestor.language), traces: decided.traces });
+  });
+
+  type WithPassenger = { Params: { bookingId: string; passengerId: string } };
+  app.get<WithPassenger>('/bookings/:bookingId/passengers/:passengerId', async (request, reply) => {
+    const requestor = await app.requestorOf(request);
+    const booking = await service.booking(requestor, request.params.bookingId);
+    const body = service.engine.renderPassenger(booking, request.params.passengerId, requestor.language);
+    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'passenger', id: request.params.passengerId });
+    return reply.send(body);
+  });
+  app.patch<WithPassenger>('/bookings/:bookingId/passengers/:passengerId', async (request, reply) => {
+    const requestor = await app.requestorOf(request);
+    const decided = await service.patchPassenger(requestor, request.params.bookingId, request.params.passengerId, request.body);
+    return answer(request, reply, { value: service.engine.renderPassenger(decided.value, request.params.passengerId, requestor.language), traces: decided.traces });
+  });
+
+  app.get<WithId>('/bookings/:bookingId/purchaser', async (request, reply) => {
+    const requestor = await app.requestorOf(request);
+    const body = service.engine.renderPurchaser(await service.booking(requestor, request.params.bookingId), requestor.language);
+    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'purchaser', id: request.params.bookingId });
+    return reply.send(body);
+  });
+  app.patch<WithId>('/bookings/:bookingId/purchaser', async (request, reply) => {
+    const requestor = await app.requestorOf(request);
+    const decided = await service.patchPurchaser(requestor, request.params.bookingId, request.body);
+    return answer(request, reply, { value: service.engine.renderPurchaser(decided.value, requestor.language), traces: decided.traces });
+  });
+
+  // Spec §4.1 "Unsupported": adding offers to a booking. A travel pass offer gets its own code (§4.2 rule 1, 86007).
+  app.post<WithId>('/bookings/:bookingId/booked-offers', async (request) => {
+    const requestor = await app.requestorOf(request);
+    await service.booking(requestor, request.params.bookingId);
+    const offerIds = ((request.body as { offers?: Array<{ offerId?: unknown }> } | undefined)?.offers ?? []).map((o) => String(o?.offerId));
+    const offers = await service.store.getOffers(offerIds);
+    if ([...offers.values()].some((o) => o.pass && o.owner === requestor.client)) throw new RuleViolation('86007', {}, [{ requestPointer: '#/offers' }]);
+    throw new RuleViolation('X_NOT_SUPPORTED', { feature: 'Adding offers to a booking' });
+  });
+  for (const path of ['/bookings/:bookingId/booked-offers/*', '/availabilities/nearby']) {
+    app.all(path, async () => { throw new RuleViolation('X_NOT_SUPPORTED', { feature: path.startsWith('/availabilities') ? 'Nearby availabilities' : 'Booked-offer endpoints' }); });
+  }
 
   app.get<{ Params: { fulfillmentId: string } }>('/fulfillments/:fulfillmentId', async (request, reply) => {
     const requestor = await app.requestorOf(request);

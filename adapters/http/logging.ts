@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Structured JSON logs (pino, through Fastify) and W3C Trace Context (https://www.w3.org/TR/trace-context/).
+ *
+ * Every line a request logs carries `reqId` (also answered as `x-request-id`), `traceId` and `spanId`. An incoming
+ * `traceparent` keeps its trace-id (its parent-id is logged as `parentSpanId`); without a valid one a new trace
+ * starts. Each answer carries `traceparent: 00-<trace-id>-<our span id>-<flags>`, so a reseller can find our lines
+ * for its call.
+ *
+ * Secrets never reach a log: requests are logged with an allow-list of headers (never Authorization nor
+ * Ocp-Apim-Subscription-Key), secret query parameters are masked in the url, and pino's redaction censors the
+ * same fields wherever code logs them explicitly (a header object, a token form with `client_secret`).
+ */
+export interface TraceContext {
+  traceId: string;
+  /** Our span: the parent-id of whatever we would call, and what the answer's traceparent names. */
+  spanId: string;
+  /** The caller's span, when it sent a valid traceparent. */
+  parentSpanId?: string;
+  flags: string;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+
+/** A valid traceparent's parts, or undefined (then a new trace starts, as the W3C recommendation says). */
+export function parseTraceparent(header: string | undefined): { traceId: string; parentSpanId: string; flags: string } | undefined {
+  const m = header === undefined ? null : TRACEPARENT.exec(header.trim());
+  if (!m) return undefined;
+  const [, version, traceId, parentSpanId, flags, rest] = m as unknown as [string, string, string, string, string, string | undefined];
+  if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
+  if (/^0+$/.test(traceId) || /^0+$/.test(parentSpanId)) return undefined;
+  return { traceId, parentSpanId, flags };
+}
+
+const contexts = new WeakMap<IncomingMessage, TraceContext>();
+
+/** The trace context of a request, made once per request (the child logger and the hooks ask for it). */
+export function traceOf(raw: IncomingMessage): TraceContext {
+  let context = contexts.get(raw);
+  if (!context) {
+    const header = raw.headers['traceparent'];
+    const incoming = parseTraceparent(Array.isArray(header) ? header[0] : header);
+    const spanId = randomBytes(8).toString('hex');
+    context = incoming
+      ? { traceId: incoming.traceId, spanId, parentSpanId: incoming.parentSpanId, flags: incoming.flags }
+      : { traceId: randomBytes(16).toString('hex'), spanId, flags: '00' };
+    contexts.set(raw, context);
+  }
+  return context;
+}
+
+export const traceparentOf = (context: TraceContext) => `00-${context.traceId}-${context.spanId}-${context.flags}`;
+
+/** The headers a request is logged with. Anything else (Authorization, Ocp-Apim-Subscription-Key, cookies) is left out. */
+const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'accept-language', 'requestor', 'traceparent', 'x-request-id'];
+
+/** Query parameters whose value is masked in a logged url. */
+const SECRET_QUERY = /([?&](?:client_secret|client_assertion|access_token|token|password|secret|subscription-key|ocp-apim-subscription-key|code)=)[^&#]*/gi;
+
+export const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+
+/** Paths pino censors wherever they appear in a logged object. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization', 'req.headers["ocp-apim-subscription-key"]', 'req.headers.cookie',
+  'headers.authorization', 'headers["ocp-apim-subscription-key"]', 'headers.cookie',
+  '*.headers.authorization', '*.headers["ocp-apim-subscription-key"]',
+  'authorization', 'client_secret', '*.client_secret', '*.*.client_secret', 'access_token', '*.access_token',
+];
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  hostname?: string;
+  ip?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  raw?: IncomingMessage;
+}
+
+/** The pino options of the server's logger, with whatever the caller gave (level, stream, …) on top. */
+export function loggerOptions(given: boolean | object | undefined): false | Record<string, unknown> {
+  if (!given) return false;
+  const custom = given === true ? {} : (given as Record<string, unknown>);
+  return {
+    level: 'info',
+    // ISO time and level names make the lines readable without pino-pretty.
+    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+    formatters: { level: (label: string) => ({ level: label }) },
+    ...custom,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req(request: LoggedRequest) {
+        const headers = request.headers ?? request.raw?.headers ?? {};
+        return {
+          method: request.method,
+          url: maskUrl(request.url ?? ''),
+          hostname: request.hostname,
+          remoteAddress: request.ip,
+          headers: Object.fromEntries(LOGGED_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]])),
+        };
+      },
+      ...((custom['serializers'] as object | undefined) ?? {}),
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import type { LoadedScenario } from './load.ts';
+import { match, type Mismatch } from './match.ts';
+import type { RunOptions, StepResult } from './results.ts';
+import { methodOf, type ApiStep, type Fixtures, type Scenario } from './schema.ts';
+import { StepError } from './step-error.ts';
+import type { HttpResult, Session } from './targets.ts';
+import { expand, pick } from './templates.ts';
+
+/**
+ * An API step: expand the templates, send the request with the scenario's token, Requestor and
+ * language, check status, headers and body against `expect`, save what it asks to save; a failing
+ * step carries the rule traces behind its response.
+ */
+export interface StepContext {
+  loaded: LoadedScenario;
+  session: Session;
+  /** Tokens already granted by this target, by client (shared by the scenarios run against it). */
+  tokens: Map<string, Promise<string>>;
+  vars: Record<string, unknown>;
+  options: RunOptions;
+}
+
+function token(run: StepContext, client: string): Promise<string> {
+  const known = run.tokens.get(client);
+  if (known) return known;
+  const secret = run.options.secrets[client];
+  if (!secret) throw new StepError(`no secret known for client ${client}`);
+  const granted = run.session.send({
+    method: 'POST', path: '/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret }).toString(),
+  }).then((res) => {
+    const t = (res.body as { access_token?: string } | undefined)?.access_token;
+    if (res.status !== 200 || !t) throw new StepError(`the token request for ${client} answered ${res.status} ${JSON.stringify(res.body)}`);
+    return t;
+  });
+  // A refused grant is not remembered: the next scenario asks again.
+  run.tokens.set(client, granted);
+  granted.catch(() => run.tokens.delete(client));
+  return granted;
+}
+
+export async function runApiStep(step: ApiStep, index: number, run: StepContext): Promise<StepResult> {
+  const { loaded: { scenario, fixtures, source }, session, vars } = run;
+  const method = methodOf(step);
+  const path = expand(step[method], vars, fixtures, [method]) as string;
+  const body = step.body === undefined ? undefined : expand(step.body, vars, fixtures, ['body']);
+  const headers = await requestHeaders(step, scenario, path, body, run);
+  for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = v === null ? null : (expand(v, vars, fixtures, ['headers', k]) as string);
+  const sent = Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== null));
+  const res: HttpResult = await session.send({ method, path, headers: sent, ...(body !== undefined ? { body } : {}) });
+
+  const mismatches = check(step, res, vars, fixtures);
+  if (mismatches.length === 0) save(step, res, vars, mismatches);
+  const here = (keys: readonly PropertyKey[]) => source.at(['steps', index, ...keys]);
+  const result: StepResult = {
+    name: '', at: '', ms: 0,
+    passed: mismatches.length === 0,
+    request: { method: method.toUpperCase(), path, ...(body !== undefined ? { body } : {}) },
+    response: { status: res.status, body: res.body },
+    mismatches: mismatches.map((m) => ({ ...m, at: here(m.keys ?? ['expect']) })),
+  };
+  if (!result.passed) Object.assign(result, await tracesOf(res, session));
+  return result;
+}
+
+/** Accept-Language, the JSON content type, the token and the Requestor (spec §2.1) a step sends unless it says otherwise. */
+async function requestHeaders(step: ApiStep, scenario: Scenario, path: string, body: unknown, run: StepContext): Promise<Record<string, string | null>> {
+  const headers: Record<string, string | null> = {
+    'accept-language': scenario.language,
+    ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
+  };
+  if (path.startsWith('/v3/') || path.startsWith('/customer/')) {
+    const client = step.auth === undefined ? scenario.client : step.auth;
+    if (client !== false) headers['authorization'] = `Bearer ${await token(run, client)}`;
+    if (path.startsWith('/v3/')) {
+      headers['requestor'] = Buffer.from(JSON.stringify({ salesApplication: step.salesApplication ?? scenario.salesApplication, salesUnitCode: 'SCENARIO' })).toString('base64');
+    }
+  }
+  return headers;
+}
+
+/** Status, headers and body against `expect`; each mismatch keeps where in the step it was expected. */
+function check(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, fixtures: Fixtures): Mismatch[] {
+  const mismatches: Mismatch[] = [];
+  const expect = step.expect;
+  if (expect.status !== undefined && res.status !== expect.status) {
+    mismatches.push({ path: 'status', keys: ['expect', 'status'], expected: expect.status, actual: res.status, message: 'different status' });
+  }
+  for (const [h, v] of Object.entries(expect.headers ?? {})) {
+    mismatches.push(...match(expand(v, vars, fixtures, ['expect', 'headers', h]), res.headers[h.toLowerCase()], false, `header ${h}`, ['expect', 'headers', h]));
+  }
+  if (expect.body !== undefined) {
+    mismatches.push(...match(expand(expect.body, vars, fixtures, ['expect', 'body']), res.body, expect.exact ?? false, 'body', ['expect', 'body']));
+  }
+  return mismatches;
+}
+
+function save(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, mismatches: Mismatch[]): void {
+  for (const [name, from] of Object.entries(step.save ?? {})) {
+    const value = from.startsWith('header:') ? res.headers[from.slice(7).toLowerCase()] : pick(res.body, from);
+    if (value === undefined) mismatches.push({ path: `save ${name}`, keys: ['save', name], expected: '$any', actual: undefined, message: `nothing at ${from} in the response to save` });
+    vars[name] = value;
+  }
+}
+
+/** A failing step's traces: handed over in-process, fetched by request id from a live sandbox. */
+async function tracesOf(res: HttpResult, session: Session): Promise<Pick<StepResult, 'traces' | 'tracesUnavailable'>> {
+  if (res.traces) return { traces: res.traces };
+  const requestId = res.headers['x-request-id'];
+  if (!session.traces) return { tracesUnavailable: 'this target cannot give rule traces' };
+  if (!requestId) return { tracesUnavailable: 'the response has no x-request-id header to ask for its traces by' };
+  const found = await session.traces(requestId);
+  return 'traces' in found ? { traces: found.traces } : { tracesUnavailable: found.unavailable };
+}

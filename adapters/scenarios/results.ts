@@ -1,0 +1,42 @@
+import type { DecisionTrace } from '../../engine/index.ts';
+import type { Exercised } from './exercised.ts';
+import type { Mismatch } from './match.ts';
+
+/** What running a scenario file gives: a verdict per step, and for a failing one why, with the rule traces behind it. */
+export interface StepResult {
+  name: string;
+  /** `file:line` of the step, for the failure report. */
+  at: string;
+  passed: boolean;
+  skipped?: boolean;
+  request?: { method: string; path: string; body?: unknown };
+  response?: { status: number; body: unknown };
+  /** Each with `at`: the `file:line:col` of the expectation it broke. */
+  mismatches: Array<Mismatch & { at?: string }>;
+  /** Why the step could not be carried out (`file:line:col: message`, or a stack for a bug). */
+  error?: string;
+  /** The rule traces behind a failing step's response. */
+  traces?: readonly DecisionTrace[];
+  /** Why a failing step has no traces (a live target without a sandbox). */
+  tracesUnavailable?: string;
+  ms: number;
+}
+export interface ScenarioResult {
+  file: string;
+  name: string;
+  tags: string[];
+  passed: boolean;
+  /** Problems of the file itself (`file:line:col: message`), when it could not run. */
+  problems: string[];
+  steps: StepResult[];
+  /** With `coverage`: what the scenario's requests exercised. */
+  exercised?: Exercised;
+  ms: number;
+}
+
+export interface RunOptions {
+  /** Client secrets by client id, for the token each scenario uses. */
+  secrets: Readonly<Record<string, string>>;
+  /** Record what every request exercised (live targets: one more request per step, for its traces). */
+  coverage?: boolean;
+}

@@ -1,0 +1,123 @@
+import type { Context } from '../context.ts';
+import type { Booking, BookedPassenger, Money } from '../model.ts';
+import { admissionPrices } from '../offers/admission-prices.ts';
+import { typePassenger } from '../offers/passengers.ts';
+import { sum } from '../offers/pricing.ts';
+import type { Flexibility } from '../rules/schemas.ts';
+import { parseRequest } from '../validate.ts';
+import { violation } from '../violation.ts';
+import { checkPurchaser, readDetail } from './contact.ts';
+import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
+import { move } from './lifecycle.ts';
+import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
+
+/**
+ * PATCH passenger (spec §2.7 rules 3–7, CONTRACT §4b): complete details replace the old ones; the age may
+ * change (the booking is repriced); cards may be added or changed, never removed; names bound to a loyalty
+ * card or a personal pass cannot change. Only while the booking is provisional (spec §2.7 rule 5).
+ */
+export function patchPassenger(ctx: Context, booking: Booking, passengerId: string, body: unknown): Booking {
+  const moved = move(ctx, booking, { type: 'PATCH_PASSENGER' }, 'Changing a passenger');
+  const index = booking.passengers.findIndex((p) => p.id === passengerId);
+  if (index < 0) throw violation('RESOURCE_NOT_FOUND', { resource: 'passenger', id: passengerId });
+  const patch = parseRequest(PassengerPatch, body);
+  const before = booking.passengers[index]!;
+  const missing = (['firstName', 'lastName'] as const).filter((f) => !patch.detail[f]);
+  if (missing.length > 0) {
+    throw violation('86001', { reason: 'a passenger patch must contain complete details (spec §2.7 rule 3)' }, missing.map((f) => ({ requestPointer: `#/detail/${f}`, detail: 'required' })));
+  }
+
+  const cards = patch.cards ?? before.cards;
+  // Spec §2.7 rule 4: cards can be added or changed, not removed (a personal pass: 86018, rule 7).
+  for (const old of before.cards) {
+    if (cards.some((c) => c.type === old.type && c.code === old.code)) continue;
+    const personal = old.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[old.code]?.personal;
+    throw violation(personal ? '86018' : 'X_CARD_REMOVAL', { code: old.code }, '#/cards');
+  }
+  const detail = readDetail(patch.detail, '#/detail')!;
+  // Spec §2.7 rules 6–7: a name bound to a card that the passenger already had cannot change.
+  if (!sameName(detail, before.detail)) {
+    if (personalPassHolder(ctx, before.cards)) throw violation('86017', {}, '#/detail');
+    if (loyaltyHolder(ctx, before.cards)) throw violation('86015', {}, '#/detail');
+  }
+  const named = namesFromCards(ctx, detail, cards, '#/detail');
+  const pricing = { age: patch.age ?? before.pricing.age, cards: cards };
+  const passenger: BookedPassenger = {
+    ...before,
+    ...(patch.age !== undefined ? { age: patch.age } : {}),
+    ...(named ? { detail: named } : {}),
+    cards,
+    ...(patch.prmNeeds ? { prmNeeds: patch.prmNeeds } : {}),
+    pricing,
+  };
+  const passengers = booking.passengers.map((p, i) => (i === index ? passenger : p));
+  if (patch.age !== undefined) {
+    const typed = typePassenger(ctx, { externalRef: passenger.externalRef, type: 'PERSON', age: pricing.age, cards: pricing.cards }, index, booking.trip.legs[0]!.departure);
+    passengers[index] = { ...passenger, type: typed.responseType };
+  }
+  const repriced = patch.age !== undefined && patch.age !== before.pricing.age;
+  return repriced ? reprice(ctx, { ...moved, passengers }) : { ...moved, passengers };
+}
+
+/** Spec §2.7 rule 4: prices follow the passengers' ages again, family discount included. */
+function reprice(ctx: Context, booking: Booking): Booking {
+  const departure = booking.trip.legs[0]!.departure;
+  const typed = booking.passengers.map((p, i) => typePassenger(ctx, { externalRef: p.externalRef, type: 'PERSON', age: p.pricing.age, cards: p.pricing.cards }, i, departure));
+  const prices = admissionPrices(ctx, booking.trip, booking.product.code, booking.product.flexibility as Flexibility, typed, booking.currency);
+  const priceOf = (passengerIds: string[]): Money => sum(ctx.rules, passengerIds.map((id) => prices.get(booking.passengers.find((p) => p.id === id)!.externalRef)!), booking.currency, booking.trip.international);
+  const admissions = booking.admissions.map((a) => ({ ...a, price: priceOf(a.passengerIds) }));
+  const provisionalPrice = sum(ctx.rules, [...admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.price), booking.currency, booking.trip.international);
+  return { ...booking, admissions, provisionalPrice };
+}
+
+/** PATCH purchaser (spec §2.6, §2.7 rule 5): complete details; allowed after confirmation too. */
+export function patchPurchaser(ctx: Context, booking: Booking, body: unknown): Booking {
+  const moved = move(ctx, booking, { type: 'PATCH_PURCHASER' }, 'Changing the purchaser');
+  const patch = parseRequest(PurchaserPatch, body);
+  const detail = readDetail(patch.detail, '#/detail')!;
+  checkPurchaser(detail, '#/detail');
+  return { ...moved, purchaser: { ...(patch.externalRef ? { externalRef: patch.externalRef } : {}), detail } };
+}
+
+/**
+ * PATCH booking (spec §4.1 rule 2, §2.10 rule 1, CONTRACT §4b): place selections while provisional;
+ * payment methods appended, never edited or removed (an entry with a known transactionId, or equal to a
+ * known one, is not applied); vouchers are not supported yet (501); fulfillment type and media of a travel
+ * pass are the service's (spec §4.2 rule 5).
+ */
+export function patchBooking(ctx: Context, booking: Booking, body: unknown): Booking {
+  const patch = parseRequest(BookingPatch, body);
+  let next = booking;
+  if (booking.pass && (patch.requestedFulfillmentType || patch.preferredFulfillmentMedia)) {
+    throw violation('86001', { reason: 'the fulfillment type and media of a travel pass are set by the service (spec §4.2 rule 5)' }, patch.requestedFulfillmentType ? '#/requestedFulfillmentType' : '#/preferredFulfillmentMedia');
+  }
+  if (patch.usedPaymentMethods?.length) {
+    const voucher = patch.usedPaymentMethods.findIndex((m) => m.type === 'VOUCHER');
+    if (voucher >= 0) throw violation('X_NOT_SUPPORTED', { feature: 'Voucher payment' }, `#/usedPaymentMethods/${voucher}/type`);
+    next = move(ctx, next, { type: 'ADD_PAYMENT' }, 'Adding a payment method');
+    const known = next.paymentMethods;
+    const added = patch.usedPaymentMethods
+      .map(({ type, transactionId }) => ({ type, ...(transactionId ? { transactionId } : {}) }))
+      .filter((m) => !known.some((k) => (m.transactionId !== undefined ? k.transactionId === m.transactionId : JSON.stringify(k) === JSON.stringify(m))));
+    next = { ...next, paymentMethods: [...known, ...added] };
+  }
+  if (patch.placeSelections) {
+    next = move(ctx, next, { type: 'PATCH_PLACES' }, 'Changing places');
+    next = { ...next, reservations: applyPlaceSelections(next, patch.placeSelections) };
+  }
+  return next;
+}
+
+/** Keeps each place selection on the reservation it names (the seat inventory decides about places). */
+function applyPlaceSelections(booking: Booking, selections: unknown[]): Booking['reservations'] {
+  selections.forEach((s, i) => {
+    const id = (s as { reservationId?: unknown } | null)?.reservationId;
+    if (!booking.reservations.some((r) => r.id === id)) {
+      throw violation('86001', { reason: `placeSelections[${i}].reservationId names no reservation of this booking` }, `#/placeSelections/${i}/reservationId`);
+    }
+  });
+  return booking.reservations.map((r) => {
+    const selection = selections.find((s) => (s as { reservationId?: unknown })?.reservationId === r.id);
+    return selection ? { ...r, placeSelection: selection } : r;
+  });
+}
