@@ -1,4 +1,4 @@
-import { RuleViolation, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
+import { RuleViolation, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
@@ -20,6 +20,9 @@ export interface Service {
   patchPassenger(requestor: Requestor, id: string, passengerId: string, body: unknown): Promise<Decided<Booking>>;
   patchPurchaser(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
   patchBooking(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
+  exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
+  exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
+  aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; status: number }>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
 }
 
@@ -79,6 +82,31 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     patchPassenger: (requestor, id, passengerId, body) => update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body)),
     patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
     patchBooking: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchBooking(c, b, body)),
+    async exchangeOffers(requestor, id, body) {
+      const { booking } = await owned(requestor, id);
+      const decided = engine.exchangeOffers(call(requestor), booking, body);
+      await store.putOffers(decided.value.offers);
+      return { value: decided.value.response, traces: decided.traces };
+    },
+    async exchangeOperation(requestor, id, body) {
+      const offers = await store.getOffers(engine.exchangeOfferIds(body));
+      let response: Record<string, unknown> = {};
+      const decided = await update(requestor, id, (b, c) => {
+        const d = engine.exchangeOperation(c, b, body, offers);
+        response = d.value.response;
+        return { value: d.value.booking, traces: d.traces };
+      });
+      return { value: response, traces: decided.traces };
+    },
+    async aftersales(requestor, id, command) {
+      let answer: { response?: Record<string, unknown>; status: number } = { status: 200 };
+      const decided = await update(requestor, id, (b, c) => {
+        const d = engine.aftersales(c, b, command);
+        answer = { ...(d.value.response ? { response: d.value.response } : {}), status: d.value.status };
+        return { value: d.value.booking, traces: d.traces };
+      });
+      return { value: answer, traces: decided.traces };
+    },
     async fulfillment(requestor, id) {
       const bookingId = await store.bookingOfFulfillment(id);
       if (!bookingId) throw notFound('fulfillment', id);

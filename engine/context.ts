@@ -42,6 +42,6 @@ export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx:
 export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): void {
   const { outcome } = decide<D, { reject?: string; pointer?: string; params?: Record<string, unknown> }>(ctx, name, facts);
   if (outcome?.reject) {
-    throw violation(outcome.reject, { ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : at, ctx.traces);
+    throw violation(outcome.reject, { salesApplication: ctx.salesApplication.code, ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : at, ctx.traces);
   }
 }

@@ -9,12 +9,15 @@
  */
 import { createBooking, readBookingRequest, type Warning } from './booking/create.ts';
 import { confirmBooking, isExpired } from './booking/lifecycle.ts';
+import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
+import { createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
+import { renderExchangeOperation } from './aftersales/render.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { makeContext, type Context } from './context.ts';
 import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
 import { createOffers } from './offers/create.ts';
-import { renderOfferCollection } from './offers/render.ts';
+import { renderOffer, renderOfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
 import { loadRules } from './rules/load.ts';
@@ -61,6 +64,14 @@ export interface Engine {
   /** GET passenger / purchaser: PassengerResponse and PurchaserResponse bodies. */
   renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
   renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
+  /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
+  aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; status: number }>;
+  /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
+  exchangeOffers(call: Call, booking: Booking, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /** POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers named. */
+  exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  /** The exchange offer ids an exchange operation request names. */
+  exchangeOfferIds(body: unknown): string[];
   /** Whether a provisional booking's time limit has passed at `now`. */
   isExpired(booking: Booking, now: Date): boolean;
   renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
@@ -140,6 +151,40 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const purchaser = renderBooking(rules, booking, language)['purchaser'];
       return purchaser ? { purchaser } : undefined;
     },
+    aftersales(call, booking, command) {
+      const ctx = context(call);
+      return traced(ctx, () => runAftersales(ctx, booking, command));
+    },
+    exchangeOffers(call, booking, body) {
+      const ctx = context(call);
+      return traced(ctx, () => {
+        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body);
+        const zero = (m: StoredOffer['minimalPrice']) => ({ currency: m.currency, amount: 0, scale: 2 as const });
+        return {
+          offers,
+          response: {
+            exchangeOffers: offers.map((o) => ({
+              ...renderOffer(rules, o, call.requestor.language),
+              // Spec §4.1 rule 7: no fee; the price is the full price of the new journey, not a difference.
+              exchangeFee: zero(o.minimalPrice),
+              exchangePrice: o.minimalPrice,
+              fulfillments: o.exchange!.fulfillmentIds.map((id) => ({ id })),
+            })),
+          },
+        };
+      });
+    },
+    exchangeOperation(call, booking, body, offers) {
+      const ctx = context(call);
+      return traced(ctx, () => {
+        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers);
+        return { booking: next, response: { exchangeOperation: renderExchangeOperation(next, next.exchangeOperations!.at(-1)!) } };
+      });
+    },
+    exchangeOfferIds(body) {
+      const list = (body as { exchangeOffers?: Array<{ offerId?: unknown }> } | undefined)?.exchangeOffers;
+      return Array.isArray(list) ? list.map((o) => String(o?.offerId)) : [];
+    },
     isExpired,
     renderBooking(booking, language, warnings = []) {
       return { booking: renderBooking(rules, booking, language), ...renderWarnings(warnings, language) };
@@ -174,4 +219,5 @@ export type { DecisionTrace, Explanation } from './rules/decision.ts';
 export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.ts';
 export type { Language } from './rules/schemas.ts';
 export type { Warning } from './booking/create.ts';
+export type { AftersalesCommand } from './aftersales/commands.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

@@ -113,6 +113,8 @@ export interface StoredOffer {
   /** A journey's trip; a pass offer has a trip without legs and `pass`. */
   trip: Trip;
   pass?: PassOffer;
+  /** An exchange offer (spec §4.1 rule 7): the booking and fulfillments it would replace. */
+  exchange?: { bookingId: string; fulfillmentIds: string[]; partIds: string[] };
   passengers: OfferPassenger[];
   product: OfferedProduct;
   admissions: AdmissionPart[];
@@ -143,11 +145,13 @@ export interface BookedPassenger {
   pricing: { age: number; cards: CardReference[] };
 }
 
-export type BookingPartStatus = 'PREBOOKED' | 'FULFILLED' | 'CANCELLED' | 'EXCHANGE_ONGOING' | 'EXCHANGED' | 'RELEASED';
+export type BookingPartStatus = 'PREBOOKED' | 'ON_HOLD' | 'FULFILLED' | 'CANCELLED' | 'EXCHANGE_ONGOING' | 'EXCHANGED' | 'RELEASED';
 
 export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRefs'> {
   passengerIds: string[];
   status: BookingPartStatus;
+  /** What came back when it was refunded (spec §2.6 rule 10); 0 when nothing did. */
+  refundAmount?: Money;
   createdOn: string;
   confirmedOn?: string;
 }
@@ -156,6 +160,8 @@ export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'>
   /** The place selection the booking asked for (spec §2.10), as given. */
   placeSelection?: unknown;
   status: BookingPartStatus;
+  /** What came back when it was refunded (spec §2.6 rule 10); 0 when nothing did. */
+  refundAmount?: Money;
   createdOn: string;
   confirmedOn?: string;
 }
@@ -163,10 +169,71 @@ export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'>
 export interface BookedAncillary extends Omit<AncillaryPart, 'passengerRef' | 'isDefault'> {
   passengerId: string;
   status: BookingPartStatus;
+  /** What came back when it was refunded (spec §2.6 rule 10); 0 when nothing did. */
+  refundAmount?: Money;
   createdOn: string;
   confirmedOn?: string;
   /** Added by the service because the booking did not select it (spec §2.8 rules 2–3). */
   autoAdded: boolean;
+}
+
+/** Spec §3, §4.1 rule 6: a refund offer; it changes the booking and stays in it once confirmed. */
+export interface RefundOffer {
+  id: string;
+  /** machines/offers.ts: PROPOSED, CONFIRMED, DELETED, EXPIRED. */
+  state: string;
+  createdOn: string;
+  validUntil: string;
+  fulfillmentIds: string[];
+  bookingPartIds: string[];
+  overruleCode?: string;
+  refundableAmount: Money;
+  refundFee: Money;
+  parts: Array<{ partId: string; refundAmount: Money }>;
+  confirmedOn?: string;
+  /** Made by a cleanup (spec §4.1 rule 12): confirmed at once, 100 %, no fee. */
+  cleanup?: boolean;
+}
+
+/** Spec §4.1 rule 5: a release offer; no money moves. */
+export interface ReleaseOffer {
+  id: string;
+  state: string;
+  createdOn: string;
+  validUntil: string;
+  fulfillmentIds: string[];
+  bookingPartIds: string[];
+  overruleCode: string;
+  confirmedOn?: string;
+}
+
+/** Spec §4.1 rule 11: an on-hold offer; the booking does not show it. */
+export interface OnHoldOffer {
+  id: string;
+  state: string;
+  createdOn: string;
+  validUntil: string;
+  increasedTTL: string;
+  confirmedOn?: string;
+}
+
+/** Spec §3, §4.1 rule 7: an exchange operation; its new parts join the booking when it is confirmed. */
+export interface ExchangeOperation {
+  id: string;
+  /** machines/exchange.ts: PREBOOKED, FULFILLED, DELETED, EXPIRED. */
+  state: string;
+  createdOn: string;
+  validUntil: string;
+  exchangeOfferId: string;
+  /** The parts given up, EXCHANGE_ONGOING meanwhile. */
+  originalPartIds: string[];
+  fulfillmentIds: string[];
+  trip: Trip;
+  exchangePrice: Money;
+  admissions: BookedAdmission[];
+  reservations: BookedReservation[];
+  ancillaries: BookedAncillary[];
+  confirmedOn?: string;
 }
 
 export interface Fulfillment {
@@ -205,6 +272,14 @@ export interface Booking {
   fulfillments: Fulfillment[];
   /** Appended by booking patches, never edited or removed (spec §4.1 rule 2). */
   paymentMethods: Array<{ type: string; transactionId?: string }>;
+  refundOffers?: RefundOffer[];
+  exchangeOperations?: ExchangeOperation[];
+  releaseOffers?: ReleaseOffer[];
+  onHoldOffer?: OnHoldOffer;
+  /** Spec §4.1 rule 11: once per booking. */
+  onHoldUsed?: boolean;
+  /** Spec §4.1 rule 8: an after-sales override profile makes the booking refundable and rebookable. */
+  afterSalesOverride?: boolean;
   /** A travel pass purchase (spec §4.2): what is sold; no trip. */
   pass?: PassOffer & { number?: string };
   corporateCodes: StoredOffer['corporateCodes'];

@@ -89,17 +89,19 @@ describe('the coverage matrix', () => {
     expect(m.errors.find((e) => e.code === '86003')!.by).toEqual([]);
     expect(m.routes.find((r) => r.url === '/v3/bookings/:bookingId' && r.method === 'GET')!.by).toEqual([paths.confirm]);
     expect(m.routes.find((r) => r.url === '/health')!.by).toEqual([]);
-    expect(m.transitions).toEqual([
+    expect(m.transitions).toEqual(expect.arrayContaining([
       { from: 'PREBOOKED', event: 'CONFIRM', to: 'FULFILLED', by: [paths.confirm] },
       { from: 'PREBOOKED', event: 'EXPIRE', to: 'EXPIRED', by: [paths.expire] },
-    ]);
+    ]));
+    expect(m.transitions.filter((t) => t.by.length > 0)).toHaveLength(2);
     expect(m.unknown).toEqual({ rows: [], codes: [], requests: [] });
 
     const summary = coverageSummary(m);
+    const unwrapped = summary.replace(/\s+/g, ' ');
     expect(summary).toMatch(/^coverage of 2 scenarios:$/m);
-    expect(summary).toMatch(/^ {2}booking transitions +2\/2 +100%$/m);
-    expect(summary).toMatch(/none: .*passengerType#senior/s);
-    expect(summary).toMatch(/none: .*GET \/health/s);
+    expect(summary).toMatch(new RegExp(`^ {2}booking transitions +2/${m.transitions.length} +\\d+%$`, 'm'));
+    expect(unwrapped).toContain('passengerType#senior'); // listed under decision rows' "none:"
+    expect(unwrapped).toMatch(/ GET \/health(,| |$)/);
   });
 
   it('is the same against a live sandbox server, whose traces it fetches by request id', async () => {

@@ -74,16 +74,24 @@ describe('running files in parallel', () => {
 
   it('gives worker threads files once the work left is worth one, with the same report as one job', async () => {
     const serial = await runFiles(files, target, { jobs: 1, run });
-    // The main thread's own runs are slowed down so that the worker, ready after a second or so, gets files.
-    const slow: Target = {
-      name: 'slow',
+    // After the three files it takes the pace from, the main thread waits for a worker to finish one,
+    // so a worker surely gets some however slowly it starts.
+    let workerFinished: () => void = () => {};
+    const aWorkerHasRun = new Promise<void>((r) => { workerFinished = r; });
+    let opened = 0;
+    const waiting: Target = {
+      name: 'waiting',
       async open(start) {
         const session = await target.open(start);
-        return { ...session, send: async (x) => { await new Promise((r) => setTimeout(r, 150)); return session.send(x); } };
+        if (++opened <= 3) return session;
+        return { ...session, send: async (x) => { await Promise.race([aWorkerHasRun, new Promise((r) => setTimeout(r, 15_000))]); return session.send(x); } };
       },
     };
     const threads = new Set<number>();
-    const parallel = await runFiles(files, slow, { jobs: 2, run, workers: { startAfterMs: 0 }, onResult: (_r, _i, thread) => threads.add(thread) });
+    const parallel = await runFiles(files, waiting, {
+      jobs: 2, run, workers: { startAfterMs: 0 },
+      onResult: (_r, _i, thread) => { threads.add(thread); if (thread !== 0) workerFinished(); },
+    });
     expect(threads.size, 'a worker thread ran some of the files').toBe(2);
     expect(withoutTimes(parallel)).toBe(withoutTimes(serial));
   }, 20_000);

@@ -43,18 +43,43 @@ export async function serve(args: string[]): Promise<number> {
     const stop = watchRules(dir, engineOptions, (engine) => app.service.setEngine(engine), (line) => process.stdout.write(`${line}\n`));
     app.addHook('onClose', async () => stop());
   }
+  // Graceful shutdown: stop listening, let the requests in flight finish (their connections then close), close the
+  // store, exit 0. Requests still running after SIGNALBOX_SHUTDOWN_GRACE_MS (default 10 s) lose their connections
+  // and the exit status is 1; a second signal exits at once with 1.
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) {
+      app.log.warn(`${signal} again: exiting without waiting`);
+      process.exit(1);
+    }
+    stopping = true;
     app.log.info(`${signal}: finishing in-flight requests`);
-    await app.close();
-    process.exit(0);
+    let forced = false;
+    const grace = Number(process.env['SIGNALBOX_SHUTDOWN_GRACE_MS'] ?? 10_000);
+    const timer = setTimeout(() => {
+      forced = true;
+      app.log.error(`requests still running after ${grace} ms: closing their connections`);
+      app.server.closeAllConnections();
+    }, grace);
+    timer.unref();
+    try {
+      await app.close();
+    } catch (e) {
+      app.log.error({ err: e }, 'shutdown failed');
+      process.exit(1);
+    }
+    clearTimeout(timer);
+    app.log.info('shut down');
+    process.exit(forced ? 1 : 0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
   process.stdout.write(
     [
       `signalbox listening on ${url}${values.sandbox ? ' (sandbox)' : ''}${values.watch ? ' (reloading rules on change)' : ''}`,
       `  store: ${store.kind}`,
       `  health: ${url}/health`,
+      `  docs: ${url}/docs  (OpenAPI 3.1: ${url}/openapi.json)`,
       `  token: POST ${url}/oauth2/token  client demo-reseller / demo-reseller-secret (scopes reseller customer)`,
       `         second client demo-other / demo-other-secret (scope reseller)`,
       `  Requestor header for WEB_SE: ${Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'WEB' })).toString('base64')}`,

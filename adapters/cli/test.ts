@@ -25,7 +25,7 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
   --jobs N                files run N at a time (default: the number of cores in-process, 1 against --target)
   --target URL            run against a live server (clock steps and traces need it started with --sandbox)
   --reporter NAME         pretty (default), junit or json
-  --out FILE              write the report there (a pretty one still goes to the terminal)
+  --out FILE              write the report there (beside a junit or json file, the terminal gets a pretty one)
   --coverage              which decision rows, error codes, routes and booking transitions were exercised
   --coverage-out FILE     the coverage matrix as JSON (default reports/coverage.json)
   --rules DIR             the rules the in-process engine loads (default: rules/)

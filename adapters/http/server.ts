@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RuleViolation, type DecisionTrace, type Engine, type IdSource, type Language, type Requestor } from '../../engine/index.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
@@ -8,11 +9,17 @@ import type { Store } from '../store/store.ts';
 import { createAuthenticator, readRequestor, type Scope } from './auth.ts';
 import { registerBodyParsers } from './body.ts';
 import { negotiateLanguage } from './language.ts';
-import { sendProblem, toViolation } from './problems.ts';
+import { loggerOptions, traceOf, traceparentOf } from './logging.ts';
+import type { RegisteredRoute } from './openapi/document.ts';
+import { docsRoutes } from './openapi/routes.ts';
+import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { customerRoutes } from './routes/customer.ts';
 import { resellerRoutes } from './routes/reseller.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { tokenRoutes } from './routes/token.ts';
+import { configuredOsdmVersion, osdmVersionNumber, requestedOsdmVersion, versionedJsonType } from './version.ts';
+
+export { osdmVersionNumber } from './version.ts';
 
 export interface ServerOptions {
   engine: Engine;
@@ -24,6 +31,10 @@ export interface ServerOptions {
   sandbox?: boolean;
   /** HS256 key for access tokens; generated per process when absent. */
   jwtSecret?: string;
+  /**
+   * Pino options (`{ level, stream }`), or true for info to stdout; false or absent: no logs. Redaction of secrets,
+   * the request serializer and ISO times are added whatever is given (logging.ts).
+   */
   logger?: boolean | object;
 }
 
@@ -31,6 +42,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     language: Language;
     requestor?: Requestor;
+    /**
+     * The OSDM version in force for this request (CONTRACT §4), e.g. "3.4" or "3.0.4": the `version=` of Accept or
+     * Content-Type, else the sales application's `osdmVersion` (rules/sales-applications.yaml), else
+     * `defaultOsdmVersion` (rules/limits.yaml). On /v3 routes it is final once `app.requestorOf(request)` has run
+     * (an onRequest hook runs it before every /v3 handler). For a rule fact, compare numbers:
+     * `osdmVersionNumber(request.osdmVersion)` gives major*100+minor (3.4 → 304, 3.0.4 → 300), exported from here.
+     */
+    osdmVersion: string;
     /** The engine's decision traces behind this response (scenario failures print them). */
     traces?: readonly DecisionTrace[];
   }
@@ -38,7 +57,10 @@ declare module 'fastify' {
     service: Service;
     engine: Engine;
     authenticate(request: FastifyRequest, scope: Scope): Promise<string>;
+    /** Token (scope reseller) and Requestor of a /v3 request, checked once and kept on `request.requestor`. */
     requestorOf(request: FastifyRequest): Promise<Requestor>;
+    /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */
+    registeredRoutes: readonly RegisteredRoute[];
   }
 }
 
@@ -51,47 +73,103 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const rules = options.engine.rules; // start-up settings only (body limit); everything else reads service.engine
   const clock = options.clock ?? (options.sandbox ? sandboxClock() : systemClock);
   const bodyLimit = rules.limits.requestBodyLimitBytes;
+  let service: Service | undefined;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: loggerOptions(options.logger),
     bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
+    // Every line a request logs names its trace and our span (W3C Trace Context, logging.ts).
+    childLoggerFactory: (logger, bindings, loggerOpts, raw) => {
+      const trace = traceOf(raw);
+      return logger.child({ ...bindings, traceId: trace.traceId, spanId: trace.spanId, ...(trace.parentSpanId ? { parentSpanId: trace.parentSpanId } : {}) }, loggerOpts);
+    },
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed path (`/v3/bookings/%zz`) or an over-long id: a Problem like any other answer.
+    frameworkErrors: (error, request, reply) => {
+      const language = negotiateLanguage(request.headers['accept-language'], service!.engine.rules.limits.languages);
+      reply.header('content-language', language).header('x-request-id', request.id).header('traceparent', traceparentOf(traceOf(request.raw)));
+      return sendProblem(service!.engine, reply, request, toViolation(error, request, bodyLimit), language);
+    },
+    // Requests Node's parser refuses (CR or LF inside a header, headers beyond 16 KiB, unknown methods) never reach
+    // Fastify; they get a Problem too, written to the socket.
+    clientErrorHandler: (error: Error & { code?: string }, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(rawProblem(service!.engine, error));
+      socket.destroy(error);
+    },
+    // On SIGTERM (adapters/cli/serve.ts), requests already on a connection are served, not refused with a bare 503.
+    return503OnClosing: false,
   });
-  const service = createService(options.engine, store, clock, options.ids ?? randomIds);
+  // Before any route: GET /openapi.json lists them, and 405 needs the methods each path takes.
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+  app.decorate('registeredRoutes', routes);
+  service = createService(options.engine, store, clock, options.ids ?? randomIds);
   const auth = createAuthenticator(() => service.engine.rules, options.jwtSecret ?? randomBytes(32).toString('base64url'));
   app.decorate('service', service);
   app.decorate('engine', { getter: () => service.engine });
   app.decorate('authenticate', (request: FastifyRequest, scope: Scope) => auth.verify(request.headers.authorization, scope));
   app.decorate('requestorOf', async (request: FastifyRequest): Promise<Requestor> => {
+    if (request.requestor) return request.requestor;
     const client = await auth.verify(request.headers.authorization, 'reseller');
     const header = request.headers['requestor'];
-    const { salesApplication, salesUnitCode } = readRequestor(service.engine.rules, Array.isArray(header) ? header[0] : header, client);
+    const rules = service.engine.rules;
+    const { salesApplication, salesUnitCode } = readRequestor(rules, Array.isArray(header) ? header[0] : header, client);
+    request.osdmVersion = requestedOsdmVersion(request.headers) ?? configuredOsdmVersion(rules, salesApplication);
     request.requestor = { client, salesApplication, salesUnitCode, language: request.language };
     return request.requestor;
   });
   app.decorateRequest('language', 'en-GB');
+  app.decorateRequest('osdmVersion', '');
 
+  // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
+  await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024 });
   registerBodyParsers(app);
   app.addHook('onRequest', async (request, reply) => {
     request.language = negotiateLanguage(request.headers['accept-language'], service.engine.rules.limits.languages);
+    request.osdmVersion = service.engine.rules.limits.defaultOsdmVersion;
     reply.header('content-language', request.language);
     reply.header('x-request-id', request.id);
+    reply.header('traceparent', traceparentOf(traceOf(request.raw)));
+  });
+  // Reseller API JSON answers name the OSDM version in force (CONTRACT §4): `application/json; version=3.4`.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/v3/')) return payload;
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && /^application\/json\b/i.test(type)) reply.header('content-type', versionedJsonType(request.headers.accept, request.osdmVersion));
+    return payload;
   });
   app.setErrorHandler((error, request, reply) => {
     const violation = toViolation(error, request, bodyLimit);
+    // The whole error goes to the log, for the operator; the caller gets the reference (the request id) only.
     if (violation.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unexpected error');
     if (violation.traces.length > 0) request.traces = violation.traces;
     return sendProblem(service.engine, reply, request, violation, request.language);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(service.engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'route', id: `${request.method} ${request.url.split('?')[0]}` }), request.language));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsOf(routes, path);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(service.engine, reply, request, new RuleViolation('X_METHOD_NOT_ALLOWED', { method: request.method, path }), request.language);
+    }
+    return sendProblem(service.engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'route', id: `${request.method} ${path}` }), request.language);
+  });
 
   app.get('/health', async () => ({ status: 'ok' }));
+  await app.register(docsRoutes(() => routes));
   await app.register(tokenRoutes(auth));
-  await app.register(resellerRoutes, { prefix: '/v3' });
+  // The token and the Requestor are checked before the body is read: an unauthenticated caller cannot make the
+  // server parse a megabyte, and no /v3 handler runs without a requestor (and so a final request.osdmVersion).
+  await app.register(async (v3) => {
+    v3.addHook('onRequest', async (request) => { await v3.requestorOf(request); });
+    await v3.register(resellerRoutes);
+  }, { prefix: '/v3' });
   await app.register(customerRoutes, { prefix: '/customer' });
   if (options.sandbox) await app.register(sandboxRoutes(clock), { prefix: '/sandbox' });
   if (options.sandbox) {
@@ -109,8 +187,34 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       return { requestId: request.params.requestId, traces };
     });
   }
-  app.addHook('onClose', async () => { await store.close(); });
+  // Graceful shutdown (cli/serve.ts): from app.close() on, every answer closes its connection, so a keep-alive client
+  // cannot hold the server open, and idle connections are closed as soon as their last answer is out.
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections?.());
+  });
+  // Runs after the server stopped listening and the requests in flight finished.
+  app.addHook('onClose', async () => {
+    await store.close();
+    app.log.info({ store: store.kind }, 'store closed');
+  });
   return app;
+}
+
+/** The methods registered for a path (`:param` matches one segment, a trailing `*` the rest); empty when none. */
+function methodsOf(routes: readonly RegisteredRoute[], path: string): string[] {
+  const parts = path.replace(/\/+$/, '').split('/');
+  const matches = (url: string) => {
+    const pattern = url.replace(/\/+$/, '').split('/');
+    if (pattern[pattern.length - 1] === '*') return parts.length >= pattern.length && pattern.slice(0, -1).every((p, i) => p.startsWith(':') ? parts[i] !== '' : p === parts[i]);
+    return pattern.length === parts.length && pattern.every((p, i) => p.startsWith(':') ? parts[i] !== '' : p === parts[i]);
+  };
+  return [...new Set(routes.filter((r) => matches(r.url)).map((r) => r.method))].sort();
 }
 
 /** Sends a decided result and keeps its traces on the request. */

@@ -1,4 +1,5 @@
 import type { DecisionTrace } from '../../engine/index.ts';
+import { bookingMachine } from '../../machines/booking.ts';
 import type { HttpExchange, HttpResult } from './targets.ts';
 
 /**
@@ -31,9 +32,12 @@ export function recordExchange(into: Exercised, x: HttpExchange, res: HttpResult
   if (seen) into.bookingStates.push(seen);
 }
 
+const MACHINE_STATES = new Set(Object.keys(bookingMachine.root.states));
+
 /**
- * The booking state a response shows: a rendered booking's parts all PREBOOKED or all FULFILLED, or an
- * X_BOOKING_EXPIRED answer about the booking in the path (an expired booking renders as PREBOOKED).
+ * The booking state a response shows: a rendered booking whose admissions all have one status that is a
+ * state of the booking machine (PREBOOKED, FULFILLED, …), or an X_BOOKING_EXPIRED answer about the
+ * booking in the path (an expired booking still renders as PREBOOKED).
  */
 function bookingState(path: string, res: HttpResult): { booking: string; state: string } | undefined {
   const body = res.body as { code?: unknown; booking?: { id?: unknown; bookedOffers?: Array<{ admissions?: Array<{ status?: unknown }> }> } } | undefined;
@@ -44,5 +48,6 @@ function bookingState(path: string, res: HttpResult): { booking: string; state: 
   const booking = body?.booking;
   if (res.status >= 300 || typeof booking?.id !== 'string') return undefined;
   const statuses = new Set((booking.bookedOffers ?? []).flatMap((o) => (o.admissions ?? []).map((a) => a.status)));
-  return statuses.size === 1 && ['PREBOOKED', 'FULFILLED'].includes(String([...statuses][0])) ? { booking: booking.id, state: String([...statuses][0]) } : undefined;
+  const [only] = statuses;
+  return statuses.size === 1 && MACHINE_STATES.has(String(only)) ? { booking: booking.id, state: String(only) } : undefined;
 }

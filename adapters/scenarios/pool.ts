@@ -17,15 +17,19 @@ export interface PoolOptions {
   onResult?(result: ScenarioResult, index: number, thread: number): void;
 }
 
-/** Measured: a worker thread from the TypeScript sources is ready ~0.6–0.8 s after it is started. */
-const WORKER_START_MS = 700;
+/**
+ * Measured on a 2-core VM: a worker thread from the TypeScript sources is ready 0.6–0.8 s after it is
+ * started (tsx, then the rules load), and runs its first few dozen scenarios about half as fast as a warm
+ * thread. Below about 1.5 s of work left it cannot pay for itself even with a core to spare.
+ */
+const WORKER_START_MS = 1500;
 
 /**
  * Runs scenario files `jobs` at a time and returns their results in file order, whichever finished first.
  *
  * In-process scenarios are CPU-bound, so concurrency on one thread gains nothing: the extra jobs are
- * worker threads, each with its own engine. A worker takes ~0.7 s to start (tsx and the rules load),
- * as long as dozens of short scenarios, so the main thread starts on the files at once and workers are
+ * worker threads, each with its own engine. A worker is slow to start and to warm up (WORKER_START_MS),
+ * as long as a hundred short scenarios, so the main thread starts on the files at once and workers are
  * started only once the work left, at the pace so far, is longer than that; they join as they are ready.
  * A live target does the work in another process: there the jobs are concurrent runs on this thread.
  */

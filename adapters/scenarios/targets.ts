@@ -44,6 +44,12 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text;
 }
 
+/**
+ * Every in-process server signs tokens with this key, so a token fetched in one scenario is good in the
+ * next (the runner keeps them per target: scrypt checks a client secret in ~30 ms, most of a short scenario).
+ */
+const IN_PROCESS_JWT_SECRET = 'scenario-secret';
+
 /** A fresh server with an empty memory store and a virtual clock per scenario: scenarios never see each other. */
 export function inProcess(engine: Engine): Target {
   return {
@@ -70,12 +76,6 @@ export function inProcess(engine: Engine): Target {
   };
 }
 
-/**
- * Every in-process server signs tokens with this key, so a token fetched in one scenario is good in the
- * next (the runner keeps them per target: scrypt checks a client secret in ~30 ms, most of a short scenario).
- */
-const IN_PROCESS_JWT_SECRET = 'scenario-secret';
-
 /** A live server (CONTRACT §9 `--target URL`); clock steps need its /sandbox/clock, traces its /sandbox/traces. */
 export function live(baseUrl: string): Target {
   const base = baseUrl.replace(/\/$/, '');
@@ -84,6 +84,9 @@ export function live(baseUrl: string): Target {
       method: x.method.toUpperCase(),
       headers: x.headers,
       ...(x.body !== undefined ? { body: typeof x.body === 'string' ? x.body : JSON.stringify(x.body) } : {}),
+    }).catch((e: Error) => {
+      // A server that is down is the user's to fix, not a bug of the runner: no stack.
+      throw new StepError(`${base} cannot be reached: ${e.cause instanceof Error ? e.cause.message : e.message}`);
     });
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => { headers[k] = v; });

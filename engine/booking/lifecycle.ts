@@ -5,10 +5,12 @@ import { violation, type ProblemPointer } from '../violation.ts';
 import { bookingMachine, type BookingEvent } from '../../machines/booking.ts';
 import { missingPassengerData } from './contact.ts';
 import { encodeTicket } from './tickets.ts';
+import { confirmExchange, expireOperations, liveOperation } from '../aftersales/exchange.ts';
 
 /** A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked. */
 export function isExpired(booking: Booking, now: Date): boolean {
-  return booking.machine.value === 'EXPIRED' || (booking.machine.value === 'PREBOOKED' && now.getTime() >= new Date(booking.confirmationTimeLimit).getTime());
+  const provisional = booking.machine.value === 'PREBOOKED' || booking.machine.value === 'ON_HOLD';
+  return booking.machine.value === 'EXPIRED' || (provisional && now.getTime() >= new Date(booking.confirmationTimeLimit).getTime());
 }
 
 /** Moves the booking machine, refusing with X_BOOKING_STATE what the machine does not allow. */
@@ -25,7 +27,12 @@ export function move(ctx: Context, booking: Booking, event: BookingEvent, operat
  * signed Aztec payload), reservations' are included in it. Confirming again changes nothing.
  */
 export function confirmBooking(ctx: Context, booking: Booking): Booking {
-  if (booking.machine.value === 'FULFILLED') return booking;
+  if (booking.machine.value === 'FULFILLED') {
+    // Spec §3: the same call confirms a pre-booked exchange; otherwise confirming again changes nothing.
+    const settled = expireOperations(ctx, booking);
+    const op = liveOperation(ctx, settled);
+    return op ? confirmExchange(ctx, settled, op, (b, parts) => issueFulfillments(ctx, b, parts)) : settled;
+  }
   const missing: ProblemPointer[] = [];
   booking.passengers.forEach((p, i) => {
     for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: `passenger ${p.externalRef} needs ${field}` });
@@ -42,13 +49,30 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
     const fulfillment = { id: ctx.ids.next('fulfillment'), status: 'FULFILLED' as const, createdOn: now, bookingPartIds: [admission.id], passengerIds: admission.passengerIds, controlNumber: ctx.ids.next('pass') };
     return { ...moved, confirmedOn: now, admissions: moved.admissions.map(fulfilled), fulfillments: [fulfillment], confirmedPrice: moved.provisionalPrice };
   }
-  const firstLeg = booking.trip.legs[0]!;
-  const lastLeg = booking.trip.legs[booking.trip.legs.length - 1]!;
-  const product = ctx.rules.products.products[booking.product.code]!;
-  let ticketNo = 0;
+  return {
+    ...moved,
+    confirmedOn: now,
+    admissions: moved.admissions.map(fulfilled),
+    reservations: moved.reservations.map(fulfilled),
+    ancillaries: moved.ancillaries.map(fulfilled),
+    fulfillments: issueFulfillments(ctx, booking, booking),
+    confirmedPrice: moved.provisionalPrice,
+  };
+}
+
+/**
+ * One fulfillment per booking part. An admission's is the ticket: control number `<bookingId>-<n>` and the
+ * signed Aztec payload; reservations and ancillaries have their own fulfillments, included in the ticket
+ * (spec §4.1 rule 1).
+ */
+export function issueFulfillments(ctx: Context, booking: Booking, parts: Pick<Booking, 'admissions' | 'reservations' | 'ancillaries'>): Fulfillment[] {
+  const now = ctx.now.toISOString();
+  const legsOf = (legIds: string[]) => [booking.trip, ...(booking.exchangeOperations ?? []).map((o) => o.trip)].flatMap((t) => t.legs).filter((l) => legIds.includes(l.id));
+  let ticketNo = booking.fulfillments.filter((f) => f.controlNumber).length;
   const fulfillments: Fulfillment[] = [];
-  for (const admission of booking.admissions) {
+  for (const admission of parts.admissions) {
     const holders = booking.passengers.filter((p) => admission.passengerIds.includes(p.id));
+    const legs = legsOf(admission.legIds);
     const controlNumber = `${booking.id}-${++ticketNo}`;
     fulfillments.push({
       id: ctx.ids.next('fulfillment'),
@@ -60,22 +84,13 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
       barcode: encodeTicket({
         v: 1, controlNumber, bookingId: booking.id,
         passenger: holders.map((p) => `${p.detail?.firstName ?? ''} ${p.detail?.lastName ?? ''}`.trim()).join(', '),
-        from: firstLeg.origin, to: lastLeg.destination, departure: firstLeg.departure,
-        product: admission.product.id, travelClass: product.travelClass,
+        from: legs[0]?.origin ?? '', to: legs[legs.length - 1]?.destination ?? '', departure: legs[0]?.departure ?? '',
+        product: admission.product.id, travelClass: ctx.rules.products.products[admission.product.code]?.travelClass ?? '',
       }, ctx.ticketKey),
     });
   }
-  // Spec §4.1 rule 1: reservations and ancillaries have their own fulfillments, included in the journey ticket.
-  for (const part of [...booking.reservations, ...booking.ancillaries]) {
+  for (const part of [...parts.reservations, ...parts.ancillaries]) {
     fulfillments.push({ id: ctx.ids.next('fulfillment'), status: 'FULFILLED', createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
   }
-  return {
-    ...moved,
-    confirmedOn: now,
-    admissions: moved.admissions.map(fulfilled),
-    reservations: moved.reservations.map(fulfilled),
-    ancillaries: moved.ancillaries.map(fulfilled),
-    fulfillments,
-    confirmedPrice: moved.provisionalPrice,
-  };
+  return fulfillments;
 }

@@ -1,15 +1,20 @@
+import { renderExchangeOperation, renderRefundOffer, renderReleaseOffer } from '../aftersales/render.ts';
 import type { Booking, BookedAdmission, BookedReservation, Fulfillment } from '../model.ts';
+import { sum } from '../offers/pricing.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 
 /** OSDM 3.4 Booking rendered from the stored booking (spec §2.6 booking response facts). */
 export function renderBooking(rules: RuleSet, booking: Booking, language: Language): Record<string, unknown> {
+  const refunded = [...booking.admissions, ...booking.reservations, ...booking.ancillaries].flatMap((p) => (p.refundAmount ? [p.refundAmount] : []));
+  const refundAmountOf = (p: { refundAmount?: unknown }) => (p.refundAmount ? { refundAmount: p.refundAmount } : {});
   const trip = booking.trip;
   const coverage = (legIds: string[]) => ({ coveredTripId: trip.id, coveredLegIds: legIds });
+  const trips = [trip, ...(booking.exchangeOperations ?? []).map((o) => o.trip)];
   const validity = (legIds: string[]) => {
     if (booking.pass) return { validFrom: booking.pass.validFrom, validUntil: booking.pass.validUntil };
-    const legs = trip.legs.filter((l) => legIds.includes(l.id));
-    return { validFrom: legs[0]!.departure, validUntil: legs[legs.length - 1]!.arrival };
+    const legs = trips.flatMap((t) => t.legs).filter((l) => legIds.includes(l.id));
+    return { validFrom: legs[0]?.departure, validUntil: legs[legs.length - 1]?.arrival };
   };
   const summary = (code: string) => rules.products.products[code]?.summary[language] ?? rules.customers.passTypes[code]?.name[language] ?? code;
   const admission = (a: BookedAdmission) => ({
@@ -21,6 +26,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     ...(a.confirmedOn ? { confirmedOn: a.confirmedOn } : {}),
     price: a.price,
     status: a.status,
+    ...refundAmountOf(a),
     passengerIds: a.passengerIds,
     refundable: a.refundable,
     exchangeable: a.exchangeable,
@@ -39,6 +45,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     ...(r.confirmedOn ? { confirmedOn: r.confirmedOn } : {}),
     price: r.price,
     status: r.status,
+    ...refundAmountOf(r),
     passengerIds: [r.passengerId],
     refundable: booking.admissions[0]?.refundable ?? 'NO',
     exchangeable: booking.admissions[0]?.exchangeable ?? 'NO',
@@ -77,6 +84,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
         ...(x.confirmedOn ? { confirmedOn: x.confirmedOn } : {}),
         price: x.price,
         status: x.status,
+        ...refundAmountOf(x),
         passengerIds: [x.passengerId],
         refundable: x.refundable,
         exchangeable: x.exchangeable,
@@ -90,6 +98,14 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     provisionalPrice: booking.provisionalPrice,
     confirmedPrice: booking.confirmedPrice,
     fulfillments: booking.fulfillments.map((f) => fulfillmentSummary(booking, f)),
+    // Spec §3 rules 1–2: refund offers stay in the booking; a release offer shows only while provisional.
+    ...(booking.refundOffers?.length ? { refundOffers: booking.refundOffers.map((o) => renderRefundOffer(booking, o)) } : {}),
+    ...(booking.releaseOffers?.some((o) => o.state === 'PROPOSED')
+      ? { releaseOffers: booking.releaseOffers.filter((o) => o.state === 'PROPOSED').map((o) => renderReleaseOffer(booking, o)) }
+      : {}),
+    ...(booking.exchangeOperations?.length ? { exchangeOperations: booking.exchangeOperations.filter((o) => o.state === 'PREBOOKED' || o.state === 'FULFILLED').map((o) => renderExchangeOperation(booking, o)) } : {}),
+    // Spec §2.6 rule 10: after a refund, refundAmount at booking level and on each refunded part.
+    ...(refunded.length ? { refundAmount: sum(rules, refunded, booking.currency, booking.trip.international) } : {}),
     ...(booking.corporateCodes.length ? { appliedCorporateCodes: booking.corporateCodes } : {}),
   };
 }

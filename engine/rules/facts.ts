@@ -20,7 +20,11 @@ const count = z.number().int().min(0).max(1000);
 const travelClass = z.enum(['FIRST', 'SECOND']);
 const flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 /** Spec §4.1 rule 6 names these; OSDM's other overrule codes are accepted as OTHER. */
-export const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'OTHER']);
+export const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'EXTERNAL_COMPENSATION', 'OTHER']);
+export type OverruleCode = z.infer<typeof OverruleCode>;
+/** An overrule code as the facts know it: NONE when absent, OTHER for OSDM codes no rule names. */
+export const overruleFact = (code: string | undefined): OverruleCode =>
+  code === undefined ? 'NONE' : ((OverruleCode.options as readonly string[]).includes(code) && code !== 'NONE' && code !== 'OTHER' ? (code as OverruleCode) : 'OTHER');
 const bookingState = z.enum(['PREBOOKED', 'FULFILLED', 'EXPIRED']);
 
 export const factCatalogue = {
@@ -59,6 +63,7 @@ export const factCatalogue = {
     euroNight: z.boolean(),
     ungrantedDiscountedChildren: count,
   }),
+  releaseGuard: z.object({ channelAllowsRelease: z.boolean(), overruleCode: OverruleCode }),
   refundFee: z.object({ salesApplication: z.string(), flexibility, overruleCode: OverruleCode, afterSalesOverride: z.boolean() }),
   exchangeGuard: z.object({
     passPurchase: z.boolean(),

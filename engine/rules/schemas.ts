@@ -61,6 +61,7 @@ export type DecisionFile = z.infer<typeof DecisionFile>;
 export const LimitsFile = z.strictObject({
   provisionalBookingLifetime: IsoDuration,
   offerBookableFor: IsoDuration,
+  aftersalesOfferValidFor: IsoDuration,
   bookingHorizon: IsoDuration,
   accessTokenLifetime: IsoDuration,
   seatWidthPx: z.number().int().positive(),

@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import { initialState, step } from '../../engine/machine.ts';
+import { can, initialState, step } from '../../engine/machine.ts';
 import { durationMs } from '../../engine/time.ts';
 import { bookingMachine } from '../../machines/booking.ts';
 import { engine } from './server.ts';
@@ -23,6 +23,11 @@ export interface ModelOffer {
   readonly passengers: ReadonlyArray<{ readonly ref: string; readonly age: number }>;
   /** preBookableUntil, ms: bookable while now ≤ this (CONTRACT §4a). */
   readonly bookableUntil: number;
+  /**
+   * Variables of its reservations in shared night-train compartments: each needs one gender place
+   * property at booking (spec §2.5 rule 5, rules/night-gender.yaml).
+   */
+  readonly sharedPlaces: readonly string[];
 }
 
 export interface ModelBooking {
@@ -33,8 +38,12 @@ export interface ModelBooking {
   state: string;
   /** confirmationTimeLimit, ms: a provisional booking is expired from this instant on (spec §3, §8). */
   readonly timeLimit: number;
-  /** Every passenger has first and last name, and there is a purchaser (spec §2.6, §2.7 rule 3). */
-  readonly complete: boolean;
+  /** Its passengers: the variable of each passenger id, and whether first and last name are there (spec §2.6). */
+  readonly passengers: Array<{ readonly id: string; complete: boolean }>;
+  /** Whether it has a (complete) purchaser. */
+  purchaser: boolean;
+  /** Variables of its reservations' ids (for place selections). */
+  readonly reservations: readonly string[];
   /** Variables of its fulfillment ids, from the first confirmation on; they never change after. */
   fulfillments: string[];
 }
@@ -86,10 +95,30 @@ export function fire(m: Model, machine: AnyStateMachine, entity: { state: string
 
 /** The booking's state at the model's now: a provisional booking past its time limit is expired, looked at or not. */
 export function bookingStateAt(m: Readonly<Model>, b: Readonly<ModelBooking>): string {
-  return b.state === 'PREBOOKED' && m.now >= b.timeLimit ? 'EXPIRED' : b.state;
+  return PROVISIONAL.includes(b.state) && m.now >= b.timeLimit ? 'EXPIRED' : b.state;
+}
+/** The booking states with a confirmationTimeLimit (engine/booking/lifecycle.ts `isExpired`). */
+export const PROVISIONAL = ['PREBOOKED', 'ON_HOLD'];
+
+/**
+ * What the clock and the booking machine say to `event` on `b` before any rule is asked
+ * (engine/booking/lifecycle.ts `move`): nothing when allowed, else the refusal the API must give.
+ */
+export function bookingRefusal(m: Readonly<Model>, b: Readonly<ModelBooking>, event: string): { status: number; body: { code: string } } | undefined {
+  if (bookingStateAt(m, b) === 'EXPIRED') return { status: 409, body: { code: 'X_BOOKING_EXPIRED' } };
+  if (!can(bookingMachine, b.state, { type: event })) return { status: 409, body: { code: 'X_BOOKING_STATE' } };
+  return undefined;
+}
+
+/** An operation found `b` past its time limit: the model's booking takes EXPIRE, once. */
+export function foundExpired(m: Model, b: ModelBooking): void {
+  if (b.state !== 'EXPIRED') fire(m, bookingMachine, b, 'EXPIRE');
 }
 
 export const isBookable = (m: Readonly<Model>, o: ModelOffer) => m.now <= o.bookableUntil;
+
+/** Confirmable as far as data go: every passenger named, a purchaser there (spec §2.7 rule 3; README "Warnings"). */
+export const isComplete = (b: Readonly<ModelBooking>) => b.purchaser && b.passengers.every((p) => p.complete);
 
 /**
  * Commands aim at an entity by an index into those that qualify, counted from the newest: the command

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { RuleViolation } from '../../../engine/index.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RuleViolation, type AftersalesCommand, type RuleSet } from '../../../engine/index.ts';
 import { answer } from '../server.ts';
 
 /** The Reseller API under /v3 (spec §4.1, CONTRACT §6). Each route: authenticate, call the service, answer. */
@@ -74,6 +75,38 @@ export async function resellerRoutes(app: FastifyInstance) {
     return answer(request, reply, { value: service.engine.renderPurchaser(decided.value, requestor.language), traces: decided.traces });
   });
 
+  // Aftersales (spec §3, §4.1 rules 5, 6, 11, 12; CONTRACT §6), one route shape per offer kind.
+  type WithOffer = { Params: { bookingId: string; offerId: string } };
+  const run = async (request: FastifyRequest<{ Params: { bookingId: string } }>, reply: FastifyReply, command: AftersalesCommand) => {
+    const requestor = await app.requestorOf(request);
+    const decided = await service.aftersales(requestor, request.params.bookingId, command);
+    request.traces = decided.traces;
+    return reply.status(decided.value.status).send(decided.value.response);
+  };
+  for (const kind of ['refund-offer', 'release-offer'] as const) {
+    app.post<WithId>(`/bookings/:bookingId/${kind}s`, (request, reply) => run(request, reply, { kind, action: 'create', body: request.body }));
+    app.get<WithOffer>(`/bookings/:bookingId/${kind}s/:offerId`, (request, reply) => run(request, reply, { kind, action: 'read', id: request.params.offerId }));
+    app.patch<WithOffer>(`/bookings/:bookingId/${kind}s/:offerId`, (request, reply) => run(request, reply, { kind, action: 'confirm', id: request.params.offerId, body: request.body }));
+    app.delete<WithOffer>(`/bookings/:bookingId/${kind}s/:offerId`, (request, reply) => run(request, reply, { kind, action: 'delete', id: request.params.offerId }));
+  }
+  // OSDM: the on-hold offer path is singular; PATCH {} confirms it.
+  app.post<WithId>('/bookings/:bookingId/on-hold-offer', (request, reply) => run(request, reply, { kind: 'on-hold-offer', action: 'create', body: request.body ?? {} }));
+  app.patch<WithOffer>('/bookings/:bookingId/on-hold-offer/:offerId', (request, reply) => run(request, reply, { kind: 'on-hold-offer', action: 'confirm', id: request.params.offerId }));
+  app.delete<WithOffer>('/bookings/:bookingId/on-hold-offer/:offerId', (request, reply) => run(request, reply, { kind: 'on-hold-offer', action: 'delete', id: request.params.offerId }));
+  // Exchange (spec §3, §4.1 rule 7): offers, then an operation; the booking's fulfillment call confirms it.
+  app.post<WithId>('/bookings/:bookingId/exchange-offers', async (request, reply) => {
+    const requestor = await app.requestorOf(request);
+    return answer(request, reply, await service.exchangeOffers(requestor, request.params.bookingId, request.body));
+  });
+  app.post<WithId>('/bookings/:bookingId/exchange-operations', async (request, reply) => {
+    const requestor = await app.requestorOf(request);
+    return answer(request, reply, await service.exchangeOperation(requestor, request.params.bookingId, request.body));
+  });
+  app.get<WithOffer>('/bookings/:bookingId/exchange-operations/:offerId', (request, reply) => run(request, reply, { kind: 'exchange-operation', action: 'read', id: request.params.offerId }));
+  app.patch<WithOffer>('/bookings/:bookingId/exchange-operations/:offerId', (request, reply) => run(request, reply, { kind: 'exchange-operation', action: 'patch', id: request.params.offerId, body: request.body ?? {} }));
+  app.delete<WithOffer>('/bookings/:bookingId/exchange-operations/:offerId', (request, reply) => run(request, reply, { kind: 'exchange-operation', action: 'delete', id: request.params.offerId }));
+  app.post<WithId>('/bookings/:bookingId/cleanup', (request, reply) => run(request, reply, { kind: 'cleanup', body: request.body, osdmVersion: osdmVersionOf(request, service.engine.rules) }));
+
   // Spec §4.1 "Unsupported": adding offers to a booking. A travel pass offer gets its own code (§4.2 rule 1, 86007).
   app.post<WithId>('/bookings/:bookingId/booked-offers', async (request) => {
     const requestor = await app.requestorOf(request);
@@ -91,4 +124,18 @@ export async function resellerRoutes(app: FastifyInstance) {
     const requestor = await app.requestorOf(request);
     return reply.send(await service.fulfillment(requestor, request.params.fulfillmentId));
   });
+}
+
+/**
+ * The OSDM version a request asks for as major × 100 + minor (3.4 → 304), for the rules that depend on it
+ * (cleanup, spec §9): `version=` of Accept or Content-Type (CONTRACT §4), else the sales application's, else
+ * rules/limits.yaml defaultOsdmVersion.
+ */
+function osdmVersionOf(request: FastifyRequest, rules: RuleSet): number {
+  const given = (request as { osdmVersion?: unknown }).osdmVersion;
+  const fromHeaders = [request.headers['accept'], request.headers['content-type']].map((h) => /version=\s*"?(\d+)\.(\d+)/.exec(String(h ?? ''))).find(Boolean);
+  const app = request.requestor ? rules.salesApplications.get(request.requestor.salesApplication)?.osdmVersion : undefined;
+  const text = typeof given === 'string' ? given : fromHeaders ? `${fromHeaders[1]}.${fromHeaders[2]}` : (app ?? rules.limits.defaultOsdmVersion);
+  const [major = 0, minor = 0] = text.split('.').map(Number);
+  return major * 100 + minor;
 }

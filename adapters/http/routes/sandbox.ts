@@ -6,7 +6,7 @@ import { parseRequest } from '../../../engine/validate.ts';
 import type { Clock } from '../../clock.ts';
 
 /** Sandbox controls (CONTRACT §8), registered only with --sandbox. */
-const ClockChange = z.union([
+export const ClockChange = z.union([
   z.strictObject({ now: z.string().regex(DATE_TIME_WITH_OFFSET, 'an ISO 8601 date-time with offset') }),
   z.strictObject({ advance: IsoDuration }),
 ]);

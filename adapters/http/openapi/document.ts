@@ -1,0 +1,325 @@
+import { z } from 'zod';
+import { BookingPatch, PassengerPatch, PaymentMethod } from '../../../engine/booking/patch-requests.ts';
+import { BookingRequest, OfferSelection, PassengerSpecification, PersonDetail, Purchaser } from '../../../engine/booking/request.ts';
+import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
+import {
+  AnonymousPassengerSpecification, CardReference, CorporateCode, OfferCollectionRequest, OfferSearchCriteria, PromotionCode, StopPlaceRef, TimedLeg, TripSpecification,
+} from '../../../engine/offers/request.ts';
+import { ClockChange } from '../routes/sandbox.ts';
+import * as Planned from './operations.ts';
+import { operations, type Access, type Answer, type Operation } from './operations.ts';
+import * as S from './schemas.ts';
+
+/**
+ * The OpenAPI 3.1 document of GET /openapi.json: the operations of operations.ts for the routes the server
+ * registered (plus the planned ones of CONTRACT §6), with every request and response body converted from its zod
+ * schema by `z.toJSONSchema` (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
+ */
+export interface RegisteredRoute {
+  method: string;
+  /** Fastify's form: `/v3/bookings/:bookingId`. */
+  url: string;
+}
+
+/** Schemas that become components under these names (nested ones too, so the document reads like OSDM's). */
+const named: Record<string, z.ZodType> = {
+  OfferCollectionRequest, TripSpecification, TimedLeg, StopPlaceRef, AnonymousPassengerSpecification, CardReference, OfferSearchCriteria, CorporateCode, PromotionCode,
+  BookingRequest, OfferSelection, PassengerSpecification, PersonDetail, Purchaser, PassengerPatch, BookingPatch, PaymentMethod,
+  EmailLookupRequest, MemberNumberLookupRequest, IdentityNumberLookupRequest, ContractLookupRequest,
+  ClockChange,
+  ...zodExports(S),
+  ...zodExports(Planned),
+};
+
+function zodExports(module: Record<string, unknown>): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(module).filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType));
+}
+
+/** `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment` (+ a suffix for ANY's methods). */
+function operationId(key: string): string {
+  const [method, path] = key.split(' ') as [string, string];
+  const words = path.split('/').filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
+    .flatMap((s) => s.split(/[^A-Za-z0-9]+/)).filter(Boolean);
+  return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
+}
+
+interface Components {
+  schemas: Record<string, unknown>;
+  nameOf: Map<z.ZodType, string>;
+}
+
+let components: Components | undefined;
+
+/** Every schema the operations use, converted once: named ones under their name, the others after their operation. */
+function schemaComponents(): Components {
+  if (components) return components;
+  const registry = z.registry<{ id: string }>();
+  const nameOf = new Map<z.ZodType, string>();
+  const add = (schema: z.ZodType, name: string) => {
+    if (nameOf.has(schema)) return;
+    nameOf.set(schema, name);
+    registry.add(schema, { id: name });
+  };
+  for (const [name, schema] of Object.entries(named)) add(schema, name);
+  for (const [key, op] of Object.entries(operations)) {
+    const id = operationId(key);
+    const cap = id[0]!.toUpperCase() + id.slice(1);
+    if (op.request) add(op.request.schema, `${cap}Request`);
+    for (const [status, answer] of Object.entries(op.responses)) if (answer.schema) add(answer.schema, `${cap}Response${status}`);
+  }
+  const { schemas } = z.toJSONSchema(registry, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
+  for (const schema of Object.values(schemas)) {
+    delete (schema as Record<string, unknown>)['$schema'];
+    delete (schema as Record<string, unknown>)['$id'];
+  }
+  components = { schemas, nameOf };
+  return components;
+}
+
+const ref = (c: Components, schema: z.ZodType) => ({ $ref: `#/components/schemas/${c.nameOf.get(schema)!}` });
+
+const RESPONSE_HEADERS = {
+  'Content-Language': { $ref: '#/components/headers/ContentLanguage' },
+  'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+  traceparent: { $ref: '#/components/headers/Traceparent' },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request: 86001 (malformed JSON, schema violation, with pointers), 86002 (no Requestor), or a rule of spec §7',
+  401: 'UNAUTHORIZED: no, an expired or a wrongly signed token (WWW-Authenticate: Bearer)',
+  403: 'FORBIDDEN: the token lacks the scope, or the sales application is not registered for the client',
+  404: 'RESOURCE_NOT_FOUND: no such resource, or another client’s',
+  405: 'X_METHOD_NOT_ALLOWED',
+  406: 'X_VERSION_NOT_ACCEPTABLE',
+  409: 'Conflict',
+  413: 'X_PAYLOAD_TOO_LARGE: more than 1 MiB after decompression',
+  415: 'X_UNSUPPORTED_MEDIA_TYPE: send application/json',
+  500: 'INTERNAL_ERROR, with a reference to quote',
+  501: 'X_NOT_SUPPORTED',
+};
+
+/** The Problem statuses an operation can answer: those its access and shape imply, and its own. */
+function problemStatuses(key: string, op: Operation): Map<number, string> {
+  const statuses = new Map<number, string>();
+  const hasBody = op.request !== undefined;
+  const hasPathParameter = key.includes('{') || key.includes('*');
+  const add = (...codes: number[]) => { for (const c of codes) statuses.set(c, STATUS_TEXT[c]!); };
+  const byAccess: Record<Access, () => void> = {
+    public: () => add(500),
+    sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
+    client: () => add(413, 415, 500),
+    reseller: () => add(400, 401, 403, ...(hasPathParameter || hasBody ? [404] : []), ...(hasBody ? [413, 415] : []), 500),
+    customer: () => {
+      add(400, 401, 403, 404, 413, 415, 500);
+      statuses.set(401, 'UNAUTHORIZED or X_SUBSCRIPTION_KEY_INVALID (missing or unknown Ocp-Apim-Subscription-Key)');
+      statuses.set(404, 'RESOURCE_NOT_FOUND: no such record');
+    },
+  };
+  byAccess[op.access]();
+  for (const [status, text] of Object.entries(op.problems ?? {})) {
+    const code = Number(status);
+    statuses.set(code, STATUS_TEXT[code] && code !== 409 ? `${statuses.get(code) ?? STATUS_TEXT[code]}; here also: ${text}` : text);
+  }
+  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+}
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name, in: 'path', required: true, schema: { type: 'string' },
+    ...(name === 'path' ? { description: 'Any rest of the path.' } : {}),
+  }));
+}
+
+function operationObject(c: Components, key: string, op: Operation, registered: boolean, suffix = ''): Record<string, unknown> {
+  const path = key.slice(key.indexOf(' ') + 1);
+  const security: Record<Access, unknown[]> = {
+    public: [],
+    sandbox: [],
+    client: [{ clientBasic: [] }, {}],
+    reseller: [{ oauth2: ['reseller'], Requestor: [] }],
+    customer: [{ oauth2: ['customer'], SubscriptionKey: [] }],
+  };
+  const jsonTypes = op.access === 'reseller' ? ['application/json', 'application/vnd.uic.osdm+json'] : ['application/json'];
+  const content = (answer: Answer) => Object.fromEntries(
+    (answer.contentType ? [answer.contentType] : jsonTypes).map((type) => [type, { schema: answer.schema && c.nameOf.has(answer.schema) ? ref(c, answer.schema) : { type: 'string' } }]),
+  );
+  const responses: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(op.responses)) {
+    responses[status] = { description: answer.description, headers: RESPONSE_HEADERS, ...(answer.schema ? { content: content(answer) } : {}) };
+  }
+  if (op.access === 'client') {
+    for (const [status, text] of [[400, 'invalid_request, unsupported_grant_type, invalid_scope'], [401, 'invalid_client (WWW-Authenticate: Basic)']] as const) {
+      responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
+    }
+  }
+  for (const [status, text] of problemStatuses(key, op)) {
+    if (responses[status]) continue;
+    responses[status] = text === STATUS_TEXT[status]
+      ? { $ref: `#/components/responses/Problem${status}` }
+      : { description: text, content: { 'application/problem+json': { schema: ref(c, S.Problem) } } };
+  }
+  const status = registered ? undefined : 'planned';
+  return {
+    operationId: operationId(key) + suffix,
+    summary: op.summary,
+    description: [op.description, `Decided by ${op.section}.`, status ? '**Planned**: CONTRACT §6 names it; this server does not answer it yet (404).' : undefined].filter(Boolean).join('\n\n'),
+    tags: [op.tag],
+    security: security[op.access],
+    parameters: [
+      ...pathParameters(path.replace(/\*$/, '{path}')),
+      ...Object.entries(op.query ?? {}).map(([name, q]) => ({
+        name, in: 'query', required: q.required ?? false, description: q.description,
+        schema: q.schema ? z.toJSONSchema(q.schema, { io: 'input', target: 'draft-2020-12' }) : { type: 'string' },
+      })),
+      { $ref: '#/components/parameters/AcceptLanguage' },
+      { $ref: '#/components/parameters/Traceparent' },
+    ].map((p) => { if ('schema' in p) delete (p.schema as Record<string, unknown>)['$schema']; return p; }),
+    ...(op.request ? {
+      requestBody: {
+        required: op.request.required ?? false,
+        content: Object.fromEntries((op.request.contentType ? [op.request.contentType] : jsonTypes).map((type) => [type, { schema: ref(c, op.request!.schema) }])),
+      },
+    } : {}),
+    responses,
+    'x-signalbox-section': op.section,
+    ...(status ? { 'x-signalbox-status': status } : {}),
+  };
+}
+
+/** `/v3/bookings/:bookingId` → `/v3/bookings/{bookingId}` (the keys of operations.ts). */
+export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\/$/, '') || '/';
+
+/** Path parameters match whatever their names (`{offerId}` in a route, `{refundOfferId}` in the map). */
+const shapeOf = (key: string) => key.replace(/\{\w+\}/g, '{}');
+let keysByShape: Map<string, string> | undefined;
+
+/** The `METHOD /path` key (or `ANY /path`) of operations.ts a registered route is covered by; undefined when none. */
+export function operationKeyOf(route: RegisteredRoute): string | undefined {
+  keysByShape ??= new Map(Object.keys(operations).map((k) => [shapeOf(k), k]));
+  const path = shapeOf(openApiPath(route.url));
+  return keysByShape.get(`${route.method} ${path}`) ?? keysByShape.get(`ANY ${path}`);
+}
+
+const ANY_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+export interface DocumentOptions {
+  /** The routes the server registered (HEAD twins of GETs may be included; they are ignored). */
+  routes: readonly RegisteredRoute[];
+  version: string;
+}
+
+/** The whole document. Registered routes without an entry in operations.ts are listed under `x-signalbox-undocumented`. */
+export function openApiDocument({ routes, version }: DocumentOptions): Record<string, unknown> {
+  const c = schemaComponents();
+  const registeredKeys = new Set<string>();
+  const undocumented: string[] = [];
+  for (const route of routes) {
+    if (route.method === 'HEAD') continue;
+    const key = operationKeyOf(route);
+    if (key) registeredKeys.add(key);
+    else undocumented.push(`${route.method} ${openApiPath(route.url)}`);
+  }
+  const paths: Record<string, Record<string, unknown>> = {};
+  const planned: string[] = [];
+  for (const [key, op] of Object.entries(operations)) {
+    const registered = registeredKeys.has(key);
+    if (!registered && op.access === 'sandbox') continue; // sandbox controls exist only with --sandbox (CONTRACT §8)
+    if (!registered) planned.push(key);
+    const [method, rawPath] = key.split(' ') as [string, string];
+    const path = rawPath.replace(/\*$/, '{path}');
+    const item = (paths[path] ??= {});
+    if (method === 'ANY') {
+      for (const m of ANY_METHODS) item[m] ??= operationObject(c, key, op, registered, m[0]!.toUpperCase() + m.slice(1));
+    } else {
+      item[method.toLowerCase()] = operationObject(c, key, op, registered);
+    }
+  }
+  const looseNames = [...S.loose].map((schema) => c.nameOf.get(schema)).filter((n): n is string => n !== undefined).sort();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'signalbox: Reseller API and Customer API',
+      version,
+      description: description(looseNames, planned),
+    },
+    tags: [
+      { name: 'OAuth', description: 'Access tokens (spec §5, CONTRACT §3)' },
+      { name: 'Offers', description: 'Journey and travel pass offers (spec §2.2–§2.5)' },
+      { name: 'Booking', description: 'Provisional bookings, passengers, purchaser (spec §2.6, §2.7)' },
+      { name: 'Fulfillment', description: 'Confirmation and tickets (spec §4.1 rule 1)' },
+      { name: 'Aftersales', description: 'Refund, release, on-hold, exchange, cleanup (spec §4.1 rules 5–12)' },
+      { name: 'Availability', description: 'Places and coach layouts (spec §2.10, §2.11)' },
+      { name: 'Customer API', description: 'Customer and contract lookups (spec §4.3)' },
+      { name: 'Sandbox', description: 'Clock, reset and traces; only with `signalbox serve --sandbox` (CONTRACT §8)' },
+      { name: 'Service', description: 'Health and this documentation' },
+    ],
+    paths,
+    components: {
+      schemas: c.schemas,
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          description: 'OAuth 2.0 client credentials (RFC 6749 §4.4). Scope `reseller` for /v3, `customer` for /customer.',
+          flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: { reseller: 'The Reseller API (/v3)', customer: 'The Customer API (/customer)' } } },
+        },
+        Requestor: {
+          type: 'apiKey', in: 'header', name: 'Requestor',
+          description: 'Base64 of the JSON object `{"salesApplication":"WEB_SE","salesUnitCode":"WEB"}` (spec §2.1). Missing → 400 86002; '
+            + 'not Base64 JSON or lacking a field → 400 86001; a sales application not registered for the client → 403.',
+        },
+        SubscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key', description: 'The Customer API subscription key (spec §5 rule 5).' },
+        clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret, for the token endpoint only.' },
+      },
+      parameters: {
+        AcceptLanguage: {
+          name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string', examples: ['sv-SE', 'en-GB'] },
+          description: 'sv-SE or en-GB: the language of product summaries, passenger type descriptions and Problems. Anything else → en-GB. Echoed in Content-Language.',
+        },
+        Traceparent: {
+          name: 'traceparent', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+          description: 'W3C Trace Context: the trace-id is kept in our logs and in the traceparent we answer with.',
+        },
+      },
+      responses: Object.fromEntries(Object.entries(STATUS_TEXT).map(([status, text]) => [
+        `Problem${status}`, { description: text, headers: RESPONSE_HEADERS, content: { 'application/problem+json': { schema: ref(c, S.Problem) } } },
+      ])),
+      headers: {
+        ContentLanguage: { description: 'The language of the texts in the body: sv-SE or en-GB.', schema: { type: 'string' } },
+        RequestId: { description: 'The id of this request in our logs (an incoming X-Request-Id of up to 64 word characters is kept).', schema: { type: 'string' } },
+        Traceparent: { description: 'W3C traceparent: the caller’s trace-id (or a new one) and our span id.', schema: { type: 'string' } },
+      },
+    },
+    ...(undocumented.length > 0 ? { 'x-signalbox-undocumented': undocumented } : {}),
+  };
+}
+
+function description(looseNames: string[], planned: string[]): string {
+  return `The OSDM-style Reseller API (under \`/v3\`) and the Customer API (under \`/customer\`) of the operator, as
+signalbox serves them. The operator's document decides (cited "spec §…"); where it is silent, CONTRACT.md does.
+
+**Authentication.** \`POST /oauth2/token\` with client credentials gives a bearer token. Reseller API calls send
+\`Authorization: Bearer …\` (scope \`reseller\`) and \`Requestor: <Base64 of {"salesApplication","salesUnitCode"}>\`;
+Customer API calls send the token (scope \`customer\`) and \`Ocp-Apim-Subscription-Key\`.
+
+**OSDM version.** Name it with the \`version\` parameter of \`Accept\` or \`Content-Type\`
+(\`application/json; version=3.4\`, or \`application/vnd.uic.osdm+json; version=3.4\`). Without one, the sales
+application's configured version applies, else 3.0.4. The Reseller API answers with the version in force in its
+Content-Type. A malformed version → 400 86001; an operation that needs a higher one (cleanup: 3.4) → 406.
+
+**Languages.** \`Accept-Language: sv-SE\` or \`en-GB\` (default); \`Content-Language\` names the one used.
+
+**Bodies.** JSON; \`Content-Encoding: gzip\` request bodies are accepted; at most 1 MiB after decompression (413) and
+64 levels of nesting; answers are gzip-compressed when \`Accept-Encoding\` allows.
+
+**Errors** are RFC 9457 Problems (\`application/problem+json\`): \`code\` (spec §7's five digits or a named code),
+\`title\` and \`detail\` in the caller's language, and \`pointers[].requestPointer\` naming the field
+(\`#/offers/0/offerId\`) or header (\`header:Requestor\`). A method a path does not take → 405 with \`Allow\`; a
+500 names a reference and never a stack trace. The token endpoint answers RFC 6749 error bodies instead.
+
+**Tracing.** Send a W3C \`traceparent\`; the answer's \`traceparent\` keeps the trace-id and names our span, and
+\`X-Request-Id\` is the id our log lines carry.
+
+**Loosely described** (the top level only, until the engine has zod schemas for them): ${looseNames.map((n) => `\`${n}\``).join(', ')}.
+
+**Planned** (\`x-signalbox-status: planned\`: in CONTRACT §6, not answered yet): ${planned.length > 0 ? planned.map((k) => `\`${k}\``).join(', ') : 'none'}.`;
+}

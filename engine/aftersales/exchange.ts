@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { enforce, type Context } from '../context.ts';
+import { chooseAncillaries } from '../booking/ancillaries.ts';
+import { move } from '../booking/lifecycle.ts';
+import { initialState, step } from '../machine.ts';
+import type { Booking, ExchangeOperation, StoredOffer } from '../model.ts';
+import { createOffers } from '../offers/create.ts';
+import { OfferCollectionRequest } from '../offers/request.ts';
+import { plus } from '../time.ts';
+import { parseRequest } from '../validate.ts';
+import { violation } from '../violation.ts';
+import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts';
+import { assertNoOtherOperation } from './offers.ts';
+import { selectTickets, whatRemains } from './refund.ts';
+import { withStatus } from './tickets.ts';
+
+/**
+ * Exchange (spec §3, §4.1 rule 7): exchange offers for a new trip (the booking is unchanged), an exchange
+ * operation that pre-books one (the original parts EXCHANGE_ONGOING), confirmed by the booking's
+ * fulfillment call (the original EXCHANGED, the new parts FULFILLED). rules/exchange-guards.yaml says
+ * when an exchange is refused; exchangeFee is always 0 and exchangePrice the full price of the new trip.
+ */
+export const ExchangeOfferRequest = OfferCollectionRequest.extend({
+  fulfillmentIds: z.array(z.string().min(1)).min(1),
+  overruleCode: z.string().optional(),
+});
+
+export const ExchangeOperationRequest = z.strictObject({
+  objectType: z.string().optional(),
+  exchangeOffers: z.array(z.strictObject({
+    objectType: z.string().optional(),
+    offerId: z.string().min(1),
+    passengerRefs: z.array(z.string()).min(1),
+    optionalAncillarySelections: z.array(z.strictObject({ objectType: z.string().optional(), ancillaryId: z.string(), passengerRefs: z.array(z.string()).optional() })).optional(),
+    placeSelections: z.array(z.unknown()).optional(),
+    externalRef: z.unknown().optional(),
+  })).length(1, 'exactly one exchange offer per operation'),
+});
+
+export const ExchangeOperationPatch = z.strictObject({
+  objectType: z.string().optional(),
+  requestedFulfillmentType: z.unknown().optional(),
+  preferredFulfillmentMedia: z.unknown().optional(),
+  embed: z.unknown().optional(),
+});
+
+const stationsOf = (ctx: Context, ref: string) => {
+  const s = ctx.rules.stations.byRef(ref);
+  return { refs: s ? [s.x_swe, s.uic].filter(Boolean) as string[] : [ref], agglomeration: s?.agglomeration };
+};
+/** Spec §4.1 rule 7: the same station, or another in the same agglomeration. */
+const samePlace = (ctx: Context, a: string, b: string) => {
+  const x = stationsOf(ctx, a);
+  const y = stationsOf(ctx, b);
+  return x.refs.includes(b) || (x.agglomeration !== undefined && x.agglomeration === y.agglomeration);
+};
+
+export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown): StoredOffer[] {
+  const request = parseRequest(ExchangeOfferRequest, body);
+  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
+  assertNoOtherOperation(ctx, booking);
+  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
+  const remains = whatRemains(ctx, booking, tickets, request.fulfillmentIds);
+  if (!remains.coversWholeTickets) {
+    throw violation('86001', { reason: 'an exchange must list every fulfillment of the passengers exchanged, auto-added ancillaries included (spec §4.1 rule 7)' }, '#/fulfillmentIds');
+  }
+  // Spec §4.1 rule 7: nothing is remembered; the passengers must be re-sent exactly as in the original offer request.
+  const leaving = booking.passengers.filter((p) => tickets.some((t) => t.passengerIds.includes(p.id)));
+  const sent = request.anonymousPassengerSpecifications;
+  const same = sent.length === leaving.length && leaving.every((p) => {
+    const s = sent.find((x) => x.externalRef === p.externalRef);
+    return s && (s.age ?? -1) === p.pricing.age && JSON.stringify(s.cards.map((c) => [c.type, c.code, c.number ?? null])) === JSON.stringify(p.pricing.cards.map((c) => [c.type, c.code, c.number ?? null]));
+  });
+  if (!same) throw violation('86001', { reason: 'the passengers, their ages and cards must be those of the original offer request (spec §4.1 rule 7)' }, '#/anonymousPassengerSpecifications');
+
+  const newTrip = request.tripSpecifications?.[0];
+  const oldFirst = booking.trip.legs[0];
+  const oldLast = booking.trip.legs[booking.trip.legs.length - 1];
+  const newFirst = newTrip?.legs[0]?.timedLeg.start.stopPlaceRef.stopPlaceRef;
+  const newLast = newTrip?.legs[newTrip.legs.length - 1]?.timedLeg.end.stopPlaceRef.stopPlaceRef;
+  const originalCodes = booking.corporateCodes.map((c) => c.code).sort().join();
+  enforce(ctx, 'exchangeGuard', {
+    passPurchase: booking.pass !== undefined,
+    resplus: booking.throughTicketTags.includes('RESPLUS'),
+    personalPass: leaving.some((p) => p.cards.some((c) => c.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[c.code]?.personal)),
+    sameOriginAndDestination: !!(oldFirst && oldLast && newFirst && newLast && samePlace(ctx, oldFirst.origin, newFirst) && samePlace(ctx, oldLast.destination, newLast)),
+    admissionExchangeable: tickets.every((t) => booking.admissions.find((a) => a.id === t.admissionId)?.exchangeable === 'YES'),
+    afterSalesOverride: booking.afterSalesOverride === true,
+    // Spec §4.1 rule 7: the corporate code is kept; another business number is refused (86013).
+    businessNumberMatches: originalCodes === '' || request.corporateCodes.map((c) => c.code).sort().join() === originalCodes,
+    ungrantedDiscountedChildren: remains.ungrantedDiscountedChildren,
+  }, '#/tripSpecifications');
+  const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
+  return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }).map((offer) => ({
+    ...offer,
+    exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds] },
+  }));
+}
+
+export function createExchangeOperation(ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>): Booking {
+  const request = parseRequest(ExchangeOperationRequest, body);
+  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
+  assertNoOtherOperation(ctx, booking);
+  const selection = request.exchangeOffers[0]!;
+  const offer = offers.get(selection.offerId);
+  if (!offer?.exchange || offer.exchange.bookingId !== booking.id || offer.owner !== ctx.requestor.client) {
+    throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange offer', id: selection.offerId }, '#/exchangeOffers/0/offerId');
+  }
+  if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/exchangeOffers/0/offerId');
+  if (offer.exchange.fulfillmentIds.some((id) => booking.fulfillments.find((f) => f.id === id)?.status !== 'FULFILLED')) {
+    throw violation('X_BOOKING_STATE', { operation: 'This exchange', state: 'changed since the exchange offer' }, '#/exchangeOffers/0/offerId');
+  }
+  const now = ctx.now.toISOString();
+  const idOf = (ref: string) => booking.passengers.find((p) => p.externalRef === ref)!.id;
+  const part = { status: 'PREBOOKED' as const, createdOn: now };
+  // Spec §4.1 rule 7: mandatory ancillaries are added again on the new trip; optional ones only when chosen anew.
+  const operation: ExchangeOperation = {
+    id: ctx.ids.next('offer'),
+    state: initialState(exchangeMachine),
+    createdOn: now,
+    validUntil: plus(ctx.now, ctx.rules.limits.provisionalBookingLifetime).toISOString(),
+    exchangeOfferId: offer.offerId,
+    originalPartIds: offer.exchange.partIds,
+    fulfillmentIds: offer.exchange.fulfillmentIds,
+    trip: offer.trip,
+    exchangePrice: offer.minimalPrice,
+    admissions: offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerIds: passengerRefs.map(idOf) })),
+    reservations: offer.reservations.map(({ passengerRef, ...r }) => ({ ...r, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef) })),
+    ancillaries: chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _d, ...a }, autoAdded }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef), autoAdded })),
+  };
+  const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'EXCHANGE_ONGOING');
+  return { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), operation] };
+}
+
+function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent): ExchangeOperation {
+  const next = step(exchangeMachine, op.state, event);
+  if (!next) throw violation('X_BOOKING_STATE', { operation: `${event.type.toLowerCase()} of exchange operation ${op.id}`, state: op.state });
+  return { ...op, state: next, ...(next === 'FULFILLED' ? { confirmedOn: ctx.now.toISOString() } : {}) };
+}
+
+export function findOperation(booking: Booking, id: string): ExchangeOperation {
+  const op = booking.exchangeOperations?.find((o) => o.id === id && o.state !== 'DELETED');
+  if (!op) throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange operation', id });
+  return op;
+}
+
+const replace = (booking: Booking, op: ExchangeOperation) => (booking.exchangeOperations ?? []).map((o) => (o.id === op.id ? op : o));
+
+export function patchExchangeOperation(ctx: Context, booking: Booking, id: string, body: unknown): Booking {
+  parseRequest(ExchangeOperationPatch, body);
+  const op = findOperation(booking, id);
+  if (op.state === 'PREBOOKED' && !liveOperation(ctx, booking)) throw violation('X_BOOKING_EXPIRED', { id: op.id, until: op.validUntil });
+  moveOperation(ctx, op, { type: 'PATCH' });
+  return booking;
+}
+
+export function deleteExchangeOperation(ctx: Context, booking: Booking, id: string): Booking {
+  const op = findOperation(booking, id);
+  if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange operation', id });
+  moveOperation(ctx, op, { type: 'DELETE' });
+  const restored = withStatus(booking, new Set(op.originalPartIds), 'FULFILLED');
+  return { ...restored, exchangeOperations: (booking.exchangeOperations ?? []).filter((o) => o.id !== id) };
+}
+
+/** The operation being pre-booked on this booking, if one is live. */
+export function liveOperation(ctx: Context, booking: Booking): ExchangeOperation | undefined {
+  return booking.exchangeOperations?.find((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
+}
+
+/** Expired operations give their parts back (called before any aftersales decision). */
+export function expireOperations(ctx: Context, booking: Booking): Booking {
+  let next = booking;
+  for (const op of booking.exchangeOperations ?? []) {
+    if (op.state !== 'PREBOOKED' || ctx.now.getTime() < new Date(op.validUntil).getTime()) continue;
+    next = withStatus(next, new Set(op.originalPartIds), 'FULFILLED');
+    next = { ...next, exchangeOperations: replace(next, moveOperation(ctx, op, { type: 'EXPIRE' })) };
+  }
+  return next;
+}
+
+/**
+ * POST …/fulfillment(s) while an exchange is pre-booked (spec §3): the original parts and fulfillments
+ * EXCHANGED, the new parts FULFILLED with fulfillments of their own, the operation FULFILLED and kept.
+ */
+export function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation, issue: (b: Booking, parts: Pick<Booking, 'admissions' | 'reservations' | 'ancillaries'>) => Booking['fulfillments']): Booking {
+  const confirmed = moveOperation(ctx, op, { type: 'CONFIRM' });
+  const now = ctx.now.toISOString();
+  const fulfilled = <T extends { status: string }>(p: T) => ({ ...p, status: 'FULFILLED' as const, confirmedOn: now });
+  const parts = { admissions: op.admissions.map(fulfilled), reservations: op.reservations.map(fulfilled), ancillaries: op.ancillaries.map(fulfilled) };
+  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGED', 'EXCHANGED');
+  const withTrip = { ...exchanged, exchangeOperations: replace(exchanged, confirmed) };
+  return {
+    ...withTrip,
+    admissions: [...withTrip.admissions, ...parts.admissions],
+    reservations: [...withTrip.reservations, ...parts.reservations],
+    ancillaries: [...withTrip.ancillaries, ...parts.ancillaries],
+    fulfillments: [...withTrip.fulfillments, ...issue(withTrip, parts)],
+  };
+}

@@ -1,0 +1,44 @@
+import type { Context } from '../context.ts';
+import { initialState, step } from '../machine.ts';
+import type { Booking } from '../model.ts';
+import { plus } from '../time.ts';
+import { violation } from '../violation.ts';
+import { aftersalesOfferMachine, type AftersalesOfferEvent } from '../../machines/offers.ts';
+
+/**
+ * What refund, release and on-hold offers share: their machine (machines/offers.ts), their validity
+ * (rules/limits.yaml aftersalesOfferValidFor) and the rule that only one aftersales operation may be
+ * active on a booking at a time (spec §4.1 rule 10).
+ */
+export interface OfferLike { id: string; state: string; createdOn: string; validUntil: string; confirmedOn?: string }
+
+export function newOffer(ctx: Context, limit?: string): OfferLike {
+  const validUntil = plus(ctx.now, ctx.rules.limits.aftersalesOfferValidFor);
+  const until = limit && new Date(limit) < validUntil ? new Date(limit) : validUntil;
+  return { id: ctx.ids.next('offer'), state: initialState(aftersalesOfferMachine), createdOn: ctx.now.toISOString(), validUntil: until.toISOString() };
+}
+
+export const isLive = (ctx: Context, o: OfferLike | undefined) => o?.state === 'PROPOSED' && ctx.now.getTime() < new Date(o.validUntil).getTime();
+
+/** Moves an offer's machine; an offer past its validUntil is expired first (spec §3 rule 2). */
+export function moveOffer<O extends OfferLike>(ctx: Context, offer: O, event: AftersalesOfferEvent): O {
+  if (offer.state === 'PROPOSED' && !isLive(ctx, offer) && event.type === 'CONFIRM') {
+    throw violation('X_OFFER_EXPIRED', { id: offer.id, until: offer.validUntil });
+  }
+  const next = step(aftersalesOfferMachine, offer.state, event);
+  if (!next) throw violation('X_BOOKING_STATE', { operation: `${event.type.toLowerCase()} of offer ${offer.id}`, state: offer.state });
+  return { ...offer, state: next, ...(next === 'CONFIRMED' ? { confirmedOn: ctx.now.toISOString() } : {}) };
+}
+
+/** Spec §4.1 rule 10: refund, release and exchange are never under way at the same time on one booking. */
+export function assertNoOtherOperation(ctx: Context, booking: Booking): void {
+  const active = [...(booking.refundOffers ?? []), ...(booking.releaseOffers ?? [])].some((o) => isLive(ctx, o))
+    || (booking.exchangeOperations ?? []).some((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
+  if (active) throw violation('X_CONCURRENT_AFTERSALES', {});
+}
+
+export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined, id: string, resource: string): O {
+  const offer = offers?.find((o) => o.id === id && o.state !== 'DELETED');
+  if (!offer) throw violation('RESOURCE_NOT_FOUND', { resource, id });
+  return offer;
+}

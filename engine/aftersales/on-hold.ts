@@ -1,0 +1,54 @@
+import { decide, type Context } from '../context.ts';
+import { move } from '../booking/lifecycle.ts';
+import type { Booking } from '../model.ts';
+import { plus } from '../time.ts';
+import { parseRequest } from '../validate.ts';
+import { violation } from '../violation.ts';
+import { findOffer, isLive, moveOffer, newOffer } from './offers.ts';
+import { OnHoldOfferRequest } from './requests.ts';
+import { withStatus } from './tickets.ts';
+
+/**
+ * On-hold (spec §3 rule 3, §4.1 rule 11): an offer to extend a provisional booking's time limit, by the
+ * arithmetic of rules/on-hold.yaml. Only confirming it moves the time limit; the booking does not show it.
+ */
+export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown): { booking: Booking; offerId: string } {
+  parseRequest(OnHoldOfferRequest, body);
+  const moved = move(ctx, booking, { type: 'OFFER_ON_HOLD' }, 'On-hold');
+  const contactOf = (d?: { email?: string; phoneNumber?: string }) => !!(d?.email && d.phoneNumber);
+  const state = booking.machine.value;
+  const { outcome } = decide<'onHold', { reject?: string; pointer?: string; params?: Record<string, unknown>; confirmationTimeLimit?: string }>(ctx, 'onHold', {
+    channelAllowsOnHold: ctx.salesApplication.permissions.onHold,
+    bookingState: state === 'PREBOOKED' || state === 'ON_HOLD' ? 'PREBOOKED' : state === 'EXPIRED' ? 'EXPIRED' : 'FULFILLED',
+    passPurchase: booking.pass !== undefined,
+    activeOnHoldOffer: isLive(ctx, booking.onHoldOffer),
+    alreadyOnHold: booking.onHoldUsed === true,
+    contactComplete: contactOf(booking.purchaser?.detail) || booking.passengers.every((p) => contactOf(p.detail)),
+    now: ctx.now.toISOString(),
+    departure: booking.trip.legs[0]?.departure ?? ctx.now.toISOString(),
+    provisionalTimeLimit: plus(booking.createdOn, ctx.rules.limits.provisionalBookingLifetime).toISOString(),
+  });
+  if (!outcome || outcome.reject) {
+    throw violation(outcome?.reject ?? 'X_ON_HOLD_NOT_ALLOWED', { salesApplication: ctx.salesApplication.code, ...outcome?.params }, outcome?.pointer ? `#${outcome.pointer}` : undefined, ctx.traces);
+  }
+  // The offer can be confirmed until it expires, and never after the booking's own time limit.
+  const offer = { ...newOffer(ctx, booking.confirmationTimeLimit), increasedTTL: outcome.confirmationTimeLimit! };
+  return { booking: { ...moved, onHoldOffer: offer }, offerId: offer.id };
+}
+
+export function confirmOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {
+  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, 'on-hold offer');
+  if (offer.state === 'CONFIRMED') return booking;
+  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
+  const moved = move(ctx, booking, { type: 'PUT_ON_HOLD' }, 'On-hold');
+  const parts = new Set([...booking.admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.id));
+  return { ...withStatus(moved, parts, 'ON_HOLD'), onHoldOffer: confirmed, onHoldUsed: true, confirmationTimeLimit: offer.increasedTTL };
+}
+
+export function deleteOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {
+  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, 'on-hold offer');
+  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: 'on-hold offer', id: offerId });
+  moveOffer(ctx, offer, { type: 'DELETE' });
+  const { onHoldOffer: _removed, ...rest } = booking;
+  return rest;
+}

@@ -1,0 +1,43 @@
+import { enforce, type Context } from '../context.ts';
+import { move } from '../booking/lifecycle.ts';
+import type { Booking } from '../model.ts';
+import { overruleFact } from '../rules/facts.ts';
+import { parseRequest } from '../validate.ts';
+import { violation } from '../violation.ts';
+import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
+import { selectTickets, whatRemains } from './refund.ts';
+import { OfferConfirmation, ReleaseOfferRequest } from './requests.ts';
+import { withStatus } from './tickets.ts';
+
+/**
+ * Release (spec §3 rule 2, §4.1 rule 5): cancels tickets at fulfillment level after a disturbance with a
+ * replacement ticket; no money moves, seats are freed. rules/release-guards.yaml decides who may.
+ */
+export function createReleaseOffer(ctx: Context, booking: Booking, body: unknown): Booking {
+  const request = parseRequest(ReleaseOfferRequest, body);
+  enforce(ctx, 'releaseGuard', { channelAllowsRelease: ctx.salesApplication.permissions.release, overruleCode: overruleFact(request.overruleCode) });
+  const moved = move(ctx, booking, { type: 'OFFER_RELEASE' }, 'A release');
+  assertNoOtherOperation(ctx, booking);
+  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
+  if (!whatRemains(ctx, booking, tickets, request.fulfillmentIds).coversWholeTickets) {
+    throw violation('86001', { reason: 'a release must list every fulfillment of a ticket (spec §4.1 rule 6)' }, '#/fulfillmentIds');
+  }
+  const offer = { ...newOffer(ctx), fulfillmentIds: request.fulfillmentIds, bookingPartIds: [...partIds], overruleCode: request.overruleCode! };
+  return { ...moved, releaseOffers: [...(booking.releaseOffers ?? []), offer] };
+}
+
+export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
+  parseRequest(OfferConfirmation, body);
+  const offer = findOffer(booking.releaseOffers, offerId, 'release offer');
+  if (offer.state === 'CONFIRMED') return booking;
+  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
+  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASED');
+  return { ...next, releaseOffers: (booking.releaseOffers ?? []).map((o) => (o.id === offerId ? confirmed : o)) };
+}
+
+export function deleteReleaseOffer(ctx: Context, booking: Booking, offerId: string): Booking {
+  const offer = findOffer(booking.releaseOffers, offerId, 'release offer');
+  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: 'release offer', id: offerId });
+  moveOffer(ctx, offer, { type: 'DELETE' });
+  return { ...booking, releaseOffers: (booking.releaseOffers ?? []).filter((o) => o.id !== offerId) };
+}

@@ -1,0 +1,67 @@
+import type { Booking, ExchangeOperation, OnHoldOffer, RefundOffer, ReleaseOffer } from '../model.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
+import type { Language } from '../rules/schemas.ts';
+
+/** OSDM 3.4 RefundOffer, ReleaseOffer and OnHoldOffer rendered from the booking's records. */
+const status = (state: string) => (state === 'CONFIRMED' ? 'CONFIRMED' : 'PROPOSED');
+
+export function renderRefundOffer(booking: Booking, o: RefundOffer): Record<string, unknown> {
+  const zero = { ...o.refundableAmount, amount: 0, ...(o.refundableAmount.vats ? { vats: o.refundableAmount.vats.map((v) => ({ ...v, amount: 0 })) } : {}) };
+  return {
+    id: o.id,
+    createdOn: o.createdOn,
+    validFrom: o.createdOn,
+    validUntil: o.validUntil,
+    status: status(o.state),
+    ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
+    fulfillments: o.fulfillmentIds.map((id) => ({ id, status: booking.fulfillments.find((f) => f.id === id)?.status })),
+    refundFee: o.refundFee,
+    // Spec §3: once the refund is confirmed, nothing more is refundable by this offer.
+    refundableAmount: o.state === 'CONFIRMED' ? zero : o.refundableAmount,
+    ...(o.overruleCode ? { appliedOverruleCode: o.overruleCode } : {}),
+    reimbursementStatus: 'IMMEDIATE',
+    refundOfferBreakdown: o.parts.map((p) => ({ refundFee: { ...o.refundFee, amount: 0 }, refundableAmount: p.refundAmount, bookingParts: [{ id: p.partId }] })),
+  };
+}
+
+export function renderReleaseOffer(booking: Booking, o: ReleaseOffer): Record<string, unknown> {
+  return {
+    id: o.id,
+    createdOn: o.createdOn,
+    validFrom: o.createdOn,
+    validUntil: o.validUntil,
+    status: status(o.state),
+    ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
+    fulfillments: o.fulfillmentIds.map((id) => ({ id, status: booking.fulfillments.find((f) => f.id === id)?.status })),
+    appliedOverruleCode: o.overruleCode,
+  };
+}
+
+export function renderExchangeOperation(booking: Booking, o: ExchangeOperation): Record<string, unknown> {
+  const newParts = new Set([...o.admissions, ...o.reservations, ...o.ancillaries].map((p) => p.id));
+  return {
+    id: o.id,
+    status: o.state === 'FULFILLED' ? 'FULFILLED' : o.state === 'PREBOOKED' ? 'PREBOOKED' : 'ERROR',
+    ticketTimeLimit: o.validUntil,
+    exchangeOffers: [{ offerId: o.exchangeOfferId, exchangePrice: o.exchangePrice, exchangeFee: { ...o.exchangePrice, amount: 0, vats: undefined } }],
+    // The new trip's parts, pre-booked until the operation is confirmed.
+    bookingParts: [...o.admissions, ...o.reservations, ...o.ancillaries].map((p) => ({ id: p.id, status: p.status })),
+    fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => newParts.has(id))).map((f) => ({ id: f.id, status: f.status })),
+    ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
+  };
+}
+
+export function renderOnHoldOffer(rules: RuleSet, booking: Booking, o: OnHoldOffer, language: Language): Record<string, unknown> {
+  const free = { currency: booking.currency, amount: 0, scale: 2 };
+  return {
+    id: o.id,
+    summary: rules.warnings['X_ON_HOLD_SUMMARY']?.detail[language] ?? '',
+    createdOn: o.createdOn,
+    validFrom: o.createdOn,
+    validUntil: o.validUntil,
+    onHoldFee: { id: `${o.id}-fee`, price: free },
+    deposit: free,
+    increasedTTL: o.increasedTTL,
+    ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
+  };
+}

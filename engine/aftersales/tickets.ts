@@ -1,0 +1,52 @@
+import type { Booking, Fulfillment, Money } from '../model.ts';
+
+/**
+ * A ticket is what one admission covers: its passengers' admission, reservations and ancillaries, each with
+ * its own fulfillment (spec §4.1 rules 1, 6). A refund or release must list every fulfillment of a ticket.
+ */
+export interface Part {
+  id: string;
+  kind: 'admission' | 'reservation' | 'ancillary';
+  passengerIds: string[];
+  price: Money;
+  status: string;
+  legIds: string[];
+}
+
+export function partsOf(booking: Booking): Part[] {
+  return [
+    ...booking.admissions.map((a) => ({ id: a.id, kind: 'admission' as const, passengerIds: a.passengerIds, price: a.price, status: a.status, legIds: a.legIds })),
+    ...booking.reservations.map((r) => ({ id: r.id, kind: 'reservation' as const, passengerIds: [r.passengerId], price: r.price, status: r.status, legIds: [r.legId] })),
+    ...booking.ancillaries.map((x) => ({ id: x.id, kind: 'ancillary' as const, passengerIds: [x.passengerId], price: x.price, status: x.status, legIds: [x.legId] })),
+  ];
+}
+
+export interface Ticket {
+  admissionId: string;
+  passengerIds: string[];
+  parts: Part[];
+  fulfillments: Fulfillment[];
+}
+
+export function ticketsOf(booking: Booking): Ticket[] {
+  const parts = partsOf(booking);
+  return booking.admissions.map((a) => {
+    const own = parts.filter((p) => p.passengerIds.some((id) => a.passengerIds.includes(id)));
+    const ids = new Set(own.map((p) => p.id));
+    return { admissionId: a.id, passengerIds: a.passengerIds, parts: own, fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => ids.has(id))) };
+  });
+}
+
+/** Sets a status on parts and fulfillments (spec §3: CANCELLED/REFUNDED, RELEASED, EXCHANGE_ONGOING…). */
+export function withStatus(booking: Booking, partIds: ReadonlySet<string>, partStatus: Booking['admissions'][number]['status'], fulfillmentStatus?: Fulfillment['status'], extra: (id: string) => Record<string, unknown> = () => ({})): Booking {
+  const set = <T extends { id: string }>(p: T): T => (partIds.has(p.id) ? { ...p, status: partStatus, ...extra(p.id) } : p);
+  return {
+    ...booking,
+    admissions: booking.admissions.map(set),
+    reservations: booking.reservations.map(set),
+    ancillaries: booking.ancillaries.map(set),
+    fulfillments: fulfillmentStatus
+      ? booking.fulfillments.map((f) => (f.bookingPartIds.some((id) => partIds.has(id)) ? { ...f, status: fulfillmentStatus } : f))
+      : booking.fulfillments,
+  };
+}

@@ -1,0 +1,104 @@
+import { getStateNodes } from 'xstate/graph';
+import { bookingMachine, bookingStateAt, iso, ref, type Model, type ModelBooking } from './model.ts';
+import type { System } from './model-system.ts';
+
+/**
+ * What must hold of every booking after every command, whatever the command was (spec §3, §2.6):
+ * its parts and fulfillments are in states its machine state allows, its money adds up, its tickets
+ * never change once issued, its time limit is the one the model predicts.
+ */
+
+/**
+ * The part and fulfillment states each booking machine state allows (spec §3). A state of
+ * machines/booking.ts missing here fails the run, naming it: say here what its parts may be.
+ */
+export const ALLOWED: Record<string, { parts: readonly string[]; fulfillments: readonly string[] }> = {
+  PREBOOKED: { parts: ['PREBOOKED'], fulfillments: [] },
+  FULFILLED: { parts: ['FULFILLED'], fulfillments: ['FULFILLED'] },
+  // An expired provisional booking keeps what it had: parts PREBOOKED, no fulfillment.
+  EXPIRED: { parts: ['PREBOOKED'], fulfillments: [] },
+};
+
+const machineStates = new Set(getStateNodes(bookingMachine.root).filter((n) => n.type === 'atomic' || n.type === 'final').map((n) => n.path.join('.')));
+
+/** What a GET of the booking must answer, as a scenario expectation (written out with a counterexample). */
+export function bookingExpectation(m: Readonly<Model>, b: Readonly<ModelBooking>): { status: number; body: unknown } {
+  const state = bookingStateAt(m, b);
+  const confirmed = state === 'FULFILLED';
+  return {
+    status: 200,
+    body: {
+      booking: {
+        id: ref(b.id),
+        ...(confirmed ? {} : { confirmationTimeLimit: iso(b.timeLimit) }),
+        confirmedPrice: { amount: confirmed ? ref(b.price) : 0 },
+        provisionalPrice: { amount: ref(b.price) },
+        // Once known, a confirmed booking's fulfillments are these, whatever happened since (spec §3, CONTRACT §4b).
+        fulfillments: !confirmed ? [] : b.fulfillments.length === 0 ? { $length: { min: 1 } } : b.fulfillments.map((f) => ({ id: ref(f) })),
+      },
+    },
+  };
+}
+
+type Money = { currency: string; amount: number; scale: number; vats?: Array<{ countryCode: string; percentage: number; amount: number }> };
+type Part = { id: string; status: string; price: Money };
+
+/** The invariants a scenario matcher cannot say (sums, every part covered once); each broken one is a message. */
+export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, booking: any): string[] {
+  const out: string[] = [];
+  const state = bookingStateAt(m, b);
+  if (!machineStates.has(state)) out.push(`the model holds ${b.id} in ${state}, which is no state of machines/booking.ts`);
+  const allowed = ALLOWED[state];
+  if (!allowed) return [...out, `no part states are known for the booking state ${state}: add it to ALLOWED in test/helpers/model-invariants.ts`];
+
+  const offers = (booking?.bookedOffers ?? []) as Array<{ admissions?: Part[]; reservations?: Part[]; ancillaries?: Part[] }>;
+  const parts = offers.flatMap((o) => [...(o.admissions ?? []), ...(o.reservations ?? []), ...(o.ancillaries ?? [])]);
+  if (parts.length === 0) out.push('a booking has at least one part');
+  for (const p of parts) if (!allowed.parts.includes(p.status)) out.push(`part ${p.id} is ${p.status}; a ${state} booking's parts may be ${allowed.parts.join(' or ') || 'nothing'}`);
+
+  // Money: the provisional price is the sum of the parts' prices, VAT included (spec §2.6); the confirmed one is 0 until confirmation, then the same.
+  const provisional = booking?.provisionalPrice as Money | undefined;
+  const confirmedPrice = booking?.confirmedPrice as Money | undefined;
+  if (!provisional || !confirmedPrice) return [...out, 'a booking has provisionalPrice and confirmedPrice (spec §2.6 rule 2)'];
+  const sum = parts.reduce((n, p) => n + p.price.amount, 0);
+  if (sum !== provisional.amount) out.push(`provisionalPrice ${provisional.amount} is not the sum of its parts' prices ${sum}`);
+  for (const p of parts) if (p.price.currency !== provisional.currency) out.push(`part ${p.id} is priced in ${p.price.currency}, the booking in ${provisional.currency}`);
+  const vatKey = (v: { countryCode: string; percentage: number }) => `${v.countryCode} ${v.percentage}%`;
+  const vatOfParts = new Map<string, number>();
+  for (const p of parts) for (const v of p.price.vats ?? []) vatOfParts.set(vatKey(v), (vatOfParts.get(vatKey(v)) ?? 0) + v.amount);
+  const vatOfBooking = new Map((provisional.vats ?? []).map((v) => [vatKey(v), v.amount] as const));
+  for (const k of new Set([...vatOfParts.keys(), ...vatOfBooking.keys()])) {
+    if ((vatOfParts.get(k) ?? 0) !== (vatOfBooking.get(k) ?? 0)) out.push(`VAT ${k}: the parts add up to ${vatOfParts.get(k) ?? 0}, provisionalPrice says ${vatOfBooking.get(k) ?? 0}`);
+  }
+  if (state === 'FULFILLED') {
+    if (JSON.stringify(confirmedPrice) !== JSON.stringify(provisional)) out.push(`confirmedPrice ${JSON.stringify(confirmedPrice)} is not provisionalPrice ${JSON.stringify(provisional)} once confirmed`);
+  } else if (confirmedPrice.amount !== 0 || (confirmedPrice.vats ?? []).some((v) => v.amount !== 0)) {
+    out.push(`confirmedPrice is ${JSON.stringify(confirmedPrice)} before confirmation; it is 0 until then (spec §2.6 rule 2)`);
+  }
+
+  // Fulfillments: states the booking state allows; one per part, each part in exactly one (README "Fulfillments").
+  const fulfillments = (booking?.fulfillments ?? []) as Array<{ id: string; status: string; bookingParts?: Array<{ id: string }> }>;
+  for (const f of fulfillments) if (!allowed.fulfillments.includes(f.status)) out.push(`fulfillment ${f.id} is ${f.status}; a ${state} booking's fulfillments may be ${allowed.fulfillments.join(' or ') || 'none at all'}`);
+  if (allowed.fulfillments.length > 0) {
+    const covered = fulfillments.flatMap((f) => (f.bookingParts ?? []).map((p) => p.id));
+    for (const p of parts) {
+      const n = covered.filter((id) => id === p.id).length;
+      if (n !== 1) out.push(`part ${p.id} is in ${n} fulfillments; each part is in exactly one`);
+    }
+    for (const id of covered) if (!parts.some((p) => p.id === id)) out.push(`a fulfillment names part ${id}, which the booking does not have`);
+  }
+  return out;
+}
+
+/** GETs booking `b`, matching the model's expectation and its invariants. */
+export async function readBooking(m: Readonly<Model>, s: System, b: Readonly<ModelBooking>, options: { observational?: boolean; name?: string } = {}) {
+  const res = await s.send({ name: options.name ?? `read ${b.id}`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: bookingExpectation(m, b) }, options);
+  const broken = bookingProblems(m, b, res.body?.booking);
+  if (broken.length > 0) throw s.violation(`GET /v3/bookings/${String(s.vars[b.id])} (${b.id}, ${bookingStateAt(m, b)} in the model):\n  ${broken.join('\n  ')}`, res);
+  return res;
+}
+
+/** The sweep after every command: each booking the model knows, read and checked. */
+export async function checkEveryBooking(m: Readonly<Model>, s: System): Promise<void> {
+  for (const b of m.bookings) await readBooking(m, s, b, { observational: true, name: `check ${b.id}` });
+}

@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
+import { bookingMachine, enter, iso, isBookable, lifetimes, pick, ref, type Model } from '../../helpers/model.ts';
+import type { System } from '../../helpers/model-system.ts';
+import { RequestOffers } from './offers.ts';
+
+/** How complete the booking request's people are (spec §2.6, §2.7 rule 3). */
+export type Completeness = 'complete' | 'passenger-without-last-name' | 'passenger-without-detail' | 'no-purchaser';
+
+export const PURCHASER = { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna.svensson@example.se', phoneNumber: '+46701234567' } };
+
+/**
+ * POST /v3/booking or /v3/bookings (spec §2.6, §3 first row) of one of the model's offers that is still
+ * bookable: a provisional booking (PREBOOKED) living the provisional lifetime of rules/limits.yaml.
+ * Incomplete passenger data or no purchaser still books, with a warning for each (README "Warnings").
+ * A place in a shared night compartment gets a gender (MEN or LADIES: both fit couchettes and sleepers);
+ * forgetting it is refused with 86005 and books nothing (spec §2.5 rule 5).
+ */
+export class Book extends ApiCommand {
+  constructor(
+    readonly offer: number,
+    readonly completeness: Completeness,
+    /** Which passenger lacks data when one does. */
+    readonly who: number,
+    /** Whether the passengers repeat their ages (optional; equal to the offer's when given). */
+    readonly withAges: boolean,
+    readonly path: '/v3/booking' | '/v3/bookings',
+    readonly gender: 'MEN' | 'LADIES' | 'forgotten' = 'MEN',
+  ) { super(); }
+
+  check(m: Readonly<Model>) { return m.offers.some((o) => isBookable(m, o)); }
+
+  protected async act(m: Model, s: System) {
+    const offer = pick(m.offers.filter((o) => isBookable(m, o)), this.offer)!;
+    const lacking = this.completeness.startsWith('passenger') ? this.who % offer.passengers.length : -1;
+    const passengerSpecifications = offer.passengers.map((p, i) => ({
+      externalRef: p.ref, type: 'PERSON',
+      ...(this.withAges ? { age: p.age } : {}),
+      ...(i !== lacking ? { detail: { firstName: `Passenger${i + 1}`, lastName: 'Testsson' } }
+        : this.completeness === 'passenger-without-last-name' ? { detail: { firstName: `Passenger${i + 1}` } } : {}),
+    }));
+    const warnings = (lacking >= 0 ? 1 : 0) + (this.completeness === 'no-purchaser' ? 1 : 0);
+    const timeLimit = m.now + lifetimes().provisionalBooking;
+    const externalRef = `model-${++m.sequence}`;
+    const genderless = this.gender === 'forgotten' && offer.sharedPlaces.length > 0;
+    const placeSelections = this.gender === 'forgotten' ? [] : offer.sharedPlaces.map((place) => ({ reservationId: ref(place), accommodations: [{ placeProperties: [this.gender] }] }));
+    const body = {
+      externalRef,
+      offers: [{ offerId: ref(offer.id), passengerRefs: offer.passengers.map((p) => p.ref), ...(placeSelections.length ? { placeSelections } : {}) }],
+      passengerSpecifications,
+      ...(this.completeness !== 'no-purchaser' ? { purchaser: PURCHASER } : {}),
+    };
+    if (genderless) {
+      await s.send({ name: `book ${offer.id} without the gender its shared compartment needs`, method: 'post', path: this.path, body, expect: { status: 400, body: { code: '86005' } } });
+      return;
+    }
+    const res = await s.send({
+      name: `book ${offer.id} (${this.completeness})`,
+      method: 'post', path: this.path,
+      body,
+      expect: {
+        status: 200,
+        body: {
+          booking: { id: '$string', externalRef, confirmationTimeLimit: iso(timeLimit), confirmedPrice: { amount: 0 }, fulfillments: [] },
+          warnings: warnings === 0 ? '$absent' : { warnings: { $length: warnings } },
+        },
+      },
+    });
+    const id = s.newVar('booking');
+    s.save(id, 'booking.id');
+    const price = `${id}Price`;
+    s.save(price, 'booking.provisionalPrice.amount');
+    const passengers = offer.passengers.map((_, i) => {
+      const passenger = `${id}Passenger${i + 1}`;
+      s.save(passenger, `booking.passengers[${i}].id`);
+      return { id: passenger, complete: i !== lacking };
+    });
+    const reservations = (res.body.booking.bookedOffers[0].reservations as unknown[]).map((_, i) => {
+      const reservation = `${id}Reservation${i + 1}`;
+      s.save(reservation, `booking.bookedOffers[0].reservations[${i}].id`);
+      return reservation;
+    });
+    m.bookings.push({ id, price, state: enter(m, bookingMachine), timeLimit, passengers, purchaser: this.completeness !== 'no-purchaser', reservations, fulfillments: [] });
+  }
+
+  toString() { return `Book(offer #${this.offer}, ${this.completeness}${this.completeness.startsWith('passenger') ? ` #${this.who}` : ''}, ${this.withAges ? 'with ages' : 'no ages'}, ${this.path}, gender ${this.gender})`; }
+}
+
+export const spec: CommandSpec = {
+  name: 'Book',
+  weight: 4,
+  arbitrary: fc.tuple(
+    fc.nat({ max: 9 }),
+    fc.constantFrom<Completeness>('complete', 'complete', 'complete', 'passenger-without-last-name', 'passenger-without-detail', 'no-purchaser'),
+    fc.nat({ max: 8 }),
+    fc.boolean(),
+    fc.constantFrom('/v3/booking' as const, '/v3/bookings' as const),
+    fc.constantFrom('MEN' as const, 'LADIES' as const, 'MEN' as const, 'LADIES' as const, 'forgotten' as const),
+  ).map(([offer, completeness, who, withAges, path, gender]) => new Book(offer, completeness, who, withAges, path, gender)),
+  drives: {
+    'booking:xstate.init': () => [new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0), new Book(0, 'complete', 0, true, '/v3/booking')],
+  },
+};

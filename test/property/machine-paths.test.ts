@@ -1,0 +1,46 @@
+/**
+ * Path coverage from the machines (issue 10): every transition of every machine exported by
+ * machines/*.ts, found with `xstate/graph`, is driven through the HTTP API along its shortest path
+ * (e.g. booking: PREBOOKED --EXPIRE--> EXPIRED is "offers, book, 61 minutes pass, confirm").
+ *
+ * Each step of a path is taken by the command that says it drives it (`drives` in the command's spec,
+ * test/property/commands/*.ts); the model records the transitions the API really took, and each test
+ * asserts its whole path was taken. A new state or event of a machine is a new test here, failing with
+ * the name of the transition and the command to write until one drives it.
+ */
+import { describe, expect, it } from 'vitest';
+import { driversOf, loadCommandSpecs } from '../helpers/model-command.ts';
+import { loadMachines, transitionsOf } from '../helpers/model-coverage.ts';
+import { runOrWriteScenario } from '../helpers/model-run.ts';
+
+const drivers = driversOf(await loadCommandSpecs());
+const machines = await loadMachines();
+const transitions = machines.flatMap((m) => transitionsOf(m));
+const taken = new Set<string>();
+
+describe('every transition of machines/*.ts is taken through the HTTP API', () => {
+  it('finds the machines and their transitions', () => {
+    expect(machines.map((m) => m.id)).toContain('booking');
+    expect(transitions.map((t) => t.key)).toContain('booking: PREBOOKED --CONFIRM--> FULFILLED');
+  });
+
+  for (const t of transitions) {
+    it(t.key, async () => {
+      const undriven = [...new Set(t.path.map((p) => `${t.machine}:${p.event}`))].filter((k) => !drivers.has(k));
+      if (undriven.length > 0) {
+        throw new Error(`no command drives ${undriven.join(', ')}, so no test takes ${t.key} (path: ${t.path.map((p) => p.event).join(' → ')}).\n`
+          + `Add a command under test/property/commands/ whose spec has drives: { '${undriven[0]}': () => [...] } (see confirm.ts).`);
+      }
+      const commands = t.path.flatMap((p) => drivers.get(`${t.machine}:${p.event}`)!.steps());
+      const { model } = await runOrWriteScenario(commands, `path ${t.key}`);
+      for (const p of t.path) {
+        expect(model.taken.has(p.key), `the commands [${commands.join(', ')}] ran without error but the model never took ${p.key}: does ${drivers.get(`${t.machine}:${p.event}`)!.command} fire ${p.event}?`).toBe(true);
+      }
+      for (const k of model.taken) taken.add(k);
+    });
+  }
+
+  it('has taken every transition of every machine', () => {
+    expect(transitions.filter((t) => !taken.has(t.key)).map((t) => t.key), 'transitions no path test took (see the failures above)').toEqual([]);
+  });
+});
