@@ -27,6 +27,8 @@ interface Subject {
   open(): Promise<Store>;
   /** Another handle on the storage of the last `open()`, as a second server process would have one. */
   openAgain?(): Promise<Store>;
+  /** Offers are shared between processes only where several processes share the store (PostgreSQL); SQLite keeps them in memory. */
+  sharesOffers?: boolean;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'signalbox-contract-'));
@@ -55,6 +57,7 @@ const subjects: Subject[] = [
       return store;
     },
     openAgain: () => postgresStore(postgres!.url()),
+    sharesOffers: true,
   },
 ];
 
@@ -228,7 +231,7 @@ for (const subject of subjects) {
       await a.putOffers(offers);
       await a.insertBooking(provisional);
       // A write that resolved is committed: the other handle reads it at once.
-      expect((await b.getOffers([offers[0]!.offerId])).get(offers[0]!.offerId)).toEqual(offers[0]);
+      if (subject.sharesOffers) expect((await b.getOffers([offers[0]!.offerId])).get(offers[0]!.offerId)).toEqual(offers[0]);
       expect(await b.getBooking(provisional.id)).toEqual({ booking: provisional, version: 1 });
 
       const viaB = confirm();

@@ -7,7 +7,7 @@ import { test } from './test.ts';
 const USAGE = `usage: signalbox <command> [options]
 
   serve    [--port N] [--host H] [--store memory|sqlite:PATH|postgres://…] [--sandbox] [--rules DIR] [--watch]
-  test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE]
+  test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE] [--grep T] [--tags a,b] [--jobs N] [--coverage]  (signalbox test --help)
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)

@@ -1,4 +1,4 @@
-import { createHash, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createSecretKey, scryptSync, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { RuleViolation, type RuleSet } from '../../engine/index.ts';
@@ -33,7 +33,10 @@ export interface Authenticator {
 }
 
 export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: string): Authenticator {
-  const key = new TextEncoder().encode(jwtSecret);
+  // A KeyObject made once: handing jose the raw secret would import it again on every request.
+  const key = createSecretKey(Buffer.from(jwtSecret));
+  // Verified tokens are remembered until they expire, so a busy client's token is checked once.
+  const verifiedTokens = new Map<string, { sub?: string; scope?: unknown; exp?: number }>();
   // Successful checks are remembered by a hash of the secret, so scrypt runs once per client and secret.
   const verified = new Set<string>();
 
@@ -88,12 +91,18 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
       if (!authorization || !/^bearer\s+\S+$/i.test(authorization.trim())) {
         throw new RuleViolation('UNAUTHORIZED', { reason: 'send Authorization: Bearer <access token>' }, [{ requestPointer: 'header:Authorization' }]);
       }
-      let payload: { sub?: string; scope?: unknown };
-      try {
-        ({ payload } = await jwtVerify(authorization.trim().split(/\s+/)[1]!, key, { algorithms: ['HS256'], issuer: ISSUER }));
-      } catch (e) {
-        const reason = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token is not valid';
-        throw new RuleViolation('UNAUTHORIZED', { reason }, [{ requestPointer: 'header:Authorization' }]);
+      const token = authorization.trim().split(/\s+/)[1]!;
+      let payload = verifiedTokens.get(token);
+      if (!payload || (payload.exp ?? 0) * 1000 <= Date.now()) {
+        try {
+          ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER }));
+        } catch (e) {
+          verifiedTokens.delete(token);
+          const reason = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token is not valid';
+          throw new RuleViolation('UNAUTHORIZED', { reason }, [{ requestPointer: 'header:Authorization' }]);
+        }
+        if (verifiedTokens.size >= 10_000) verifiedTokens.clear();
+        verifiedTokens.set(token, payload);
       }
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
       if (!payload.sub || !currentRules().clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: 'the token names no known client' });

@@ -44,7 +44,11 @@ export function registerBodyParsers(app: FastifyInstance): void {
       done(new RuleViolation('86001', { reason: `the body is not valid JSON (${(e as Error).message})` }, [{ requestPointer: '#' }]), undefined);
     }
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+  // Form fields are for the token endpoint only (RFC 6749); elsewhere a form is a wrong media type (415).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    if (!req.url.startsWith('/oauth2/')) {
+      return done(new RuleViolation('X_UNSUPPORTED_MEDIA_TYPE', { contentType: 'application/x-www-form-urlencoded' }, [{ requestPointer: 'header:Content-Type' }]), undefined);
+    }
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   app.addHook('preParsing', async (request, _reply, payload) => {

@@ -1,25 +1,17 @@
-import type { Booking, StoredOffer } from '../../engine/index.ts';
+import type { Booking } from '../../engine/index.ts';
+import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
 /** In-memory store for tests and scenario runs. Values are copied in and out, as a real store would. */
 export function memoryStore(): Store {
-  const offers = new Map<string, string>();
+  const offers = offerCache();
   const bookings = new Map<string, { data: string; version: number }>();
   const fulfillments = new Map<string, string>();
   const index = (b: Booking) => b.fulfillments.forEach((f) => fulfillments.set(f.id, b.id));
   return {
     kind: 'memory',
-    async putOffers(list: readonly StoredOffer[]) {
-      for (const o of list) offers.set(o.offerId, JSON.stringify(o));
-    },
-    async getOffers(ids) {
-      const out = new Map<string, StoredOffer>();
-      for (const id of ids) {
-        const o = offers.get(id);
-        if (o) out.set(id, JSON.parse(o) as StoredOffer);
-      }
-      return out;
-    },
+    async putOffers(list) { offers.put(list); },
+    async getOffers(ids) { return offers.get(ids); },
     async getBooking(id): Promise<VersionedBooking | undefined> {
       const b = bookings.get(id);
       return b ? { booking: JSON.parse(b.data) as Booking, version: b.version } : undefined;

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Booking, StoredOffer } from '../../engine/index.ts';
+import type { Booking } from '../../engine/index.ts';
+import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -15,12 +16,10 @@ export function sqliteStore(path: string): Store {
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.exec(`
-    CREATE TABLE IF NOT EXISTS offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, bookable_until TEXT NOT NULL, data TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS bookings (id TEXT PRIMARY KEY, owner TEXT NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS fulfillments (id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
   `);
-  const insertOffer = db.prepare('INSERT OR REPLACE INTO offers (id, owner, bookable_until, data) VALUES (?, ?, ?, ?)');
-  const selectOffer = db.prepare<[string], { data: string }>('SELECT data FROM offers WHERE id = ?');
+  const offers = offerCache();
   const selectBooking = db.prepare<[string], { data: string; version: number }>('SELECT data, version FROM bookings WHERE id = ?');
   const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 1, ?)');
   const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
@@ -28,9 +27,6 @@ export function sqliteStore(path: string): Store {
   const selectFulfillment = db.prepare<[string], { booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = ?');
   const index = (b: Booking) => { for (const f of b.fulfillments) indexFulfillment.run(f.id, b.id); };
 
-  const putOffers = db.transaction((offers: readonly StoredOffer[]) => {
-    for (const o of offers) insertOffer.run(o.offerId, o.owner, o.preBookableUntil, JSON.stringify(o));
-  });
   const insert = db.transaction((b: Booking) => {
     try {
       insertBooking.run(b.id, b.owner, JSON.stringify(b));
@@ -47,15 +43,9 @@ export function sqliteStore(path: string): Store {
 
   return {
     kind: `sqlite:${path}`,
-    async putOffers(offers) { putOffers(offers); },
-    async getOffers(ids) {
-      const out = new Map<string, StoredOffer>();
-      for (const id of ids) {
-        const row = selectOffer.get(id);
-        if (row) out.set(id, JSON.parse(row.data) as StoredOffer);
-      }
-      return out;
-    },
+    // Offers are quotes, not bookings: a durable commit per offer request would stall every other request.
+    async putOffers(list) { offers.put(list); },
+    async getOffers(ids) { return offers.get(ids); },
     async getBooking(id) {
       const row = selectBooking.get(id);
       return row ? { booking: JSON.parse(row.data) as Booking, version: row.version } : undefined;
@@ -63,7 +53,7 @@ export function sqliteStore(path: string): Store {
     async insertBooking(b) { insert(b); },
     async updateBooking(b, version) { update(b, version); },
     async bookingOfFulfillment(id) { return selectFulfillment.get(id)?.booking_id; },
-    async reset() { db.exec('DELETE FROM offers; DELETE FROM bookings; DELETE FROM fulfillments;'); },
+    async reset() { offers.clear(); db.exec('DELETE FROM bookings; DELETE FROM fulfillments;'); },
     async close() { db.close(); },
   };
 }

@@ -35,9 +35,11 @@ export interface CommandSpec {
   weight?: number;
   /**
    * The machine transitions this command takes, by `machine:EVENT` (`booking:CONFIRM`; creating an
-   * entity is `booking:xstate.init`), each with a fixed command sequence that takes it from a model where
-   * the path so far has been driven (entities are aimed at by index 0, the newest). The path-coverage
-   * test (test/property/machine-paths.test.ts) strings these together along the machines' shortest paths.
+   * entity is `booking:xstate.init`, its driver makes what it needs first, e.g. offers and a booking),
+   * each with a fixed command sequence that takes it once the path so far has been driven (aim at
+   * entities by index 0: the newest). The path-coverage test (test/property/machine-paths.test.ts)
+   * strings these together along the machines' shortest paths; where several commands drive one
+   * event, it tries them in file order until the model records the transition.
    */
   drives?: Record<string, () => ApiCommand[]>;
 }
@@ -56,15 +58,17 @@ export async function loadCommandSpecs(): Promise<CommandSpec[]> {
   return specs;
 }
 
-/** The drivers of every transition, by `machine:EVENT`; two commands claiming one is a mistake worth hearing about. */
-export function driversOf(specs: readonly CommandSpec[]): Map<string, { command: string; steps: () => ApiCommand[] }> {
-  const drivers = new Map<string, { command: string; steps: () => ApiCommand[] }>();
+/** A command sequence that takes one transition, and which command's spec offers it. */
+export interface Driver { command: string; steps: () => ApiCommand[] }
+
+/**
+ * The drivers of every transition, by `machine:EVENT`, in file order. Several commands may drive one
+ * (a refund, a release and an on-hold offer all create an aftersales offer): the path test tries them.
+ */
+export function driversOf(specs: readonly CommandSpec[]): Map<string, Driver[]> {
+  const drivers = new Map<string, Driver[]>();
   for (const spec of specs) {
-    for (const [key, steps] of Object.entries(spec.drives ?? {})) {
-      const known = drivers.get(key);
-      if (known) throw new Error(`both ${known.command} and ${spec.name} say they drive ${key}: keep one`);
-      drivers.set(key, { command: spec.name, steps });
-    }
+    for (const [key, steps] of Object.entries(spec.drives ?? {})) drivers.set(key, [...(drivers.get(key) ?? []), { command: spec.name, steps }]);
   }
   return drivers;
 }

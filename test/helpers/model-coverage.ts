@@ -2,6 +2,8 @@ import { readdirSync } from 'node:fs';
 import { StateMachine, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
 import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths } from 'xstate/graph';
 import { creationKey, INIT, transitionKey } from './model.ts';
+import type { ApiCommand, Driver } from './model-command.ts';
+import { runOrWriteScenario } from './model-run.ts';
 
 /**
  * The machines' transitions, read off the machines themselves with `xstate/graph`, and the shortest
@@ -65,7 +67,29 @@ export function transitionsOf(machine: AnyStateMachine, events?: readonly EventO
   return [...seen.values()];
 }
 
-/** The states a machine can be in, for "every state is one the machines allow". */
-export function statesOf(machine: AnyStateMachine): string[] {
-  return getShortestPaths(machine).map((p) => stateName(p.state.value));
+/**
+ * Drives `t` through the API: along its path, for each step a driver whose commands really take it
+ * (the model recorded the transition), trying the next one where a driver does not — the creation of
+ * an entity by one command may need the confirmation by the same kind of command. Returns the commands
+ * that took the whole path, or says which step no driver took. A run that breaks a property fails at
+ * once, with its scenario written (runOrWriteScenario).
+ */
+export async function drivePath(t: Transition, drivers: ReadonlyMap<string, readonly Driver[]>): Promise<{ commands: ApiCommand[]; taken: Set<string> } | { stuck: string }> {
+  let deepest = '';
+  const extend = async (i: number, commands: ApiCommand[]): Promise<{ commands: ApiCommand[]; taken: Set<string> } | undefined> => {
+    const step = t.path[i]!;
+    for (const driver of drivers.get(`${t.machine}:${step.event}`) ?? []) {
+      const next = [...commands, ...driver.steps()];
+      const { model } = await runOrWriteScenario(next, `path ${t.key}`);
+      if (!t.path.slice(0, i + 1).every((p) => model.taken.has(p.key))) {
+        deepest ||= `${driver.command} drives ${t.machine}:${step.event}, yet [${next.join(', ')}] ran without error and the model never took ${step.key}: does it fire ${step.event}?`;
+        continue;
+      }
+      if (i === t.path.length - 1) return { commands: next, taken: model.taken };
+      const done = await extend(i + 1, next);
+      if (done) return done;
+    }
+    return undefined;
+  };
+  return (await extend(0, [])) ?? { stuck: deepest || `no driver took ${t.key}` };
 }

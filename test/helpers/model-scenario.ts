@@ -34,21 +34,20 @@ export function scenarioYaml(recorded: readonly Recorded[], options: ScenarioOpt
     clock: START,
     steps: kept.map((r) => r.step),
   };
-  const doc = new Document(scenario);
+  // No anchors and aliases: a step's body reads on its own even where the harness reused an object.
+  const doc = new Document(scenario, { aliasDuplicateObjects: false });
   doc.commentBefore = ' yaml-language-server: $schema=../schemas/scenario.schema.json';
   const steps = doc.get('steps');
   if (isSeq(steps)) {
     for (const item of steps.items) {
       if (!isMap(item)) continue;
-      // Trips and the expectations read better on one line each.
+      // Expectations, saves and headers on one line each.
       for (const key of ['expect', 'save', 'headers']) flow(item.get(key));
       const body = item.get('body');
-      if (isMap(body)) {
-        const trips = body.get('tripSpecifications');
-        if (isSeq(trips)) trips.items.forEach(flow);
-        for (const pair of body.items) if (isSeq(pair.value)) pair.value.items.forEach(flow);
-        const purchaser = body.get('purchaser');
-        flow(purchaser);
+      // A body's fields one per line, each trip, passenger or nested object on its line.
+      for (const pair of isMap(body) ? body.items : []) {
+        if (isSeq(pair.value)) pair.value.items.forEach(flow);
+        else flow(pair.value);
       }
     }
     const failing = steps.items[steps.items.length - 1];

@@ -164,11 +164,13 @@ const short = (v: unknown, max = 300) => {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 };
 
-/** CONTRACT §5: no 5xx, ever; every refusal a Problem from the catalogue, in the caller's language; every warning catalogued. */
+/** CONTRACT §5: no 5xx but 501 for what is not built; every refusal a Problem from the catalogue, in the caller's language; every warning catalogued. */
 export function universalProblems(res: Response): string[] {
   const { errors, warnings } = engine().rules;
   const out: string[] = [];
-  if (res.status >= 500) out.push(`a ${res.status}: no request, however malformed, may get a 5xx (CONTRACT §5)`);
+  // CONTRACT §5: 501 X_NOT_SUPPORTED is the one 5xx by design (vouchers, nearby, booked-offers); no other.
+  const notSupported = res.status === 501 && (res.body as { code?: unknown } | undefined)?.code === 'X_NOT_SUPPORTED';
+  if (res.status >= 500 && !notSupported) out.push(`a ${res.status}: no request, however malformed, may get a 5xx (CONTRACT §5)`);
   if (res.status >= 400) {
     if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) out.push(`a refusal must be application/problem+json, not ${res.headers['content-type']}`);
     const p = res.body as Record<string, unknown> | undefined;

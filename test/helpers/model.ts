@@ -32,8 +32,8 @@ export interface ModelOffer {
 
 export interface ModelBooking {
   readonly id: string;
-  /** The variable holding booking.provisionalPrice.amount, for the confirmed price. */
-  readonly price: string;
+  /** The variable holding booking.provisionalPrice.amount (a new one after a repricing patch), for the confirmed price. */
+  price: string;
   /** The booking machine's state (machines/booking.ts) as the model knows it. */
   state: string;
   /** confirmationTimeLimit, ms: a provisional booking is expired from this instant on (spec §3, §8). */

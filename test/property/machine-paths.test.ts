@@ -10,8 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { driversOf, loadCommandSpecs } from '../helpers/model-command.ts';
-import { loadMachines, transitionsOf } from '../helpers/model-coverage.ts';
-import { runOrWriteScenario } from '../helpers/model-run.ts';
+import { drivePath, loadMachines, transitionsOf } from '../helpers/model-coverage.ts';
 
 const drivers = driversOf(await loadCommandSpecs());
 const machines = await loadMachines();
@@ -31,12 +30,9 @@ describe('every transition of machines/*.ts is taken through the HTTP API', () =
         throw new Error(`no command drives ${undriven.join(', ')}, so no test takes ${t.key} (path: ${t.path.map((p) => p.event).join(' → ')}).\n`
           + `Add a command under test/property/commands/ whose spec has drives: { '${undriven[0]}': () => [...] } (see confirm.ts).`);
       }
-      const commands = t.path.flatMap((p) => drivers.get(`${t.machine}:${p.event}`)!.steps());
-      const { model } = await runOrWriteScenario(commands, `path ${t.key}`);
-      for (const p of t.path) {
-        expect(model.taken.has(p.key), `the commands [${commands.join(', ')}] ran without error but the model never took ${p.key}: does ${drivers.get(`${t.machine}:${p.event}`)!.command} fire ${p.event}?`).toBe(true);
-      }
-      for (const k of model.taken) taken.add(k);
+      const driven = await drivePath(t, drivers);
+      if ('stuck' in driven) throw new Error(`${t.key} is not taken: ${driven.stuck}`);
+      for (const k of driven.taken) taken.add(k);
     });
   }
 

@@ -20,7 +20,7 @@ import { loadCommandSpecs } from '../helpers/model-command.ts';
 import { checkSequences, commandSequences, propertySettings, Stats } from '../helpers/model-run.ts';
 
 const specs = await loadCommandSpecs();
-const settings = propertySettings(40);
+const settings = propertySettings(80);
 /** Sequences long enough to confirm, let expire and re-read several bookings in one run. */
 const SIZE = { min: 20, max: 50 };
 

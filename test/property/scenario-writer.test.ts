@@ -58,7 +58,7 @@ const sale = () => [
   new ForeignClient('confirm', 0),
   new MalformedJson('/v3/booking', '{"offers": [], }'),
   new UnknownField('booking', 'passenger', 'seat'),
-  new PassTimeLimit(0, 0),                       // the provisional one's time limit, to the minute
+  new PassTimeLimit('booking', 0, 0),                       // the provisional one's time limit, to the minute
   new Confirm(0, 'fulfillment'),                 // → 409 X_BOOKING_EXPIRED
   new BookExpiredOffer(0),
   new AdvanceClock(5),
@@ -86,7 +86,7 @@ describe('a recorded command sequence as a scenario', () => {
     expect(steps.some((s) => String(s['name']).startsWith('check '))).toBe(false);
     expect(steps).toContainEqual(expect.objectContaining({ post: '/v3/bookings/${booking1}/fulfillment', expect: { status: 202 } }));
     expect(steps).toContainEqual(expect.objectContaining({ advance: 'PT5M' }));
-    expect(text).toContain('save: { booking1: booking.id, booking1Price: booking.provisionalPrice.amount }');
+    expect(text).toContain('save: { booking1: booking.id, booking1Price: booking.provisionalPrice.amount, booking1Passenger1: "booking.passengers[0].id"');
   });
 
   it('runs green with node bin/signalbox.js test', async () => {

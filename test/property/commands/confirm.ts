@@ -65,6 +65,6 @@ export const spec: CommandSpec = {
   drives: {
     'booking:CONFIRM': () => [new Confirm(0, 'fulfillment')],
     // Expiry is found by the next operation from the time limit on (the engine checks it lazily): here at the very minute.
-    'booking:EXPIRE': () => [new PassTimeLimit(0, 0), new Confirm(0, 'fulfillments')],
+    'booking:EXPIRE': () => [new PassTimeLimit('booking', 0, 0), new Confirm(0, 'fulfillments')],
   },
 };

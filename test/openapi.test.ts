@@ -1,0 +1,150 @@
+import type { AddressInfo } from 'node:net';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openApiDocument, openApiPath, operationKeyOf } from '../adapters/http/openapi/document.ts';
+import { operations } from '../adapters/http/openapi/operations.ts';
+import { buildServer } from '../adapters/http/server.ts';
+import { memoryStore } from '../adapters/store/memory.ts';
+import { OfferCollectionRequest } from '../engine/offers/request.ts';
+import { engine } from './helpers/server.ts';
+
+/** GET /openapi.json and GET /docs (CONTRACT §2, issue 8). */
+
+const sandboxApp = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'o' });
+const plainApp = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'o' });
+await sandboxApp.ready();
+afterAll(async () => { await sandboxApp.close(); await plainApp.close(); });
+
+const documentOf = async (app = sandboxApp) => (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Record<string, any>;
+const doc = await documentOf();
+const operationsOf = (d: Record<string, any>) =>
+  Object.entries(d['paths'] as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc['openapi']).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every route the server registers: add an entry to adapters/http/openapi/operations.ts for each new route', () => {
+    const missing = sandboxApp.registeredRoutes
+      .filter((r) => r.method !== 'HEAD' && !operationKeyOf(r))
+      .map((r) => `'${r.method} ${openApiPath(r.url)}'`);
+    expect(missing, `routes without an entry in adapters/http/openapi/operations.ts: ${missing.join(', ')}`).toEqual([]);
+    expect(doc['x-signalbox-undocumented']).toBeUndefined();
+  });
+
+  it('covers the Reseller API paths of CONTRACT §6, built or planned', () => {
+    const contract = [
+      'POST /v3/offers', 'POST /v3/booking', 'POST /v3/bookings', 'GET /v3/bookings/{}', 'PATCH /v3/bookings/{}',
+      'GET /v3/bookings/{}/passengers/{}', 'PATCH /v3/bookings/{}/passengers/{}', 'GET /v3/bookings/{}/purchaser', 'PATCH /v3/bookings/{}/purchaser',
+      'POST /v3/bookings/{}/fulfillment', 'POST /v3/bookings/{}/fulfillments', 'GET /v3/fulfillments/{}',
+      'POST /v3/bookings/{}/refund-offers', 'GET /v3/bookings/{}/refund-offers/{}', 'PATCH /v3/bookings/{}/refund-offers/{}', 'DELETE /v3/bookings/{}/refund-offers/{}',
+      'POST /v3/bookings/{}/release-offers', 'GET /v3/bookings/{}/release-offers/{}', 'PATCH /v3/bookings/{}/release-offers/{}', 'DELETE /v3/bookings/{}/release-offers/{}',
+      'POST /v3/bookings/{}/on-hold-offer', 'PATCH /v3/bookings/{}/on-hold-offer/{}', 'DELETE /v3/bookings/{}/on-hold-offer/{}',
+      'POST /v3/bookings/{}/exchange-offers', 'POST /v3/bookings/{}/exchange-operations', 'GET /v3/bookings/{}/exchange-operations/{}',
+      'PATCH /v3/bookings/{}/exchange-operations/{}', 'DELETE /v3/bookings/{}/exchange-operations/{}', 'POST /v3/bookings/{}/cleanup',
+      'GET /v3/availabilities', 'GET /v3/availabilities/preferences', 'GET /v3/availabilities/place-map', 'GET /v3/coach-layouts/{}', 'GET /v3/availabilities/nearby',
+      'POST /customer/contacts/email', 'POST /customer/contacts/prio-number', 'POST /customer/contacts/ssn', 'POST /customer/contracts/contract-number',
+      'POST /oauth2/token', 'GET /openapi.json', 'GET /docs', 'GET /health',
+    ];
+    const documented = new Set(operationsOf(doc).map(({ key }) => key.replace(/\{\w+\}/g, '{}')));
+    expect(contract.filter((k) => !documented.has(k))).toEqual([]);
+  });
+
+  it('marks what CONTRACT §6 names but no route answers yet as planned; leaves the sandbox out without --sandbox', async () => {
+    const nothingBuilt = openApiDocument({ routes: [{ method: 'GET', url: '/health' }], version: 'test' });
+    const all = operationsOf(nothingBuilt);
+    expect(all.find((o) => o.key === 'GET /health')!.op['x-signalbox-status']).toBeUndefined();
+    expect(all.find((o) => o.key === 'POST /v3/offers')!.op['x-signalbox-status']).toBe('planned');
+    expect(all.filter((o) => o.key.includes('/sandbox/'))).toEqual([]);
+    for (const { key, op } of operationsOf(doc)) {
+      const registered = sandboxApp.registeredRoutes.some((r) => operationKeyOf(r) && `${r.method} ${openApiPath(r.url)}`.replace(/\{\w+\}/g, '{}') === key.replace(/\{\w+\}/g, '{}').replace('{path}', '*'));
+      if (!registered && !key.includes('{path}')) expect(op['x-signalbox-status'], key).toBe('planned');
+    }
+    expect(operationsOf(doc).some((o) => o.key === 'POST /sandbox/clock')).toBe(true);
+    expect(operationsOf(await documentOf(plainApp)).filter((o) => o.key.includes('/sandbox/'))).toEqual([]);
+  });
+
+  it('takes request bodies from the zod schemas', () => {
+    const schemas = doc['components']['schemas'];
+    const fromZod = z.toJSONSchema(OfferCollectionRequest, { io: 'input', unrepresentable: 'any' }) as Record<string, any>;
+    expect(Object.keys(schemas.OfferCollectionRequest.properties)).toEqual(Object.keys(fromZod['properties']));
+    expect(schemas.OfferCollectionRequest.required).toEqual(fromZod['required']);
+    expect(schemas.OfferCollectionRequest.additionalProperties).toBe(false);
+    expect(schemas.BookingRequest.properties.passengerSpecifications.items).toEqual({ $ref: '#/components/schemas/PassengerSpecification' });
+    expect(schemas.PassengerSpecification.properties.detail).toEqual({ $ref: '#/components/schemas/PersonDetail' });
+    const body = (key: string) => { const [m, p] = key.split(' ') as [string, string]; return doc['paths'][p][m.toLowerCase()].requestBody; };
+    expect(body('POST /v3/offers').content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OfferCollectionRequest' });
+    expect(body('POST /v3/booking').content['application/vnd.uic.osdm+json'].schema).toEqual({ $ref: '#/components/schemas/BookingRequest' });
+    expect(body('POST /customer/contacts/email').content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EmailLookupRequest' });
+    expect(body('POST /oauth2/token').content['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/TokenForm' });
+    expect(body('POST /sandbox/clock').content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ClockChange' });
+  });
+
+  it('answers every error as a Problem, and lists what is only loosely described', () => {
+    expect(doc['components']['schemas']['Problem'].required).toEqual(['code', 'type', 'title', 'status', 'detail']);
+    for (const { key, op } of operationsOf(doc)) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        if (Number(status) < 400 || key === 'POST /oauth2/token') continue;
+        const resolved = response.$ref ? doc['components']['responses'][response.$ref.split('/').pop()] : response;
+        expect(resolved.content['application/problem+json'].schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/Problem' });
+      }
+    }
+    expect(doc['info']['description']).toMatch(/Loosely described.*`BookingResponse`/s);
+  });
+
+  it('declares the security schemes: OAuth 2.0 client credentials, the Requestor header, the subscription key', () => {
+    const schemes = doc['components']['securitySchemes'];
+    expect(schemes.oauth2.flows.clientCredentials).toMatchObject({ tokenUrl: '/oauth2/token', scopes: { reseller: expect.any(String), customer: expect.any(String) } });
+    expect(schemes.Requestor).toMatchObject({ type: 'apiKey', in: 'header', name: 'Requestor' });
+    expect(schemes.SubscriptionKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' });
+    expect(doc['paths']['/v3/offers'].post.security).toEqual([{ oauth2: ['reseller'], Requestor: [] }]);
+    expect(doc['paths']['/customer/contacts/ssn'].post.security).toEqual([{ oauth2: ['customer'], SubscriptionKey: [] }]);
+  });
+
+  it('has an entry per key that a route could match (no stray keys)', () => {
+    for (const key of Object.keys(operations)) expect(key).toMatch(/^(GET|POST|PATCH|PUT|DELETE|ANY) \/[\w/{}.*-]*$/);
+  });
+});
+
+describe('GET /docs', () => {
+  it('loads Swagger UI from this server only: every script and style it names is served here', async () => {
+    await plainApp.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(plainApp.server.address() as AddressInfo).port}`;
+    const page = await fetch(`${base}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toMatch(/https?:|\*/);
+    const html = await page.text();
+    const refs = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThanOrEqual(3);
+    expect(html).not.toMatch(/https?:\/\//);
+    for (const ref of refs) {
+      expect(ref, ref).toMatch(/^\/[^/]/); // same origin
+      const res = await fetch(`${base}${ref}`);
+      expect(res.status, ref).toBe(200);
+      expect(res.headers.get('content-type'), ref).toMatch(/^(text\/javascript|text\/css|image\/png)/);
+      expect((await res.arrayBuffer()).byteLength, ref).toBeGreaterThan(100);
+    }
+    // The page's script asks for the document by a relative URL, served here too.
+    const init = await (await fetch(`${base}/docs/signalbox-docs.js`)).text();
+    expect(init).toContain("url: '/openapi.json'");
+    expect(init).toContain('validatorUrl: null');
+    expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`${base}/docs/package.json`)).status).toBe(404);
+    expect((await fetch(`${base}/docs/..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it('sends the bundle gzip-compressed', async () => {
+    const res = await plainApp.inject({ method: 'GET', url: '/docs/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.rawPayload.length).toBeLessThan(1_000_000);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The invariants themselves can fail: each is shown a real response, then the same response broken the
+ * way a bug would break it (a test that cannot fail is worse than none).
+ */
+import { describe, expect, it } from 'vitest';
+import { bookingProblems } from '../helpers/model-invariants.ts';
+import { runModel } from '../helpers/model-run.ts';
+import { universalProblems, type Response } from '../helpers/model-system.ts';
+import { Book } from './commands/book.ts';
+import { Confirm } from './commands/confirm.ts';
+import { RequestOffers } from './commands/offers.ts';
+import { ReadBooking } from './commands/read-booking.ts';
+
+/** A booking of an adult and a child on a night train (admissions and reservations), read before and after confirmation. */
+async function bookings() {
+  const { model, system } = await runModel([
+    new RequestOffers('sto-lul-nt', [40, 8], 'SECOND', 'NON_FLEXIBLE', 2),
+    new Book(0, 'complete', 0, true, '/v3/booking', 'LADIES'),
+    new ReadBooking(0),
+    new Confirm(0, 'fulfillment'),
+  ]);
+  const bodies = system.steps.filter((r) => r.step['get'] && !r.observational).map((r) => structuredClone((r.response!.body as { booking: any }).booking));
+  return { model, provisional: bodies[0], confirmed: bodies[1] };
+}
+
+describe('the booking invariants', async () => {
+  const { model, provisional, confirmed } = await bookings();
+  const b = model.bookings[0]!;
+  const asProvisional = { ...b, state: 'PREBOOKED' };
+
+  it('hold for what the API answers', () => {
+    expect(provisional.bookedOffers[0].reservations.length).toBeGreaterThan(0);
+    expect(bookingProblems(model, asProvisional, provisional)).toEqual([]);
+    expect(bookingProblems(model, b, confirmed)).toEqual([]);
+  });
+
+  it('catch a price that is not the sum of the parts, VAT included', () => {
+    const broken = structuredClone(provisional);
+    broken.bookedOffers[0].admissions[0].price.amount += 100;
+    expect(bookingProblems(model, asProvisional, broken)).toEqual([expect.stringMatching(/^provisionalPrice \d+ is not the sum of its parts' prices \d+$/)]);
+    const vat = structuredClone(provisional);
+    vat.bookedOffers[0].admissions[0].price.vats[0].amount += 1;
+    expect(bookingProblems(model, asProvisional, vat)).toEqual([expect.stringMatching(/^VAT SE 6%: the parts add up to/)]);
+  });
+
+  it('catch parts and fulfillments in states the booking state does not allow', () => {
+    const early = structuredClone(provisional);
+    early.bookedOffers[0].reservations[0].status = 'FULFILLED';
+    expect(bookingProblems(model, asProvisional, early)).toEqual([expect.stringContaining("a PREBOOKED booking's parts may be PREBOOKED")]);
+    const stale = structuredClone(confirmed);
+    stale.bookedOffers[0].admissions[1].status = 'PREBOOKED';
+    expect(bookingProblems(model, b, stale)).toEqual([expect.stringContaining("a FULFILLED booking's parts may be FULFILLED")]);
+    expect(bookingProblems(model, { ...b, state: 'NO_SUCH_STATE' }, confirmed)[0]).toContain('no state of machines/booking.ts');
+  });
+
+  it('catch a confirmed price before confirmation, or a different one after', () => {
+    const paid = structuredClone(provisional);
+    paid.confirmedPrice = paid.provisionalPrice;
+    expect(bookingProblems(model, asProvisional, paid)).toEqual([expect.stringContaining('before confirmation')]);
+    const other = structuredClone(confirmed);
+    other.confirmedPrice.amount -= 1;
+    expect(bookingProblems(model, b, other)).toEqual([expect.stringContaining('is not provisionalPrice')]);
+  });
+
+  it('catch a part in no fulfillment, or in two', () => {
+    const twice = structuredClone(confirmed);
+    twice.fulfillments[1].bookingParts.push(twice.fulfillments[0].bookingParts[0]);
+    expect(bookingProblems(model, b, twice)).toEqual([expect.stringMatching(/^part \S+ is in 2 fulfillments/)]);
+    const none = structuredClone(confirmed);
+    none.fulfillments.pop();
+    expect(bookingProblems(model, b, none)).toEqual([expect.stringMatching(/^part \S+ is in 0 fulfillments/)]);
+  });
+});
+
+describe('the invariants of every response', () => {
+  const problem = (status: number, body: unknown, type = 'application/problem+json; charset=utf-8'): Response => ({ status, headers: { 'content-type': type }, body });
+  const notFound = { code: 'RESOURCE_NOT_FOUND', type: '/errors/RESOURCE_NOT_FOUND', title: 'Resource not found', status: 404, detail: 'No booking with id x exists.' };
+
+  it('accept a catalogued Problem and the one deliberate 5xx, 501 X_NOT_SUPPORTED', () => {
+    expect(universalProblems(problem(404, notFound))).toEqual([]);
+    expect(universalProblems(problem(501, { code: 'X_NOT_SUPPORTED', type: '/errors/X_NOT_SUPPORTED', title: 'Not supported', status: 501, detail: 'Voucher payment is not supported by this service.' }))).toEqual([]);
+  });
+
+  it('refuse any other 5xx, an uncatalogued code, a wrong status, title or content type, an unknown warning', () => {
+    expect(universalProblems(problem(500, { ...notFound, code: 'INTERNAL_ERROR', status: 500, title: 'Internal error' }))[0]).toContain('may get a 5xx');
+    expect(universalProblems(problem(404, { ...notFound, code: 'NOT_A_CODE' }))).toEqual([expect.stringContaining('not in rules/errors.yaml')]);
+    expect(universalProblems(problem(400, { ...notFound, status: 400 }))).toEqual([expect.stringContaining('RESOURCE_NOT_FOUND is 404 in the catalogue, answered with 400')]);
+    expect(universalProblems(problem(404, { ...notFound, title: 'Not found' }))).toEqual([expect.stringContaining("is not the catalogue's")]);
+    expect(universalProblems(problem(404, notFound, 'application/json'))).toEqual([expect.stringContaining('application/problem+json')]);
+    expect(universalProblems({ status: 200, headers: {}, body: { warnings: { warnings: [{ code: 'X_MADE_UP' }] } } })).toEqual([expect.stringContaining('X_MADE_UP')]);
+  });
+});
