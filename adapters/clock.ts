@@ -10,16 +10,31 @@ export interface Clock {
   /** Sandbox and virtual clocks only: jump to an instant or advance by an ISO 8601 duration. */
   set?(instant: Date): void;
   advance?(iso: string): void;
+  /** Sandbox clock only: stop (true) or resume (false) its ticking at the current instant. */
+  freeze?(frozen: boolean): void;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
 
 export function sandboxClock(): Clock {
   let offset = 0;
+  let frozenAt: number | undefined;
+  const now = () => frozenAt ?? Date.now() + offset;
   return {
-    now: () => new Date(Date.now() + offset),
-    set(instant) { offset = instant.getTime() - Date.now(); },
-    advance(iso) { offset += durationMs(iso); },
+    now: () => new Date(now()),
+    set(instant) {
+      offset = instant.getTime() - Date.now();
+      if (frozenAt !== undefined) frozenAt = instant.getTime();
+    },
+    advance(iso) {
+      offset += durationMs(iso);
+      if (frozenAt !== undefined) frozenAt += durationMs(iso);
+    },
+    freeze(frozen) {
+      const t = now();
+      offset = t - Date.now();
+      frozenAt = frozen ? t : undefined;
+    },
   };
 }
 

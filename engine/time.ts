@@ -33,3 +33,8 @@ export function ageOn(dateOfBirth: string, day: string): number {
   const [y, m, d] = day.slice(0, 10).split('-').map(Number) as [number, number, number];
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
 }
+
+/** The earlier of two instants, as an ISO string in UTC. */
+export function earliest(a: string | Date, b: string | Date): string {
+  return new Date(Math.min(new Date(a).getTime(), new Date(b).getTime())).toISOString();
+}

@@ -108,11 +108,12 @@ export function live(baseUrl: string): Target {
     name: base,
     async open(start) {
       // The scenario's start time, where the server has a sandbox clock; clock steps insist on one.
-      const sandbox = await clockCall({ now: start }).then(() => true, () => false);
+      const sandbox = await clockCall({ now: start, freeze: true }).then(() => true, () => false);
       return {
         send,
-        setClock: (instant) => clockCall({ now: instant }),
-        advanceClock: (iso) => clockCall({ advance: iso }),
+        // Frozen, so the instants a scenario expects do not drift by the milliseconds a request takes.
+        setClock: (instant) => clockCall({ now: instant, freeze: true }),
+        advanceClock: (iso) => clockCall({ advance: iso, freeze: true }),
         traces: (requestId) => traces(requestId, sandbox),
         async close() {},
       };

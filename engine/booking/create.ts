@@ -2,7 +2,7 @@ import type { Context } from '../context.ts';
 import { initialState } from '../machine.ts';
 import type { BookedPassenger, Booking, StoredOffer } from '../model.ts';
 import { sum } from '../offers/pricing.ts';
-import { plus } from '../time.ts';
+import { earliest, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { bookingMachine } from '../../machines/booking.ts';
@@ -101,7 +101,8 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
     createdOn: now,
     externalRef: request.externalRef,
     machine: { value: initialState(bookingMachine) },
-    confirmationTimeLimit: plus(ctx.now, rules.limits.provisionalBookingLifetime).toISOString(),
+    // A provisional booking cannot be confirmed after its train has left.
+    confirmationTimeLimit: offer.trip.legs[0] ? earliest(plus(ctx.now, rules.limits.provisionalBookingLifetime), offer.trip.legs[0].departure) : plus(ctx.now, rules.limits.provisionalBookingLifetime).toISOString(),
     currency: offer.currency,
     offerId: offer.offerId,
     trip: offer.trip,

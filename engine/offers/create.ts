@@ -1,7 +1,7 @@
 import { decide, enforce, type Context } from '../context.ts';
 import type { AdmissionPart, Leg, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
-import { plus } from '../time.ts';
+import { earliest, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
@@ -109,7 +109,8 @@ function priceOffer(
     owner: ctx.requestor.client,
     salesApplication: ctx.salesApplication.code,
     createdOn: now,
-    preBookableUntil: plus(ctx.now, rules.limits.offerBookableFor).toISOString(),
+    // Nothing is sold once the train has left: the offer's bookable time ends at departure at the latest.
+    preBookableUntil: earliest(plus(ctx.now, rules.limits.offerBookableFor), trip.legs[0]!.departure),
     currency,
     trip,
     passengers,

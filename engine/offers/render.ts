@@ -24,12 +24,17 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
   const allProducts = [offer.product, ...offer.reservations.map((r) => r.product)];
   const productIds = [...new Set(allProducts.map((p) => p.id))];
   // Spec §2.8 rule 1: groups have no presentable name; one group per passenger, leg and kind of ancillary.
-  const groups = new Map<string, AncillaryPart[]>();
+  // Indexed by passenger once, so rendering stays linear in the number of passengers.
+  const groupsOf = new Map<string, Map<string, AncillaryPart[]>>();
   for (const a of offer.ancillaries) {
-    const key = `${a.passengerRef}|${a.legId}|${a.group}`;
-    groups.set(key, [...(groups.get(key) ?? []), a]);
+    const mine = groupsOf.get(a.passengerRef) ?? groupsOf.set(a.passengerRef, new Map()).get(a.passengerRef)!;
+    const key = `${a.passengerRef}:${a.legId}:${a.group}`;
+    const items = mine.get(key) ?? mine.set(key, []).get(key)!;
+    items.push(a);
   }
-  const groupId = (key: string) => `${offer.offerId}:${key.replace(/\|/g, ':')}`;
+  const reservationsOf = new Map<string, typeof offer.reservations>();
+  for (const r of offer.reservations) (reservationsOf.get(r.passengerRef) ?? reservationsOf.set(r.passengerRef, []).get(r.passengerRef)!).push(r);
+  const passengerOf = new Map(offer.passengers.map((p) => [p.externalRef, p]));
   return {
     offerId: offer.offerId,
     createdOn: offer.createdOn,
@@ -49,9 +54,9 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
     }),
     tripCoverage: { coveredTripId: offer.trip.id, coveredLegIds: offer.trip.legs.map((l) => l.id) },
     admissionOfferParts: offer.admissions.map((a) => {
-      const passengers = offer.passengers.filter((p) => a.passengerRefs.includes(p.externalRef));
-      const reservations = offer.reservations.filter((r) => a.passengerRefs.includes(r.passengerRef));
-      const ancillaryGroups = [...groups].filter(([key]) => a.passengerRefs.includes(key.split('|')[0]!));
+      const passengers = a.passengerRefs.map((ref) => passengerOf.get(ref)!);
+      const reservations = a.passengerRefs.flatMap((ref) => reservationsOf.get(ref) ?? []);
+      const ancillaryGroups = a.passengerRefs.flatMap((ref) => [...(groupsOf.get(ref) ?? [])]);
       return {
         objectType: 'AdmissionOfferPart',
         ...common(a.id, a.price, a.passengerRefs),
@@ -71,7 +76,7 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
               ancillaries: ancillaryGroups.map(([key, items]) => ({
                 minGroupItemsToBeBooked: items[0]!.groupMin,
                 maxGroupItemsToBeBooked: 1,
-                ancillaryGroup: { id: groupId(key), name: '', ancillaryRefs: items.map((i) => ({ id: i.id })) },
+                ancillaryGroup: { id: `${offer.offerId}:${key}`, name: '', ancillaryRefs: items.map((i) => ({ id: i.id })) },
               })),
             }
           : {}),

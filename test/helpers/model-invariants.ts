@@ -1,5 +1,5 @@
 import { getStateNodes } from 'xstate/graph';
-import { bookingMachine, bookingStateAt, iso, ref, type Model, type ModelBooking } from './model.ts';
+import { bookingMachine, bookingStateAt, CONFIRMED_STATES, iso, lifetimes, ref, type Model, type ModelBooking } from './model.ts';
 import type { System } from './model-system.ts';
 
 /**
@@ -14,9 +14,17 @@ import type { System } from './model-system.ts';
  */
 export const ALLOWED: Record<string, { parts: readonly string[]; fulfillments: readonly string[] }> = {
   PREBOOKED: { parts: ['PREBOOKED'], fulfillments: [] },
-  FULFILLED: { parts: ['FULFILLED'], fulfillments: ['FULFILLED'] },
-  // An expired provisional booking keeps what it had: parts PREBOOKED, no fulfillment.
-  EXPIRED: { parts: ['PREBOOKED'], fulfillments: [] },
+  // Put on hold (spec §4.1 rule 11): still provisional, its parts ON_HOLD.
+  ON_HOLD: { parts: ['ON_HOLD'], fulfillments: [] },
+  // Confirmed, then maybe partly refunded, released or exchanged (spec §3): an exchange pre-books new parts beside the originals.
+  FULFILLED: {
+    parts: ['FULFILLED', 'CANCELLED', 'RELEASED', 'EXCHANGE_ONGOING', 'EXCHANGED', 'PREBOOKED'],
+    fulfillments: ['FULFILLED', 'REFUNDED', 'RELEASED', 'EXCHANGED'],
+  },
+  // Every admission refunded (or rolled back by cleanup): nothing left to travel on.
+  CANCELLED: { parts: ['CANCELLED', 'EXCHANGED'], fulfillments: ['REFUNDED', 'EXCHANGED'] },
+  // An expired provisional booking keeps what it had: parts PREBOOKED (ON_HOLD if it was on hold), no fulfillment.
+  EXPIRED: { parts: ['PREBOOKED', 'ON_HOLD'], fulfillments: [] },
 };
 
 const machineStates = new Set(getStateNodes(bookingMachine.root).filter((n) => n.type === 'atomic' || n.type === 'final').map((n) => n.path.join('.')));
@@ -24,7 +32,7 @@ const machineStates = new Set(getStateNodes(bookingMachine.root).filter((n) => n
 /** What a GET of the booking must answer, as a scenario expectation (written out with a counterexample). */
 export function bookingExpectation(m: Readonly<Model>, b: Readonly<ModelBooking>): { status: number; body: unknown } {
   const state = bookingStateAt(m, b);
-  const confirmed = state === 'FULFILLED';
+  const confirmed = CONFIRMED_STATES.includes(state);
   return {
     status: 200,
     body: {
@@ -70,7 +78,7 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
   for (const k of new Set([...vatOfParts.keys(), ...vatOfBooking.keys()])) {
     if ((vatOfParts.get(k) ?? 0) !== (vatOfBooking.get(k) ?? 0)) out.push(`VAT ${k}: the parts add up to ${vatOfParts.get(k) ?? 0}, provisionalPrice says ${vatOfBooking.get(k) ?? 0}`);
   }
-  if (state === 'FULFILLED') {
+  if (CONFIRMED_STATES.includes(state)) {
     if (JSON.stringify(confirmedPrice) !== JSON.stringify(provisional)) out.push(`confirmedPrice ${JSON.stringify(confirmedPrice)} is not provisionalPrice ${JSON.stringify(provisional)} once confirmed`);
   } else if (confirmedPrice.amount !== 0 || (confirmedPrice.vats ?? []).some((v) => v.amount !== 0)) {
     out.push(`confirmedPrice is ${JSON.stringify(confirmedPrice)} before confirmation; it is 0 until then (spec §2.6 rule 2)`);
@@ -81,11 +89,42 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
   for (const f of fulfillments) if (!allowed.fulfillments.includes(f.status)) out.push(`fulfillment ${f.id} is ${f.status}; a ${state} booking's fulfillments may be ${allowed.fulfillments.join(' or ') || 'none at all'}`);
   if (allowed.fulfillments.length > 0) {
     const covered = fulfillments.flatMap((f) => (f.bookingParts ?? []).map((p) => p.id));
-    for (const p of parts) {
+    // Parts an exchange operation pre-books have no fulfillment until it is confirmed.
+    for (const p of parts.filter((x) => x.status !== 'PREBOOKED')) {
       const n = covered.filter((id) => id === p.id).length;
       if (n !== 1) out.push(`part ${p.id} is in ${n} fulfillments; each part is in exactly one`);
     }
     for (const id of covered) if (!parts.some((p) => p.id === id)) out.push(`a fulfillment names part ${id}, which the booking does not have`);
+  }
+  out.push(...moneyProblems(m, b, booking, parts));
+  return out;
+}
+
+/**
+ * The money of aftersales (issues 7, 10): a part never pays back more than it cost, and only once (a
+ * CANCELLED part stays CANCELLED with the same refundAmount); the booking's refundAmount is the sum of its
+ * parts'; on-hold never moves the time limit past departure − 24 hours (rules/on-hold.yaml).
+ */
+export function moneyProblems(_m: Readonly<Model>, b: Readonly<ModelBooking>, booking: any, parts: ReadonlyArray<Part & { refundAmount?: Money }>): string[] {
+  const out: string[] = [];
+  let sum = 0;
+  for (const p of parts) {
+    const refund = p.refundAmount?.amount;
+    if (refund !== undefined) {
+      sum += refund;
+      if (refund < 0 || refund > p.price.amount) out.push(`part ${p.id} pays back ${refund} of its price ${p.price.amount}: never more than the price, never less than 0`);
+    }
+    const before = b.refunded.get(p.id);
+    if (before !== undefined && (p.status !== 'CANCELLED' || refund !== before)) out.push(`part ${p.id} was CANCELLED with refundAmount ${before}; now it is ${p.status} with ${refund}: a part is refunded once`);
+    if (p.status === 'CANCELLED' && refund === undefined) out.push(`part ${p.id} is CANCELLED without a refundAmount`);
+    if (p.status === 'CANCELLED' && before === undefined && refund !== undefined && out.length === 0) b.refunded.set(p.id, refund);
+  }
+  const total = (booking?.refundAmount as Money | undefined)?.amount ?? 0;
+  if (total !== sum) out.push(`refundAmount ${total} is not the sum of its parts' refundAmounts ${sum}`);
+  const limit = typeof booking?.confirmationTimeLimit === 'string' ? new Date(booking.confirmationTimeLimit).getTime() : undefined;
+  const initial = b.createdAt + lifetimes().provisionalBooking;
+  if (limit !== undefined && b.departure !== undefined && limit > initial && limit > b.departure - 24 * 3_600_000) {
+    out.push(`confirmationTimeLimit ${iso(limit)} was moved past departure − 24 h (${iso(b.departure - 24 * 3_600_000)}): on-hold never does that`);
   }
   return out;
 }

@@ -29,6 +29,8 @@ export interface Request {
   /** Another OAuth client's token (CONTRACT §3: another client's booking is not found). */
   auth?: string;
   headers?: Record<string, string>;
+  /** The Requestor's sales application (rules/sales-applications.yaml); WEB_SE when not given. */
+  salesApplication?: string;
   /** What the model predicts: the status, and a subset of the body in the scenario matcher's terms. */
   expect: { status: number; body?: unknown };
 }
@@ -50,6 +52,8 @@ export class PropertyViolation extends Error {
 
 const SCENARIO_CLIENT = 'demo-reseller';
 const LANGUAGE = 'en-GB';
+/** The scenarios' default sales application (adapters/scenarios/schema.ts). */
+const SALES_APPLICATION = 'WEB_SE';
 const NO_FIXTURES = { trips: {}, passengers: {}, purchasers: {} };
 
 /** Tokens are signed with the test servers' shared key and do not depend on the virtual clock: fetch each once. */
@@ -92,6 +96,7 @@ export class System {
   async send(request: Request, options: { observational?: boolean } = {}): Promise<Response> {
     const step: Record<string, unknown> = { name: request.name, [request.method]: request.path };
     if (request.auth) step['auth'] = request.auth;
+    if (request.salesApplication && request.salesApplication !== SALES_APPLICATION) step['salesApplication'] = request.salesApplication;
     if (request.headers) step['headers'] = request.headers;
     if (request.body !== undefined) step['body'] = request.body;
     step['expect'] = request.expect.body === undefined ? { status: request.expect.status } : request.expect;
@@ -105,7 +110,7 @@ export class System {
       'accept-language': LANGUAGE,
       ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
       authorization: `Bearer ${await token(this.app, request.auth ?? SCENARIO_CLIENT)}`,
-      requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'SCENARIO' })).toString('base64'),
+      requestor: Buffer.from(JSON.stringify({ salesApplication: request.salesApplication ?? SALES_APPLICATION, salesUnitCode: 'SCENARIO' })).toString('base64'),
       ...Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     };
     const res = await this.app.inject({
@@ -119,7 +124,7 @@ export class System {
     };
     recorded.response = { status: answer.status, body: answer.body };
 
-    const sent = `${request.method.toUpperCase()} ${path}${body !== undefined ? ` ${typeof body === 'string' ? JSON.stringify(body) : JSON.stringify(body)}` : ''}`;
+    const sent = `${request.method.toUpperCase()} ${path}${body !== undefined ? ` ${JSON.stringify(body)}` : ''}`;
     const broken = universalProblems(answer);
     if (broken.length > 0) throw this.violation(`${sent}\n  ${broken.join('\n  ')}`, answer);
     const mismatches: Mismatch[] = [];

@@ -2,6 +2,8 @@ import type { AnyStateMachine } from 'xstate';
 import { can, initialState, step } from '../../engine/machine.ts';
 import { durationMs } from '../../engine/time.ts';
 import { bookingMachine } from '../../machines/booking.ts';
+import { exchangeMachine } from '../../machines/exchange.ts';
+import { aftersalesOfferMachine } from '../../machines/offers.ts';
 import { engine } from './server.ts';
 
 /**
@@ -28,6 +30,10 @@ export interface ModelOffer {
    * property at booking (spec §2.5 rule 5, rules/night-gender.yaml).
    */
   readonly sharedPlaces: readonly string[];
+  /** The fixture trip it is on (exchange needs a later train between the same places). */
+  readonly trip?: string;
+  /** Departure of the trip's first leg, ms (on-hold is cut at departure − 24 h, rules/on-hold.yaml). */
+  readonly departure?: number;
 }
 
 export interface ModelBooking {
@@ -36,8 +42,29 @@ export interface ModelBooking {
   price: string;
   /** The booking machine's state (machines/booking.ts) as the model knows it. */
   state: string;
-  /** confirmationTimeLimit, ms: a provisional booking is expired from this instant on (spec §3, §8). */
-  readonly timeLimit: number;
+  /** confirmationTimeLimit, ms: a provisional booking is expired from this instant on (spec §3, §8); on-hold moves it. */
+  timeLimit: number;
+  /** When it was made, ms (the on-hold limit counts from here, rules/on-hold.yaml). */
+  readonly createdAt: number;
+  /** The sales application that made it (rules/sales-applications.yaml): aftersales requests for it are sent with the same. */
+  readonly salesApplication: SalesApplication;
+  /** Its offer's trip and departure (ms), when known. */
+  readonly trip?: string;
+  readonly departure?: number;
+  /** The passengers' ages, in order (an exchange re-sends them). */
+  readonly ages: readonly number[];
+  /** Whether every admission was `exchangeable: YES` when booked. */
+  readonly exchangeable: boolean;
+  /** Whether it was put on hold once (rules/on-hold.yaml: once per booking). */
+  onHoldUsed: boolean;
+  /** When it was confirmed, ms (cleanup is allowed for 60 minutes after, rules/cleanup.yaml). */
+  confirmedAt?: number;
+  /** The status of each fulfillment (by variable) as the model knows it: FULFILLED, REFUNDED, RELEASED, EXCHANGED. */
+  fulfillmentStatus: Record<string, string>;
+  /** Whether an exchange was confirmed on it (its parts then have a second generation). */
+  exchanged: boolean;
+  /** Invariant bookkeeping: each CANCELLED part's refundAmount as first seen (a part is refunded once). */
+  readonly refunded: Map<string, number>;
   /** Its passengers: the variable of each passenger id, and whether first and last name are there (spec §2.6). */
   readonly passengers: Array<{ readonly id: string; complete: boolean }>;
   /** Whether it has a (complete) purchaser. */
@@ -48,11 +75,42 @@ export interface ModelBooking {
   fulfillments: string[];
 }
 
+export type SalesApplication = 'WEB_SE' | 'AGENT_SE';
+
+/** A refund, release or on-hold offer (machines/offers.ts). */
+export interface ModelAftersalesOffer {
+  readonly id: string;
+  readonly kind: 'refund' | 'release' | 'onHold';
+  /** The booking's variable. */
+  readonly booking: string;
+  state: string;
+  /** validUntil, ms: confirmable while now < this (engine/aftersales/offers.ts isLive). */
+  readonly validUntil: number;
+  /** The fulfillments it covers (refund, release). */
+  readonly fulfillments: readonly string[];
+  /** On-hold: the new confirmationTimeLimit, ms. */
+  readonly increasedTTL?: number;
+}
+
+/** Exchange offers of one request (not machine entities) and the exchange operation made of one (machines/exchange.ts). */
+export interface ModelExchangeOffer { readonly id: string; readonly booking: string; readonly bookableUntil: number; readonly fulfillments: readonly string[]; readonly passengers: number }
+export interface ModelExchangeOperation {
+  readonly id: string;
+  readonly booking: string;
+  state: string;
+  /** validUntil, ms: the provisional lifetime from its creation. */
+  readonly validUntil: number;
+  readonly fulfillments: readonly string[];
+}
+
 export interface Model {
   /** The virtual clock, ms. */
   now: number;
   offers: ModelOffer[];
   bookings: ModelBooking[];
+  aftersales: ModelAftersalesOffer[];
+  exchangeOffers: ModelExchangeOffer[];
+  operations: ModelExchangeOperation[];
   /** Counter for unique externalRefs. */
   sequence: number;
   /** Transitions taken, as `transitionKey` strings. */
@@ -60,13 +118,14 @@ export interface Model {
 }
 
 export function newModel(): Model {
-  return { now: new Date(START).getTime(), offers: [], bookings: [], sequence: 0, taken: new Set() };
+  return { now: new Date(START).getTime(), offers: [], bookings: [], aftersales: [], exchangeOffers: [], operations: [], sequence: 0, taken: new Set() };
 }
 
 /** Lifetimes from rules/limits.yaml: the model reads the analysts' numbers, it does not repeat them. */
 export const lifetimes = () => ({
   offer: durationMs(engine().rules.limits.offerBookableFor),
   provisionalBooking: durationMs(engine().rules.limits.provisionalBookingLifetime),
+  aftersalesOffer: durationMs(engine().rules.limits.aftersalesOfferValidFor),
 });
 
 /** How a transition is named in coverage reports: `booking: PREBOOKED --CONFIRM--> FULFILLED`. */
@@ -128,7 +187,34 @@ export function pick<T>(items: readonly T[], index: number): T | undefined {
   return items.length === 0 ? undefined : items[items.length - 1 - (index % items.length)];
 }
 
-export { bookingMachine };
+/** Confirmed, whatever happened since: a confirmed price and fulfillments (spec §3). */
+export const CONFIRMED_STATES = ['FULFILLED', 'CANCELLED'];
+
+/** A refund, release or on-hold offer that can still be confirmed (engine/aftersales/offers.ts isLive). */
+export const isLive = (m: Readonly<Model>, o: Readonly<ModelAftersalesOffer>) => o.state === 'PROPOSED' && m.now < o.validUntil;
+/** An exchange operation still pre-booked and within its lifetime. */
+export const isLiveOperation = (m: Readonly<Model>, o: Readonly<ModelExchangeOperation>) => o.state === 'PREBOOKED' && m.now < o.validUntil;
+
+/** Spec §4.1 rule 10: a live refund or release offer or exchange operation blocks the others (X_CONCURRENT_AFTERSALES). */
+export function busy(m: Readonly<Model>, b: Readonly<ModelBooking>): boolean {
+  return m.aftersales.some((o) => o.booking === b.id && o.kind !== 'onHold' && isLive(m, o))
+    || m.operations.some((o) => o.booking === b.id && isLiveOperation(m, o));
+}
+
+/**
+ * Any aftersales call and the fulfillment call first settle an exchange operation past its lifetime
+ * (engine/aftersales/exchange.ts expireOperations): EXPIRED, its originals FULFILLED again.
+ */
+export function settleOperations(m: Model, b: ModelBooking): void {
+  for (const o of m.operations) if (o.booking === b.id && o.state === 'PREBOOKED' && m.now >= o.validUntil) fire(m, exchangeMachine, o, 'EXPIRE');
+}
+
+/** The fulfillments of `b` in `statuses`. */
+export const fulfillmentsIn = (b: Readonly<ModelBooking>, ...statuses: string[]) => b.fulfillments.filter((f) => statuses.includes(b.fulfillmentStatus[f] ?? 'FULFILLED'));
+
+export const findBooking = (m: Readonly<Model>, id: string) => m.bookings.find((b) => b.id === id)!;
+
+export { aftersalesOfferMachine, bookingMachine, exchangeMachine };
 export const iso = (ms: number) => new Date(ms).toISOString();
 /** `${name}`: a reference to a scenario variable. */
 export const ref = (name: string) => '${' + name + '}';

@@ -33,7 +33,7 @@ describe('every transition of machines/*.ts is taken through the HTTP API', () =
       const driven = await drivePath(t, drivers);
       if ('stuck' in driven) throw new Error(`${t.key} is not taken: ${driven.stuck}`);
       for (const k of driven.taken) taken.add(k);
-    });
+    }, 30_000);
   }
 
   it('has taken every transition of every machine', () => {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RuleViolation, type AftersalesCommand, type RuleSet } from '../../../engine/index.ts';
+import { RuleViolation, type AftersalesCommand } from '../../../engine/index.ts';
 import { answer } from '../server.ts';
+import { osdmVersionNumber } from '../version.ts';
 
 /** The Reseller API under /v3 (spec §4.1, CONTRACT §6). Each route: authenticate, call the service, answer. */
 export async function resellerRoutes(app: FastifyInstance) {
@@ -105,7 +106,7 @@ export async function resellerRoutes(app: FastifyInstance) {
   app.get<WithOffer>('/bookings/:bookingId/exchange-operations/:offerId', (request, reply) => run(request, reply, { kind: 'exchange-operation', action: 'read', id: request.params.offerId }));
   app.patch<WithOffer>('/bookings/:bookingId/exchange-operations/:offerId', (request, reply) => run(request, reply, { kind: 'exchange-operation', action: 'patch', id: request.params.offerId, body: request.body ?? {} }));
   app.delete<WithOffer>('/bookings/:bookingId/exchange-operations/:offerId', (request, reply) => run(request, reply, { kind: 'exchange-operation', action: 'delete', id: request.params.offerId }));
-  app.post<WithId>('/bookings/:bookingId/cleanup', (request, reply) => run(request, reply, { kind: 'cleanup', body: request.body, osdmVersion: osdmVersionOf(request, service.engine.rules) }));
+  app.post<WithId>('/bookings/:bookingId/cleanup', (request, reply) => run(request, reply, { kind: 'cleanup', body: request.body, osdmVersion: osdmVersionNumber(request.osdmVersion) }));
 
   // Spec §4.1 "Unsupported": adding offers to a booking. A travel pass offer gets its own code (§4.2 rule 1, 86007).
   app.post<WithId>('/bookings/:bookingId/booked-offers', async (request) => {
@@ -126,16 +127,3 @@ export async function resellerRoutes(app: FastifyInstance) {
   });
 }
 
-/**
- * The OSDM version a request asks for as major × 100 + minor (3.4 → 304), for the rules that depend on it
- * (cleanup, spec §9): `version=` of Accept or Content-Type (CONTRACT §4), else the sales application's, else
- * rules/limits.yaml defaultOsdmVersion.
- */
-function osdmVersionOf(request: FastifyRequest, rules: RuleSet): number {
-  const given = (request as { osdmVersion?: unknown }).osdmVersion;
-  const fromHeaders = [request.headers['accept'], request.headers['content-type']].map((h) => /version=\s*"?(\d+)\.(\d+)/.exec(String(h ?? ''))).find(Boolean);
-  const app = request.requestor ? rules.salesApplications.get(request.requestor.salesApplication)?.osdmVersion : undefined;
-  const text = typeof given === 'string' ? given : fromHeaders ? `${fromHeaders[1]}.${fromHeaders[2]}` : (app ?? rules.limits.defaultOsdmVersion);
-  const [major = 0, minor = 0] = text.split('.').map(Number);
-  return major * 100 + minor;
-}

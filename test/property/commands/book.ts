@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { bookingMachine, enter, iso, isBookable, lifetimes, pick, ref, type Model } from '../../helpers/model.ts';
+import { bookingMachine, enter, iso, isBookable, lifetimes, pick, ref, type Model, type SalesApplication } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { RequestOffers } from './offers.ts';
 
@@ -26,6 +26,8 @@ export class Book extends ApiCommand {
     readonly withAges: boolean,
     readonly path: '/v3/booking' | '/v3/bookings',
     readonly gender: 'MEN' | 'LADIES' | 'forgotten' = 'MEN',
+    /** The sales application booking it: an agent (AGENT_SE) may put it on hold and release it (rules/sales-applications.yaml). */
+    readonly salesApplication: SalesApplication = 'WEB_SE',
   ) { super(); }
 
   check(m: Readonly<Model>) { return m.offers.some((o) => isBookable(m, o)); }
@@ -51,13 +53,13 @@ export class Book extends ApiCommand {
       ...(this.completeness !== 'no-purchaser' ? { purchaser: PURCHASER } : {}),
     };
     if (genderless) {
-      await s.send({ name: `book ${offer.id} without the gender its shared compartment needs`, method: 'post', path: this.path, body, expect: { status: 400, body: { code: '86005' } } });
+      await s.send({ name: `book ${offer.id} without the gender its shared compartment needs`, method: 'post', path: this.path, body, salesApplication: this.salesApplication, expect: { status: 400, body: { code: '86005' } } });
       return;
     }
     const res = await s.send({
       name: `book ${offer.id} (${this.completeness})`,
       method: 'post', path: this.path,
-      body,
+      body, salesApplication: this.salesApplication,
       expect: {
         status: 200,
         body: {
@@ -80,10 +82,16 @@ export class Book extends ApiCommand {
       s.save(reservation, `booking.bookedOffers[0].reservations[${i}].id`);
       return reservation;
     });
-    m.bookings.push({ id, price, state: enter(m, bookingMachine), timeLimit, passengers, purchaser: this.completeness !== 'no-purchaser', reservations, fulfillments: [] });
+    const admissions = res.body.booking.bookedOffers[0].admissions as Array<{ exchangeable?: string }>;
+    m.bookings.push({
+      id, price, state: enter(m, bookingMachine), timeLimit, passengers, purchaser: this.completeness !== 'no-purchaser', reservations, fulfillments: [],
+      createdAt: m.now, salesApplication: this.salesApplication, ages: offer.passengers.map((p) => p.age),
+      ...(offer.trip ? { trip: offer.trip } : {}), ...(offer.departure ? { departure: offer.departure } : {}),
+      exchangeable: admissions.every((a) => a.exchangeable === 'YES'), onHoldUsed: false, fulfillmentStatus: {}, exchanged: false, refunded: new Map(),
+    });
   }
 
-  toString() { return `Book(offer #${this.offer}, ${this.completeness}${this.completeness.startsWith('passenger') ? ` #${this.who}` : ''}, ${this.withAges ? 'with ages' : 'no ages'}, ${this.path}, gender ${this.gender})`; }
+  toString() { return `Book(offer #${this.offer}, ${this.completeness}${this.completeness.startsWith('passenger') ? ` #${this.who}` : ''}, ${this.withAges ? 'with ages' : 'no ages'}, ${this.path}, gender ${this.gender}, ${this.salesApplication})`; }
 }
 
 export const spec: CommandSpec = {
@@ -96,7 +104,8 @@ export const spec: CommandSpec = {
     fc.boolean(),
     fc.constantFrom('/v3/booking' as const, '/v3/bookings' as const),
     fc.constantFrom('MEN' as const, 'LADIES' as const, 'MEN' as const, 'LADIES' as const, 'forgotten' as const),
-  ).map(([offer, completeness, who, withAges, path, gender]) => new Book(offer, completeness, who, withAges, path, gender)),
+    fc.constantFrom<SalesApplication>('WEB_SE', 'AGENT_SE'),
+  ).map(([offer, completeness, who, withAges, path, gender, app]) => new Book(offer, completeness, who, withAges, path, gender, app)),
   drives: {
     'booking:xstate.init': () => [new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0), new Book(0, 'complete', 0, true, '/v3/booking')],
   },

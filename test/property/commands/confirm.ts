@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { readBooking } from '../../helpers/model-invariants.ts';
-import { bookingMachine, bookingRefusal, bookingStateAt, fire, foundExpired, isComplete, pick, ref, type Model } from '../../helpers/model.ts';
+import { bookingMachine, bookingRefusal, bookingStateAt, exchangeMachine, fire, foundExpired, isComplete, isLiveOperation, pick, ref, settleOperations, type Model, type ModelBooking } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { PassTimeLimit } from './pass-time-limit.ts';
 
@@ -26,29 +26,54 @@ export class Confirm extends ApiCommand {
     const done = this.form === 'fulfillment' ? { status: 202 } : { status: 200, body: { fulfillments: { $length: { min: 1 } } } };
 
     if (state === 'FULFILLED') {
+      // Spec §3: on a confirmed booking the same call confirms a pre-booked exchange (one past its lifetime is settled first).
+      settleOperations(m, b);
+      const op = m.operations.find((o) => o.booking === b.id && isLiveOperation(m, o));
+      if (op) {
+        await s.send({ name: `confirm ${b.id}'s exchange ${op.id}`, method: 'post', path, expect: done });
+        fire(m, exchangeMachine, op, 'CONFIRM');
+        for (const f of op.fulfillments) b.fulfillmentStatus[f] = 'EXCHANGED';
+        b.exchanged = true;
+        await this.learnFulfillments(m, s, b);
+        return;
+      }
       const again = this.form === 'fulfillment' ? { status: 202 } : { status: 200, body: { fulfillments: b.fulfillments.map((f) => ({ id: ref(f) })) } };
       await s.send({ name: `confirm ${b.id} again`, method: 'post', path, expect: again });
       return;
     }
-    const refusal = bookingRefusal(m, b, 'CONFIRM');
-    if (refusal && state === 'EXPIRED') {
-      await s.send({ name: `confirm ${b.id} too late`, method: 'post', path, expect: refusal });
+    // In the engine's order (engine/booking/lifecycle.ts): expiry, then missing data, then the machine.
+    if (state === 'EXPIRED') {
+      await s.send({ name: `confirm ${b.id} too late`, method: 'post', path, expect: { status: 409, body: { code: 'X_BOOKING_EXPIRED' } } });
       foundExpired(m, b);
-      return;
-    }
-    if (isComplete(b) && refusal) {
-      await s.send({ name: `confirm ${b.id}, ${b.state}`, method: 'post', path, expect: refusal });
       return;
     }
     if (!isComplete(b)) {
       await s.send({ name: `confirm ${b.id} with data missing`, method: 'post', path, expect: { status: 400, body: { code: 'X_BOOKING_INCOMPLETE', pointers: { $length: { min: 1 } } } } });
       return;
     }
+    const refusal = bookingRefusal(m, b, 'CONFIRM');
+    if (refusal) {
+      await s.send({ name: `confirm ${b.id}, ${b.state}`, method: 'post', path, expect: refusal });
+      return;
+    }
     await s.send({ name: `confirm ${b.id}`, method: 'post', path, expect: done });
     fire(m, bookingMachine, b, 'CONFIRM');
-    // Spec §4.1 rule 1: the fulfillment ids are found by reading the booking.
+    b.confirmedAt = m.now;
+    await this.learnFulfillments(m, s, b);
+  }
+
+  /**
+   * Spec §4.1 rule 1: the fulfillment ids are found by reading the booking. Those known already must come
+   * first and unchanged (an exchange adds the new trip's); the new ones get variables.
+   */
+  private async learnFulfillments(m: Model, s: System, b: ModelBooking) {
+    const known = b.fulfillments;
+    b.fulfillments = [];
     const res = await readBooking(m, s, b, { name: `read ${b.id}'s fulfillments` });
-    b.fulfillments = (res.body.booking.fulfillments as unknown[]).map((_, i) => {
+    const ids = (res.body.booking.fulfillments as Array<{ id: string }>).map((f) => f.id);
+    known.forEach((f, i) => { if (ids[i] !== s.vars[f]) throw s.violation(`${b.id}'s fulfillment ${i + 1} was ${String(s.vars[f])} and is now ${ids[i]}: issued fulfillments never change`, res); });
+    b.fulfillments = ids.map((_, i) => {
+      if (i < known.length) return known[i]!;
       const f = `${b.id}Fulfillment${i + 1}`;
       s.save(f, `booking.fulfillments[${i}].id`);
       return f;

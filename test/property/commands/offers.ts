@@ -50,7 +50,9 @@ export class RequestOffers extends ApiCommand {
       s.save(place, `offers[${kept}].reservationOfferParts[${i}].id`);
       return [place];
     });
-    m.offers.push({ id, passengers: this.ages.map((age, i) => ({ ref: `p${i + 1}`, age })), bookableUntil: until, sharedPlaces });
+    const legs = fixtureTrip(this.trip)['legs'] as Array<{ timedLeg: { start: { serviceDeparture: { timetabledTime: string } } } }>;
+    const departure = new Date(legs[0]!.timedLeg.start.serviceDeparture.timetabledTime).getTime();
+    m.offers.push({ id, passengers: this.ages.map((age, i) => ({ ref: `p${i + 1}`, age })), bookableUntil: until, sharedPlaces, trip: this.trip, departure });
   }
 
   toString() { return `RequestOffers(${this.trip}, [${this.ages.join(',')}], ${this.travelClass ?? 'any class'}, ${this.flexibility ?? 'any flexibility'}, keep ${this.keep})`; }
