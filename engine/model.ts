@@ -177,44 +177,40 @@ export interface BookedAncillary extends Omit<AncillaryPart, 'passengerRef' | 'i
   autoAdded: boolean;
 }
 
-/** Spec §3, §4.1 rule 6: a refund offer; it changes the booking and stays in it once confirmed. */
-export interface RefundOffer {
+/** What refund, release and on-hold offers have in common (machines/offers.ts). */
+export interface AftersalesOfferRecord {
   id: string;
   /** machines/offers.ts: PROPOSED, CONFIRMED, DELETED, EXPIRED. */
   state: string;
   createdOn: string;
   validUntil: string;
+  confirmedOn?: string;
+}
+
+/** The fulfillments an offer covers, and their booking parts. */
+export interface CoversTickets {
   fulfillmentIds: string[];
   bookingPartIds: string[];
+}
+
+/** Spec §3, §4.1 rule 6: a refund offer; it changes the booking and stays in it once confirmed. */
+export interface RefundOffer extends AftersalesOfferRecord, CoversTickets {
   overruleCode?: string;
   refundableAmount: Money;
   refundFee: Money;
   parts: Array<{ partId: string; refundAmount: Money }>;
-  confirmedOn?: string;
   /** Made by a cleanup (spec §4.1 rule 12): confirmed at once, 100 %, no fee. */
   cleanup?: boolean;
 }
 
 /** Spec §4.1 rule 5: a release offer; no money moves. */
-export interface ReleaseOffer {
-  id: string;
-  state: string;
-  createdOn: string;
-  validUntil: string;
-  fulfillmentIds: string[];
-  bookingPartIds: string[];
+export interface ReleaseOffer extends AftersalesOfferRecord, CoversTickets {
   overruleCode: string;
-  confirmedOn?: string;
 }
 
 /** Spec §4.1 rule 11: an on-hold offer; the booking does not show it. */
-export interface OnHoldOffer {
-  id: string;
-  state: string;
-  createdOn: string;
-  validUntil: string;
+export interface OnHoldOffer extends AftersalesOfferRecord {
   increasedTTL: string;
-  confirmedOn?: string;
 }
 
 /** Spec §3, §4.1 rule 7: an exchange operation; its new parts join the booking when it is confirmed. */

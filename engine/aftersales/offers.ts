@@ -1,6 +1,6 @@
 import type { Context } from '../context.ts';
 import { initialState, step } from '../machine.ts';
-import type { Booking } from '../model.ts';
+import type { AftersalesOfferRecord, Booking } from '../model.ts';
 import { plus } from '../time.ts';
 import { violation } from '../violation.ts';
 import { aftersalesOfferMachine, type AftersalesOfferEvent } from '../../machines/offers.ts';
@@ -10,7 +10,7 @@ import { aftersalesOfferMachine, type AftersalesOfferEvent } from '../../machine
  * (rules/limits.yaml aftersalesOfferValidFor) and the rule that only one aftersales operation may be
  * active on a booking at a time (spec §4.1 rule 10).
  */
-export interface OfferLike { id: string; state: string; createdOn: string; validUntil: string; confirmedOn?: string }
+type OfferLike = AftersalesOfferRecord;
 
 export function newOffer(ctx: Context, limit?: string): OfferLike {
   const validUntil = plus(ctx.now, ctx.rules.limits.aftersalesOfferValidFor);

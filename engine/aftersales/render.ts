@@ -1,20 +1,25 @@
-import type { Booking, ExchangeOperation, OnHoldOffer, RefundOffer, ReleaseOffer } from '../model.ts';
+import type { AftersalesOfferRecord, Booking, CoversTickets, ExchangeOperation, OnHoldOffer, RefundOffer, ReleaseOffer } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 
 /** OSDM 3.4 RefundOffer, ReleaseOffer and OnHoldOffer rendered from the booking's records. */
-const status = (state: string) => (state === 'CONFIRMED' ? 'CONFIRMED' : 'PROPOSED');
-
-export function renderRefundOffer(booking: Booking, o: RefundOffer): Record<string, unknown> {
-  const zero = { ...o.refundableAmount, amount: 0, ...(o.refundableAmount.vats ? { vats: o.refundableAmount.vats.map((v) => ({ ...v, amount: 0 })) } : {}) };
+/** The fields every refund and release offer shows. */
+function offerHeader(booking: Booking, o: AftersalesOfferRecord & CoversTickets) {
   return {
     id: o.id,
     createdOn: o.createdOn,
     validFrom: o.createdOn,
     validUntil: o.validUntil,
-    status: status(o.state),
+    status: o.state === 'CONFIRMED' ? 'CONFIRMED' : 'PROPOSED',
     ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
     fulfillments: o.fulfillmentIds.map((id) => ({ id, status: booking.fulfillments.find((f) => f.id === id)?.status })),
+  };
+}
+
+export function renderRefundOffer(booking: Booking, o: RefundOffer): Record<string, unknown> {
+  const zero = { ...o.refundableAmount, amount: 0, ...(o.refundableAmount.vats ? { vats: o.refundableAmount.vats.map((v) => ({ ...v, amount: 0 })) } : {}) };
+  return {
+    ...offerHeader(booking, o),
     refundFee: o.refundFee,
     // Spec §3: once the refund is confirmed, nothing more is refundable by this offer.
     refundableAmount: o.state === 'CONFIRMED' ? zero : o.refundableAmount,
@@ -26,13 +31,7 @@ export function renderRefundOffer(booking: Booking, o: RefundOffer): Record<stri
 
 export function renderReleaseOffer(booking: Booking, o: ReleaseOffer): Record<string, unknown> {
   return {
-    id: o.id,
-    createdOn: o.createdOn,
-    validFrom: o.createdOn,
-    validUntil: o.validUntil,
-    status: status(o.state),
-    ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
-    fulfillments: o.fulfillmentIds.map((id) => ({ id, status: booking.fulfillments.find((f) => f.id === id)?.status })),
+    ...offerHeader(booking, o),
     appliedOverruleCode: o.overruleCode,
   };
 }
