@@ -104,6 +104,31 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
     }));
   }, 20_000);
 
+  it('never double-refund: refund offers and confirmations racing through both processes refund once', async () => {
+    const id = await sell('refund-race');
+    const confirmed = await on(servers[0]!, 'POST', `/v3/bookings/${id}/fulfillments`);
+    const all = (confirmed.body.fulfillments as Array<{ id: string }>).map((f) => f.id);
+
+    // Eight refund offers at once: one aftersales operation at a time (spec §4.1 rule 10), so exactly one is made.
+    const offers = await race(servers, 8, (s) => on(s, 'POST', `/v3/bookings/${id}/refund-offers`, { fulfillmentIds: all }));
+    const made = offers.filter((a) => a.status === 200);
+    expect(made, JSON.stringify(offers.map((a) => [a.status, a.body.code]))).toHaveLength(1);
+    for (const a of offers.filter((x) => x.status !== 200)) expect(['X_CONCURRENT_AFTERSALES', 'X_STORE_CONFLICT']).toContain(a.body.code);
+    const offerId = made[0]!.body.refundOffers[0].id as string;
+    const amount = made[0]!.body.refundOffers[0].refundableAmount.amount as number;
+
+    // Eight confirmations of it at once: every answer says CONFIRMED, and the money comes back once.
+    const confirmations = await race(servers, 8, (s) => on(s, 'PATCH', `/v3/bookings/${id}/refund-offers/${offerId}`, { status: 'CONFIRMED' }));
+    for (const c of confirmations) expect([200, 409], JSON.stringify(c.body)).toContain(c.status);
+    expect(confirmations.some((c) => c.status === 200 && c.body.refundOffer.status === 'CONFIRMED')).toBe(true);
+    const reads = await Promise.all(servers.map((s) => on(s, 'GET', `/v3/bookings/${id}`)));
+    expect(reads[1]!.body).toEqual(reads[0]!.body);
+    const booking = reads[0]!.body.booking;
+    expect(booking.refundOffers).toHaveLength(1);
+    expect(booking.refundAmount.amount).toBe(amount);
+    expect(booking.fulfillments.every((f: { status: string }) => f.status === 'REFUNDED')).toBe(true);
+  }, 20_000);
+
   it('a booking acknowledged by one process survives a PostgreSQL crash and is read by the other', async () => {
     const id = await sell('crash');
     // Immediate stop: no shutdown checkpoint, recovery replays the WAL — only what was committed survives.
