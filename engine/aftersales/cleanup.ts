@@ -2,7 +2,7 @@ import { enforce, type Context } from '../context.ts';
 import { move } from '../booking/lifecycle.ts';
 import type { Booking } from '../model.ts';
 import { parseRequest } from '../validate.ts';
-import { moveOffer } from './offers.ts';
+import { assertNoOtherOperation, moveOffer } from './offers.ts';
 import { applyRefund, priceRefund } from './refund.ts';
 import { CleanupRequest } from './requests.ts';
 import { ticketsOf } from './tickets.ts';
@@ -23,6 +23,8 @@ export function cleanupBooking(ctx: Context, booking: Booking, body: unknown, os
     confirmedOn: booking.confirmedOn ?? booking.createdOn,
   });
   const moved = move(ctx, booking, { type: 'CLEANUP' }, 'Cleanup');
+  // Spec §4.1 rule 10: not while a refund, release or exchange is under way.
+  assertNoOtherOperation(ctx, booking);
   const tickets = ticketsOf(booking);
   const live = booking.fulfillments.filter((f) => f.status === 'FULFILLED' || f.status === 'RELEASED');
   const partIds = new Set(live.flatMap((f) => f.bookingPartIds));

@@ -68,7 +68,9 @@ export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: stri
   parseRequest(OfferConfirmation, body);
   const offer = findOffer(booking.refundOffers, offerId, 'refund offer');
   if (offer.state === 'CONFIRMED') return booking;
-  return applyRefund(ctx, booking, moveOffer(ctx, offer, { type: 'CONFIRM' }));
+  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
+  assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED', 'RELEASED']);
+  return applyRefund(ctx, booking, confirmed);
 }
 
 /** Spec §3: parts CANCELLED with their refundAmount, fulfillments REFUNDED, the offer CONFIRMED and kept. */
@@ -87,6 +89,12 @@ export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: strin
   if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: 'refund offer', id: offerId });
   moveOffer(ctx, offer, { type: 'DELETE' });
   return { ...booking, refundOffers: (booking.refundOffers ?? []).filter((o) => o.id !== offerId) };
+}
+
+/** An offer made earlier is confirmed only while its fulfillments are still as they were (never refund twice). */
+export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: string[]): void {
+  const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !states.includes(f.status));
+  if (changed) throw violation('X_BOOKING_STATE', { operation: 'Confirming this offer', state: `${changed.status} (fulfillment ${changed.id})` });
 }
 
 /** The tickets a request touches, checking each fulfillment exists and is in one of `states`. */

@@ -5,7 +5,7 @@ import { overruleFact } from '../rules/facts.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
-import { selectTickets, whatRemains } from './refund.ts';
+import { assertStillLive, selectTickets, whatRemains } from './refund.ts';
 import { OfferConfirmation, ReleaseOfferRequest } from './requests.ts';
 import { withStatus } from './tickets.ts';
 
@@ -31,6 +31,7 @@ export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: str
   const offer = findOffer(booking.releaseOffers, offerId, 'release offer');
   if (offer.state === 'CONFIRMED') return booking;
   const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
+  assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED']);
   const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASED');
   return { ...next, releaseOffers: (booking.releaseOffers ?? []).map((o) => (o.id === offerId ? confirmed : o)) };
 }

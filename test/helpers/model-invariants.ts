@@ -18,7 +18,7 @@ export const ALLOWED: Record<string, { parts: readonly string[]; fulfillments: r
   ON_HOLD: { parts: ['ON_HOLD'], fulfillments: [] },
   // Confirmed, then maybe partly refunded, released or exchanged (spec §3): an exchange pre-books new parts beside the originals.
   FULFILLED: {
-    parts: ['FULFILLED', 'CANCELLED', 'RELEASED', 'EXCHANGE_ONGOING', 'EXCHANGED', 'PREBOOKED'],
+    parts: ['FULFILLED', 'CANCELLED', 'RELEASED', 'EXCHANGE_ONGOING', 'EXCHANGED'],
     fulfillments: ['FULFILLED', 'REFUNDED', 'RELEASED', 'EXCHANGED'],
   },
   // Every admission refunded (or rolled back by cleanup): nothing left to travel on.
@@ -62,18 +62,23 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
   const offers = (booking?.bookedOffers ?? []) as Array<{ admissions?: Part[]; reservations?: Part[]; ancillaries?: Part[] }>;
   const parts = offers.flatMap((o) => [...(o.admissions ?? []), ...(o.reservations ?? []), ...(o.ancillaries ?? [])]);
   if (parts.length === 0) out.push('a booking has at least one part');
-  for (const p of parts) if (!allowed.parts.includes(p.status)) out.push(`part ${p.id} is ${p.status}; a ${state} booking's parts may be ${allowed.parts.join(' or ') || 'nothing'}`);
+  // The new trip's parts are PREBOOKED while an exchange operation is (the model believes) pre-booked or not yet settled.
+  const exchanging = m.operations.some((o) => o.booking === b.id && (o.state === 'PREBOOKED' || o.state === 'EXPIRED'));
+  for (const p of parts) if (!allowed.parts.includes(p.status) && !(exchanging && state === 'FULFILLED' && p.status === 'PREBOOKED')) out.push(`part ${p.id} is ${p.status}; a ${state} booking's parts may be ${allowed.parts.join(' or ') || 'nothing'}`);
 
   // Money: the provisional price is the sum of the parts' prices, VAT included (spec §2.6); the confirmed one is 0 until confirmation, then the same.
   const provisional = booking?.provisionalPrice as Money | undefined;
   const confirmedPrice = booking?.confirmedPrice as Money | undefined;
   if (!provisional || !confirmedPrice) return [...out, 'a booking has provisionalPrice and confirmedPrice (spec §2.6 rule 2)'];
-  const sum = parts.reduce((n, p) => n + p.price.amount, 0);
+  // An exchange adds the new trip's parts beside the originals (pre-booked, then FULFILLED while the originals are
+  // EXCHANGED); the booking keeps the price it was made for. The model exchanges every fulfillment, at most once.
+  const priced = b.exchanged ? parts.filter((p) => p.status === 'EXCHANGED') : exchanging && state === 'FULFILLED' ? parts.filter((p) => p.status !== 'PREBOOKED') : parts;
+  const sum = priced.reduce((n, p) => n + p.price.amount, 0);
   if (sum !== provisional.amount) out.push(`provisionalPrice ${provisional.amount} is not the sum of its parts' prices ${sum}`);
   for (const p of parts) if (p.price.currency !== provisional.currency) out.push(`part ${p.id} is priced in ${p.price.currency}, the booking in ${provisional.currency}`);
   const vatKey = (v: { countryCode: string; percentage: number }) => `${v.countryCode} ${v.percentage}%`;
   const vatOfParts = new Map<string, number>();
-  for (const p of parts) for (const v of p.price.vats ?? []) vatOfParts.set(vatKey(v), (vatOfParts.get(vatKey(v)) ?? 0) + v.amount);
+  for (const p of priced) for (const v of p.price.vats ?? []) vatOfParts.set(vatKey(v), (vatOfParts.get(vatKey(v)) ?? 0) + v.amount);
   const vatOfBooking = new Map((provisional.vats ?? []).map((v) => [vatKey(v), v.amount] as const));
   for (const k of new Set([...vatOfParts.keys(), ...vatOfBooking.keys()])) {
     if ((vatOfParts.get(k) ?? 0) !== (vatOfBooking.get(k) ?? 0)) out.push(`VAT ${k}: the parts add up to ${vatOfParts.get(k) ?? 0}, provisionalPrice says ${vatOfBooking.get(k) ?? 0}`);

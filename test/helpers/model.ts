@@ -51,8 +51,8 @@ export interface ModelBooking {
   /** Its offer's trip and departure (ms), when known. */
   readonly trip?: string;
   readonly departure?: number;
-  /** The passengers' ages, in order (an exchange re-sends them). */
-  readonly ages: readonly number[];
+  /** The passengers' ages, in order, as patched (an exchange re-sends them). */
+  readonly ages: number[];
   /** Whether every admission was `exchangeable: YES` when booked. */
   readonly exchangeable: boolean;
   /** Whether it was put on hold once (rules/on-hold.yaml: once per booking). */

@@ -62,6 +62,37 @@ describe('the booking invariants', async () => {
     expect(bookingProblems(model, b, other)).toEqual([expect.stringContaining('is not provisionalPrice')]);
   });
 
+  it('catch a refund above the price, a part refunded twice, and a refundAmount that is not the sum of the parts', () => {
+    const refunded = structuredClone(confirmed);
+    const admission = refunded.bookedOffers[0].admissions[0];
+    admission.status = 'CANCELLED';
+    admission.refundAmount = structuredClone(admission.price);
+    refunded.refundAmount = structuredClone(admission.price);
+    const seen = { ...b, refunded: new Map<string, number>() };
+    expect(bookingProblems(model, seen, refunded)).toEqual([]);
+    const again = structuredClone(refunded);
+    again.bookedOffers[0].admissions[0].refundAmount.amount -= 1;
+    again.refundAmount.amount -= 1;
+    expect(bookingProblems(model, seen, again)).toEqual([expect.stringContaining('a part is refunded once')]);
+    const back = structuredClone(refunded);
+    back.bookedOffers[0].admissions[0].status = 'FULFILLED';
+    expect(bookingProblems(model, seen, back)).toEqual([expect.stringContaining('a part is refunded once')]);
+    const more = structuredClone(refunded);
+    more.bookedOffers[0].admissions[0].refundAmount.amount += 1;
+    more.refundAmount.amount += 1;
+    expect(bookingProblems(model, { ...b, refunded: new Map() }, more)).toEqual([expect.stringContaining('never more than the price')]);
+    const sum = structuredClone(refunded);
+    sum.refundAmount.amount += 1;
+    expect(bookingProblems(model, { ...b, refunded: new Map() }, sum)).toEqual([expect.stringMatching(/^refundAmount \d+ is not the sum of its parts' refundAmounts \d+$/)]);
+  });
+
+  it('catch an on-hold limit past departure − 24 hours', () => {
+    const held = structuredClone(provisional);
+    held.confirmationTimeLimit = new Date(b.createdAt + 25 * 3_600_000).toISOString();
+    expect(bookingProblems(model, { ...asProvisional, departure: b.createdAt + 60 * 24 * 3_600_000 }, held)).toEqual([]);
+    expect(bookingProblems(model, { ...asProvisional, departure: b.createdAt + 30 * 3_600_000 }, held)).toEqual([expect.stringContaining('past departure − 24 h')]);
+  });
+
   it('catch a part in no fulfillment, or in two', () => {
     const twice = structuredClone(confirmed);
     twice.fulfillments[1].bookingParts.push(twice.fulfillments[0].bookingParts[0]);

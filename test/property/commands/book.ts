@@ -107,6 +107,6 @@ export const spec: CommandSpec = {
     fc.constantFrom<SalesApplication>('WEB_SE', 'AGENT_SE'),
   ).map(([offer, completeness, who, withAges, path, gender, app]) => new Book(offer, completeness, who, withAges, path, gender, app)),
   drives: {
-    'booking:xstate.init': () => [new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0), new Book(0, 'complete', 0, true, '/v3/booking')],
+    'booking:xstate.init': () => [new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0), new Book(0, 'complete', 0, true, '/v3/booking', 'MEN', 'AGENT_SE')],
   },
 };

@@ -3,6 +3,7 @@ import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { readBooking } from '../../helpers/model-invariants.ts';
 import { bookingMachine, bookingRefusal, bookingStateAt, exchangeMachine, fire, foundExpired, isComplete, isLiveOperation, pick, ref, settleOperations, type Model, type ModelBooking } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
+import { AdvanceClock } from './advance-clock.ts';
 import { PassTimeLimit } from './pass-time-limit.ts';
 
 /**
@@ -91,5 +92,8 @@ export const spec: CommandSpec = {
     'booking:CONFIRM': () => [new Confirm(0, 'fulfillment')],
     // Expiry is found by the next operation from the time limit on (the engine checks it lazily): here at the very minute.
     'booking:EXPIRE': () => [new PassTimeLimit('booking', 0, 0), new Confirm(0, 'fulfillments')],
+    // The booking's fulfillment call confirms its pre-booked exchange; past the operation's lifetime it settles it EXPIRED instead.
+    'exchangeOperation:CONFIRM': () => [new Confirm(0, 'fulfillment')],
+    'exchangeOperation:EXPIRE': () => [new AdvanceClock(61), new Confirm(0, 'fulfillment')],
   },
 };

@@ -45,6 +45,7 @@ export class PatchPassenger extends ApiCommand {
     if (this.variant === 'new-age') {
       // Spec §2.7 rule 4: the price follows the age; what it is, the tariff says — the model only keeps it.
       await s.send({ name: `read ${b.id}'s price after the new age`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: { status: 200, body: { booking: { id: ref(b.id), passengers: { $contains: [{ id: ref(p.id), age: this.age }] } } } } });
+      b.ages[this.passenger % b.passengers.length] = this.age;
       b.price = s.newVar(`${b.id}Price`);
       s.save(b.price, 'booking.provisionalPrice.amount');
     }
