@@ -11,7 +11,7 @@ import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
  * The scenario runner in-process (`runScenario` with the `inProcess` target, as `signalbox test` and
  * `npm test` run it): every scenario under scenarios/, over and over for a bounded time, steps per second
  * on one core. Baseline in the same run: the same requests and clock moves, recorded on the first pass,
- * replayed straight into the same target (a fresh in-process server per scenario, as the runner opens)
+ * replayed straight into the same target (a session per scenario: an emptied in-process server, as the runner opens)
  * without the runner: what the runner adds on top of the server it drives. The runner's own token requests
  * are left out of the replay (the tokens it recorded stay valid: every in-process server shares the key).
  */
@@ -103,7 +103,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
   r.ratio('runner / replay', ratios(runner, bare), '%');
   r.row('runner, per step', 'µs', runner.map((x) => 1e6 / x));
   r.goal('≥ 2,000 scenario steps/s in-process on one core', median(runner) >= 2000, `${fmt(median(runner))} steps/s`);
-  r.note(`${stepsPerPass} steps per pass over ${files.length} files; every scenario opens a fresh in-process server (buildServer) and closes it`);
+  r.note(`${stepsPerPass} steps per pass over ${files.length} files; every scenario opens a session on an emptied in-process server (apps are reused)`);
   if (failing.length > 0) r.note(`scenarios failing right now (their skipped steps are not counted): ${failing.join(', ')}`);
   return r;
 }
