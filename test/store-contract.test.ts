@@ -27,7 +27,7 @@ interface Subject {
   open(): Promise<Store>;
   /** Another handle on the storage of the last `open()`, as a second server process would have one. */
   openAgain?(): Promise<Store>;
-  /** Offers are shared between processes only where several processes share the store (PostgreSQL); SQLite keeps them in memory. */
+  /** Offers are seen by another handle on the same storage (PostgreSQL, and SQLite's file). */
   sharesOffers?: boolean;
 }
 
@@ -44,6 +44,7 @@ const subjects: Subject[] = [
     name: 'SQLite',
     open: async () => sqliteStore((sqlitePath = join(dir, `contract-${++sqliteFiles}.db`))),
     openAgain: async () => sqliteStore(sqlitePath),
+    sharesOffers: true,
   },
   {
     name: 'PostgreSQL',

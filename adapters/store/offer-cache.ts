@@ -1,10 +1,9 @@
 import type { StoredOffer } from '../../engine/index.ts';
 
 /**
- * Offers are short-lived quotes (bookable for 30 minutes, CONTRACT §4a), not something accepted: the
- * single-process stores keep them in memory as JSON text, never on disk, and forget them some hours
- * after they were made (by the real clock, so a sandbox clock set in the past cannot make fresh offers
- * vanish) or when too many pile up. Bookings, which are accepted, always go to disk.
+ * The memory store's offers: short-lived quotes (bookable for 30 minutes, CONTRACT §4a) kept as JSON text
+ * and forgotten some hours after they were made (by the real clock, so a sandbox clock set in the past
+ * cannot make fresh offers vanish) or when too many pile up, so a long-running sandbox does not grow forever.
  */
 const KEEP_MS = 4 * 60 * 60 * 1000;
 const MAX_OFFERS = 250_000;

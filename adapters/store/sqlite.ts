@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Booking } from '../../engine/index.ts';
-import { offerCache } from './offer-cache.ts';
+import type { Booking, StoredOffer } from '../../engine/index.ts';
+
+/** How long a quote is kept: far beyond its 30 minutes of bookability (CONTRACT §4a), then swept. */
+const OFFERS_KEPT_MS = 4 * 60 * 60 * 1000;
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -19,7 +21,25 @@ export function sqliteStore(path: string): Store {
     CREATE TABLE IF NOT EXISTS bookings (id TEXT PRIMARY KEY, owner TEXT NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS fulfillments (id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
   `);
-  const offers = offerCache();
+  // Offers are quotes, not bookings: they live in the same file through a second connection that does not
+  // wait for the disk (synchronous=OFF), so an offers request never stalls on an fsync; a crash may lose
+  // the newest quotes, never a booking. Quotes older than OFFERS_KEPT_MS are swept now and then.
+  db.exec('CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL)');
+  const quotes = path === ':memory:' ? db : new Database(path);
+  if (quotes !== db) quotes.pragma('synchronous = OFF');
+  quotes.pragma('busy_timeout = 5000');
+  const insertOffer = quotes.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
+  const selectOffer = quotes.prepare<[string], { data: string }>('SELECT data FROM offer_quotes WHERE id = ?');
+  const sweepOffers = quotes.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
+  let putsSinceSweep = 0;
+  const putOffers = quotes.transaction((list: readonly StoredOffer[]) => {
+    const now = Date.now();
+    for (const o of list) insertOffer.run(o.offerId, now, JSON.stringify(o));
+    if (++putsSinceSweep >= 1000) {
+      putsSinceSweep = 0;
+      sweepOffers.run(now - OFFERS_KEPT_MS);
+    }
+  });
   const selectBooking = db.prepare<[string], { data: string; version: number }>('SELECT data, version FROM bookings WHERE id = ?');
   const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 1, ?)');
   const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
@@ -44,8 +64,15 @@ export function sqliteStore(path: string): Store {
   return {
     kind: `sqlite:${path}`,
     // Offers are quotes, not bookings: a durable commit per offer request would stall every other request.
-    async putOffers(list) { offers.put(list); },
-    async getOffers(ids) { return offers.get(ids); },
+    async putOffers(list) { putOffers(list); },
+    async getOffers(ids) {
+      const out = new Map<string, StoredOffer>();
+      for (const id of ids) {
+        const row = selectOffer.get(id);
+        if (row) out.set(id, JSON.parse(row.data) as StoredOffer);
+      }
+      return out;
+    },
     async getBooking(id) {
       const row = selectBooking.get(id);
       return row ? { booking: JSON.parse(row.data) as Booking, version: row.version } : undefined;
@@ -53,7 +80,10 @@ export function sqliteStore(path: string): Store {
     async insertBooking(b) { insert(b); },
     async updateBooking(b, version) { update(b, version); },
     async bookingOfFulfillment(id) { return selectFulfillment.get(id)?.booking_id; },
-    async reset() { offers.clear(); db.exec('DELETE FROM bookings; DELETE FROM fulfillments;'); },
-    async close() { db.close(); },
+    async reset() { db.exec('DELETE FROM offer_quotes; DELETE FROM bookings; DELETE FROM fulfillments;'); },
+    async close() {
+      if (quotes !== db) quotes.close();
+      db.close();
+    },
   };
 }
