@@ -22,6 +22,11 @@ async function main(): Promise<number> {
     return command ? 0 : 2;
   }
   const run = commands[command];
+  // `signalbox test --help` has its own page; the other commands are covered by the usage above.
+  if (run && command !== 'test' && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   if (!run) {
     process.stderr.write(`unknown command "${command}"\n${USAGE}`);
     return 2;
