@@ -1,4 +1,4 @@
-import { RuleViolation, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
+import { RuleViolation, trainKeysOfBooking, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
@@ -24,15 +24,44 @@ export interface Service {
   exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
   aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; status: number }>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
+  /** GET /availabilities, …/preferences, …/place-map (spec §2.11, §4.1 rule 3). */
+  availability(requestor: Requestor, kind: AvailabilityKind, query: unknown): Promise<Decided<Record<string, unknown>>>;
 }
 
 const RETRIES = 3;
+
+/**
+ * Runs `work` while holding every named train, one caller at a time per train, so two bookings in this
+ * process never take the same place (read what is held, decide, write). Several processes on one
+ * PostgreSQL database are not serialised by this (README "Seats": what is left out).
+ */
+function trainLocks() {
+  const tails = new Map<string, Promise<void>>();
+  return async function withTrains<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    let release!: () => void;
+    const done = new Promise<void>((r) => { release = r; });
+    const before = sorted.map((k) => tails.get(k) ?? Promise.resolve());
+    const mine = Promise.all(before).then(() => done);
+    sorted.forEach((k) => tails.set(k, mine));
+    await Promise.all(before);
+    try {
+      return await work();
+    } finally {
+      release();
+      sorted.forEach((k) => { if (tails.get(k) === mine) tails.delete(k); });
+    }
+  };
+}
 
 export function createService(initial: Engine, store: Store, clock: Clock, ids: IdSource): Service {
   // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
   let engine = initial;
   const call = (requestor: Requestor): Call => ({ requestor, now: clock.now(), ids });
   const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
+  const withTrains = trainLocks();
+  /** The bookings on these trains (engine/seats: whose places are taken is decided there). */
+  const onTrains = async (keys: readonly string[]) => (await Promise.all(keys.map((k) => store.bookingsOnTrain(k)))).flat();
 
   async function owned(requestor: Requestor, id: string) {
     const found = await store.getBooking(id);
@@ -71,9 +100,12 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     async book(requestor, body) {
       const { request, offerIds } = engine.readBookingRequest(body);
       const offers = await store.getOffers(offerIds);
-      const decided = engine.book(call(requestor), request, offers);
-      await store.insertBooking(decided.value.booking);
-      return { value: decided.value.response, traces: decided.traces };
+      const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
+      return withTrains(keys, async () => {
+        const decided = engine.book(call(requestor), request, offers, await onTrains(keys));
+        await store.insertBooking(decided.value.booking);
+        return { value: decided.value.response, traces: decided.traces };
+      });
     },
     async booking(requestor, id) {
       return (await owned(requestor, id)).booking;
@@ -81,7 +113,16 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
     patchPassenger: (requestor, id, passengerId, body) => update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body)),
     patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
-    patchBooking: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchBooking(c, b, body)),
+    async patchBooking(requestor, id, body) {
+      // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
+      const places = Array.isArray((body as { placeSelections?: unknown } | null)?.placeSelections);
+      if (!places) return update(requestor, id, (b, c) => engine.patchBooking(c, b, body));
+      const keys = trainKeysOfBooking((await owned(requestor, id)).booking);
+      return withTrains(keys, async () => {
+        const bookings = await onTrains(keys);
+        return update(requestor, id, (b, c) => engine.patchBooking(c, b, body, bookings));
+      });
+    },
     async exchangeOffers(requestor, id, body) {
       const { booking } = await owned(requestor, id);
       const decided = engine.exchangeOffers(call(requestor), booking, body);
@@ -106,6 +147,15 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
         return { value: d.value.booking, traces: d.traces };
       });
       return { value: answer, traces: decided.traces };
+    },
+    async availability(requestor, kind, query) {
+      const q = engine.readAvailabilityQuery(query);
+      const found = q.contextType === 'OFFER'
+        ? { offer: (await store.getOffers([q.contextId])).get(q.contextId) }
+        : { booking: (await store.getBooking(q.contextId))?.booking };
+      const trip = found.offer?.trip ?? found.booking?.trip;
+      const bookings = trip ? await onTrains(trainKeysOfTrip(trip)) : [];
+      return engine.availability(call(requestor), kind, q, found, bookings);
     },
     async fulfillment(requestor, id) {
       const bookingId = await store.bookingOfFulfillment(id);

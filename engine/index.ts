@@ -17,6 +17,12 @@ import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { makeContext, type Context } from './context.ts';
 import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
 import { createOffers } from './offers/create.ts';
+import { holdingsOf } from './seats/inventory.ts';
+import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
+import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
+
+/** The three availability answers (CONTRACT §6). */
+export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
 import { renderOffer, renderOfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
@@ -54,13 +60,13 @@ export interface Engine {
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
-  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly Booking[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). */
   confirm(call: Call, booking: Booking): Decided<Booking>;
   /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
   patchPassenger(call: Call, booking: Booking, passengerId: string, body: unknown): Decided<Booking>;
   patchPurchaser(call: Call, booking: Booking, body: unknown): Decided<Booking>;
-  patchBooking(call: Call, booking: Booking, body: unknown): Decided<Booking>;
+  patchBooking(call: Call, booking: Booking, body: unknown, onTrains?: readonly Booking[]): Decided<Booking>;
   /** GET passenger / purchaser: PassengerResponse and PurchaserResponse bodies. */
   renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
   renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
@@ -72,6 +78,15 @@ export interface Engine {
   exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** The exchange offer ids an exchange operation request names. */
   exchangeOfferIds(body: unknown): string[];
+  /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
+  readAvailabilityQuery(query: unknown): AvailabilityQuery;
+  /**
+   * GET /availabilities, …/preferences, …/place-map (spec §2.11): for the offer or booking the query names
+   * (loaded by the caller, `found`) and the bookings on its train (`onTrains`).
+   */
+  availability(call: Call, kind: AvailabilityKind, query: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }, onTrains: readonly Booking[]): Decided<Record<string, unknown>>;
+  /** GET /coach-layouts/{layoutId}: the CoachLayoutResponse, or undefined for an unknown id. */
+  coachLayout(layoutId: string): Record<string, unknown> | undefined;
   /** Whether a provisional booking's time limit has passed at `now`. */
   isExpired(booking: Booking, now: Date): boolean;
   renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
@@ -120,10 +135,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const request = readBookingRequest(body);
       return { request, offerIds: request.offers.map((o) => o.offerId) };
     },
-    book(call, request, offers) {
+    book(call, request, offers, onTrains = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const { booking, warnings } = createBooking(ctx, request, offers);
+        // `onTrains`: the bookings on the offer's trains (the service loads them), whose places are taken.
+        const { booking, warnings } = createBooking(ctx, request, offers, holdingsOf(onTrains, call.now));
         return { booking, response: engine.renderBooking(booking, call.requestor.language, warnings) };
       });
     },
@@ -139,9 +155,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => patchPurchaser(ctx, booking, body));
     },
-    patchBooking(call, booking, body) {
+    patchBooking(call, booking, body, onTrains = []) {
       const ctx = context(call);
-      return traced(ctx, () => patchBooking(ctx, booking, body));
+      return traced(ctx, () => patchBooking(ctx, booking, body, holdingsOf(onTrains.filter((b) => b.id !== booking.id).concat(booking), call.now)));
     },
     renderPassenger(booking, passengerId, language) {
       const passenger = (renderBooking(rules, booking, language)['passengers'] as Array<{ id: string }>).find((p) => p.id === passengerId);
@@ -186,6 +202,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return Array.isArray(list) ? list.map((o) => String(o?.offerId)) : [];
     },
     isExpired,
+    readAvailabilityQuery,
+    availability(call, kind, query, found, onTrains) {
+      const ctx = context(call);
+      return traced(ctx, () => {
+        const subject = subjectOf(ctx, query, found);
+        return kind === 'place-map' ? renderPlaceMap(ctx, subject, onTrains) : kind === 'counts' ? renderCounts(ctx, subject, onTrains) : renderPreferences(ctx, subject, onTrains);
+      });
+    },
+    coachLayout: (layoutId) => renderCoachLayout(rules, layoutId),
     renderBooking(booking, language, warnings = []) {
       return { booking: renderBooking(rules, booking, language), ...renderWarnings(warnings, language) };
     },
@@ -220,4 +245,7 @@ export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.t
 export type { Language } from './rules/schemas.ts';
 export type { Warning } from './booking/create.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
+export { trainKey, trainKeysOfBooking, trainKeysOfTrip } from './seats/train.ts';
+export type { PlaceAllocation, Holding } from './seats/inventory.ts';
+export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

@@ -1,6 +1,7 @@
 import type { Language } from './rules/schemas.ts';
 import type { InternalPassengerType } from './rules/facts.ts';
 import type { CardReference } from './offers/request.ts';
+import type { PlaceAllocation } from './seats/inventory.ts';
 
 /**
  * What the engine stores between calls: offers and bookings as plain JSON. Responses are rendered from
@@ -159,6 +160,8 @@ export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'>
   passengerId: string;
   /** The place selection the booking asked for (spec §2.10), as given. */
   placeSelection?: unknown;
+  /** The place it holds (spec §2.10; engine/seats/allocate.ts). */
+  placeAllocation?: PlaceAllocation;
   status: BookingPartStatus;
   /** What came back when it was refunded (spec §2.6 rule 10); 0 when nothing did. */
   refundAmount?: Money;

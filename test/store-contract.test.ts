@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Booking, Requestor, StoredOffer } from '../engine/index.ts';
+import { trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
 import { randomIds } from '../adapters/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
@@ -188,6 +188,29 @@ for (const subject of subjects) {
       // …and the store is usable afterwards: the same id may be inserted again.
       await store.insertBooking(booking);
       expect((await store.getBooking(booking.id))?.version).toBe(1);
+    });
+
+    it('bookings are found by their train, on insert and on update, never from a lost update; reset forgets them', async () => {
+      const store = await open();
+      const { provisional, confirm } = sale();
+      const [train] = trainKeysOfBooking(provisional);
+      expect(train).toMatch(/^\w+\/\d{4}-\d{2}-\d{2}$/);
+      expect(await store.bookingsOnTrain(train!)).toEqual([]);
+      await store.insertBooking(provisional);
+      expect((await store.bookingsOnTrain(train!)).map((b) => b.id)).toEqual([provisional.id]);
+      // The booking read by train is the newest version, whole.
+      const confirmed = confirm();
+      await store.updateBooking(confirmed, 1);
+      const found = await store.bookingsOnTrain(train!);
+      expect(found).toEqual([confirmed]);
+      expect(found[0]!.reservations.every((r) => r.placeAllocation)).toBe(true);
+      // A lost update indexes nothing: a new trip's train of the loser is never reachable.
+      const moved = { ...confirmed, trip: { ...confirmed.trip, legs: confirmed.trip.legs.map((l) => ({ ...l, vehicleNumber: 'LOST' })) } };
+      await expect(store.updateBooking(moved, 1)).rejects.toBeInstanceOf(StoreConflict);
+      expect(await store.bookingsOnTrain(trainKeysOfBooking(moved)[0]!)).toEqual([]);
+      expect(await store.bookingsOnTrain('nothing/2026-12-01')).toEqual([]);
+      await store.reset();
+      expect(await store.bookingsOnTrain(train!)).toEqual([]);
     });
 
     it('values are copied in and out, never shared with the caller', async () => {

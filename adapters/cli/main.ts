@@ -2,6 +2,7 @@ import { serve } from './serve.ts';
 import { check, explain } from './rules.ts';
 import { schemas } from './schemas.ts';
 import { test } from './test.ts';
+import { seatmap } from './seatmap.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]
@@ -11,10 +12,11 @@ const USAGE = `usage: signalbox <command> [options]
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
+  seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas };
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas, seatmap };
 
 async function main(): Promise<number> {
   if (!command || command === '--help' || command === 'help') {

@@ -15,6 +15,7 @@ import { docsRoutes } from './openapi/routes.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { customerRoutes } from './routes/customer.ts';
 import { resellerRoutes } from './routes/reseller.ts';
+import { availabilityRoutes } from './routes/availability.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { tokenRoutes } from './routes/token.ts';
 import { configuredOsdmVersion, osdmVersionNumber, requestedOsdmVersion, versionedJsonType } from './version.ts';
@@ -169,6 +170,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(async (v3) => {
     v3.addHook('onRequest', async (request) => { await v3.requestorOf(request); });
     await v3.register(resellerRoutes);
+    await v3.register(availabilityRoutes);
   }, { prefix: '/v3' });
   await app.register(customerRoutes, { prefix: '/customer' });
   if (options.sandbox) await app.register(sandboxRoutes(clock), { prefix: '/sandbox' });

@@ -1,4 +1,5 @@
 import type { Booking } from '../../engine/index.ts';
+import { trainKeysOfBooking } from '../../engine/seats/train.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
@@ -7,7 +8,14 @@ export function memoryStore(): Store {
   const offers = offerCache();
   const bookings = new Map<string, { data: string; version: number }>();
   const fulfillments = new Map<string, string>();
-  const index = (b: Booking) => b.fulfillments.forEach((f) => fulfillments.set(f.id, b.id));
+  const trains = new Map<string, Set<string>>();
+  const index = (b: Booking) => {
+    b.fulfillments.forEach((f) => fulfillments.set(f.id, b.id));
+    for (const key of trainKeysOfBooking(b)) {
+      if (!trains.has(key)) trains.set(key, new Set());
+      trains.get(key)!.add(b.id);
+    }
+  };
   return {
     kind: 'memory',
     async putOffers(list) { offers.put(list); },
@@ -27,6 +35,9 @@ export function memoryStore(): Store {
       bookings.set(booking.id, { data: JSON.stringify(booking), version: version + 1 });
       index(booking);
     },
+    async bookingsOnTrain(key) {
+      return [...(trains.get(key) ?? [])].map((id) => JSON.parse(bookings.get(id)!.data) as Booking);
+    },
     async bookingOfFulfillment(id) {
       return fulfillments.get(id);
     },
@@ -34,6 +45,7 @@ export function memoryStore(): Store {
       offers.clear();
       bookings.clear();
       fulfillments.clear();
+      trains.clear();
     },
     async close() {},
   };

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Booking, StoredOffer } from '../../engine/index.ts';
+import { trainKeysOfBooking } from '../../engine/seats/train.ts';
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -80,9 +81,10 @@ export async function postgresStore(url: string): Promise<Store> {
       // Booking and its fulfillment index in one statement (data-modifying CTEs run to completion, atomically).
       try {
         await pool.query(
-          `WITH booking AS (INSERT INTO bookings (id, owner, version, data) VALUES ($1, $2, 1, $3::json))
+          `WITH booking AS (INSERT INTO bookings (id, owner, version, data) VALUES ($1, $2, 1, $3::json)),
+           trains AS (INSERT INTO booking_trains (train_key, booking_id) SELECT t, $1 FROM unnest($5::text[]) AS t ON CONFLICT DO NOTHING)
            INSERT INTO fulfillments (id, booking_id) SELECT f, $1 FROM unnest($4::text[]) AS f ON CONFLICT (id) DO NOTHING`,
-          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b)],
+          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), trainKeysOfBooking(b)],
         );
       } catch (e) {
         const err = e as { code?: string; constraint?: string };
@@ -100,9 +102,12 @@ export async function postgresStore(url: string): Promise<Store> {
          ), indexed AS (
            INSERT INTO fulfillments (id, booking_id) SELECT f, booking.id FROM booking CROSS JOIN unnest($5::text[]) AS f
            ON CONFLICT (id) DO NOTHING
+         ), trains AS (
+           INSERT INTO booking_trains (train_key, booking_id) SELECT t, booking.id FROM booking CROSS JOIN unnest($6::text[]) AS t
+           ON CONFLICT DO NOTHING
          )
          SELECT count(*)::int AS updated FROM booking`,
-        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b)],
+        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), trainKeysOfBooking(b)],
       );
       if (rows[0]?.updated !== 1) throw new StoreConflict(b.id);
     },
@@ -112,8 +117,13 @@ export async function postgresStore(url: string): Promise<Store> {
       return rows[0]?.booking_id;
     },
 
+    async bookingsOnTrain(key) {
+      const { rows } = await pool.query<{ data: Booking }>('SELECT b.data FROM booking_trains t JOIN bookings b ON b.id = t.booking_id WHERE t.train_key = $1', [key]);
+      return rows.map((r) => r.data);
+    },
+
     async reset() {
-      await pool.query('TRUNCATE offers, bookings, fulfillments');
+      await pool.query('TRUNCATE offers, bookings, fulfillments, booking_trains');
     },
 
     // Fastify's onClose and a test may both close the store; Pool.end() may only be called once.
@@ -134,6 +144,7 @@ async function createSchema(pool: pg.Pool): Promise<void> {
       CREATE TABLE IF NOT EXISTS offers (id text PRIMARY KEY, owner text NOT NULL, bookable_until timestamptz NOT NULL, data json NOT NULL);
       CREATE TABLE IF NOT EXISTS bookings (id text PRIMARY KEY, owner text NOT NULL, version integer NOT NULL, data json NOT NULL);
       CREATE TABLE IF NOT EXISTS fulfillments (id text PRIMARY KEY, booking_id text NOT NULL);
+      CREATE TABLE IF NOT EXISTS booking_trains (train_key text NOT NULL, booking_id text NOT NULL, PRIMARY KEY (train_key, booking_id));
     `);
     await client.query('COMMIT');
   } catch (e) {

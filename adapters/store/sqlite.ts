@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Booking, StoredOffer } from '../../engine/index.ts';
+import { trainKeysOfBooking } from '../../engine/seats/train.ts';
 
 /** How long a quote is kept: far beyond its 30 minutes of bookability (CONTRACT §4a), then swept. */
 const OFFERS_KEPT_MS = 4 * 60 * 60 * 1000;
@@ -20,6 +21,7 @@ export function sqliteStore(path: string): Store {
   db.exec(`
     CREATE TABLE IF NOT EXISTS bookings (id TEXT PRIMARY KEY, owner TEXT NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS fulfillments (id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS booking_trains (train_key TEXT NOT NULL, booking_id TEXT NOT NULL, PRIMARY KEY (train_key, booking_id));
   `);
   // Offers are quotes, not bookings: they live in the same file through a second connection that does not
   // wait for the disk (synchronous=OFF), so an offers request never stalls on an fsync; a crash may lose
@@ -45,7 +47,12 @@ export function sqliteStore(path: string): Store {
   const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
   const indexFulfillment = db.prepare('INSERT OR IGNORE INTO fulfillments (id, booking_id) VALUES (?, ?)');
   const selectFulfillment = db.prepare<[string], { booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = ?');
-  const index = (b: Booking) => { for (const f of b.fulfillments) indexFulfillment.run(f.id, b.id); };
+  const indexTrain = db.prepare('INSERT OR IGNORE INTO booking_trains (train_key, booking_id) VALUES (?, ?)');
+  const selectOnTrain = db.prepare<[string], { data: string }>('SELECT b.data FROM booking_trains t JOIN bookings b ON b.id = t.booking_id WHERE t.train_key = ?');
+  const index = (b: Booking) => {
+    for (const f of b.fulfillments) indexFulfillment.run(f.id, b.id);
+    for (const key of trainKeysOfBooking(b)) indexTrain.run(key, b.id);
+  };
 
   const insert = db.transaction((b: Booking) => {
     try {
@@ -80,7 +87,8 @@ export function sqliteStore(path: string): Store {
     async insertBooking(b) { insert(b); },
     async updateBooking(b, version) { update(b, version); },
     async bookingOfFulfillment(id) { return selectFulfillment.get(id)?.booking_id; },
-    async reset() { db.exec('DELETE FROM offer_quotes; DELETE FROM bookings; DELETE FROM fulfillments;'); },
+    async bookingsOnTrain(key) { return selectOnTrain.all(key).map((row) => JSON.parse(row.data) as Booking); },
+    async reset() { db.exec('DELETE FROM offer_quotes; DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM booking_trains;'); },
     async close() {
       if (quotes !== db) quotes.close();
       db.close();

@@ -19,6 +19,11 @@ export interface Store {
   insertBooking(booking: Booking): Promise<void>;
   /** Replaces a booking read at `version`; throws StoreConflict when someone wrote in between. */
   updateBooking(booking: Booking, version: number): Promise<void>;
+  /**
+   * The bookings that hold or held places on a train (`trainKey`: vehicle number / service date, engine
+   * trainKeysOfBooking), kept up to date on insert and update. Whether each still holds is the engine's call.
+   */
+  bookingsOnTrain(trainKey: string): Promise<Booking[]>;
   /** The booking a fulfillment belongs to. */
   bookingOfFulfillment(fulfillmentId: string): Promise<string | undefined>;
   /** Empties the store (sandbox reset): bookings and offers go, nothing else. */

@@ -12,6 +12,8 @@ import { namesFromCards } from './identity.ts';
 import { checkPassPurchase, holderDetail } from './pass-purchase.ts';
 import { readPlaceSelections } from './places.ts';
 import { BookingRequest } from './request.ts';
+import { allocate } from '../seats/allocate.ts';
+import type { Holding } from '../seats/inventory.ts';
 
 export interface Warning { code: string; params?: Record<string, unknown> }
 
@@ -25,7 +27,7 @@ export function readBookingRequest(body: unknown): BookingRequest {
  * the provisional lifetime of rules/limits.yaml. `offers` holds the stored offers the request names
  * that belong to the caller.
  */
-export function createBooking(ctx: Context, request: BookingRequest, offers: ReadonlyMap<string, StoredOffer>): { booking: Booking; warnings: Warning[] } {
+export function createBooking(ctx: Context, request: BookingRequest, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = []): { booking: Booking; warnings: Warning[] } {
   const { rules, ids } = ctx;
   // CONTRACT §4b: two pass offers are refused with the specific 86006 rather than 86041.
   if (request.offers.filter((o) => offers.get(o.offerId)?.pass).length > 1) throw violation('86006', {}, '#/offers');
@@ -85,11 +87,19 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
   }
 
   const admissions = offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, id: ids.next('part'), passengerIds: passengerRefs.map(passengerId), status: 'PREBOOKED' as const, createdOn: now }));
-  const places = readPlaceSelections(ctx, offer, [...(request.placeSelections ?? []), ...(selection.placeSelections ?? [])], selection.placeSelections ? '#/offers/0/placeSelections' : '#/placeSelections');
-  const reservations = offer.reservations.map(({ passengerRef, ...r }) => ({
-    ...r, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now,
-    ...(places.has(r.id) ? { placeSelection: places.get(r.id) } : {}),
-  }));
+  const rawSelections = [...(request.placeSelections ?? []), ...(selection.placeSelections ?? [])];
+  const selectionsAt = selection.placeSelections ? '#/offers/0/placeSelections' : '#/placeSelections';
+  const places = readPlaceSelections(ctx, offer, rawSelections, selectionsAt);
+  const pointers = new Map<string, string>();
+  const reservations = offer.reservations.map(({ passengerRef, ...r }) => {
+    const id = ids.next('part');
+    const index = places.has(r.id) ? rawSelections.findIndex((s) => (s as { reservationId?: unknown })?.reservationId === r.id) : -1;
+    pointers.set(id, index >= 0 ? `${selectionsAt}/${index}` : selectionsAt);
+    return {
+      ...r, id, passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now,
+      ...(places.has(r.id) ? { placeSelection: places.get(r.id) } : {}),
+    };
+  });
   const ancillaries = chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _default, ...a }, autoAdded }) => ({
     ...a, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now, autoAdded,
   }));
@@ -123,5 +133,8 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
     // Spec §2.6 rule 2: always present, 0 until confirmed.
     confirmedPrice: { ...price, amount: 0, ...(price.vats ? { vats: price.vats.map((v) => ({ ...v, amount: 0 })) } : {}) },
   };
-  return { booking, warnings };
+  // Spec §2.10: every reservation holds a place of its train from the start.
+  const allocated = allocate(ctx, { booking, held, targets: new Set(reservations.map((r) => r.id)), mode: 'create', pointerOf: (id) => pointers.get(id)! });
+  warnings.push(...allocated.warnings);
+  return { booking: { ...booking, reservations: allocated.reservations }, warnings };
 }

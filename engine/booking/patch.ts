@@ -10,6 +10,10 @@ import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from './lifecycle.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
+import { PlaceSelection } from './places.ts';
+import { allocate } from '../seats/allocate.ts';
+import type { Holding } from '../seats/inventory.ts';
+import { z } from 'zod';
 
 /**
  * PATCH passenger (spec §2.7 rules 3–7, CONTRACT §4b): complete details replace the old ones; the age may
@@ -85,7 +89,7 @@ export function patchPurchaser(ctx: Context, booking: Booking, body: unknown): B
  * known one, is not applied); vouchers are not supported yet (501); fulfillment type and media of a travel
  * pass are the service's (spec §4.2 rule 5).
  */
-export function patchBooking(ctx: Context, booking: Booking, body: unknown): Booking {
+export function patchBooking(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = []): Booking {
   const patch = parseRequest(BookingPatch, body);
   let next = booking;
   if (booking.pass && (patch.requestedFulfillmentType || patch.preferredFulfillmentMedia)) {
@@ -103,21 +107,28 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown): Boo
   }
   if (patch.placeSelections) {
     next = move(ctx, next, { type: 'PATCH_PLACES' }, 'Changing places');
-    next = { ...next, reservations: applyPlaceSelections(next, patch.placeSelections) };
+    next = { ...next, reservations: applyPlaceSelections(ctx, next, patch.placeSelections, held) };
   }
   return next;
 }
 
-/** Keeps each place selection on the reservation it names (the seat inventory decides about places). */
-function applyPlaceSelections(booking: Booking, selections: unknown[]): Booking['reservations'] {
+/**
+ * Spec §2.10 rules 1, 3: keeps each place selection on the reservation it names and places it again; a place
+ * that is not available is 86035 and nothing changes (the current place is kept).
+ */
+function applyPlaceSelections(ctx: Context, booking: Booking, selections: unknown[], held: readonly Holding[]): Booking['reservations'] {
   selections.forEach((s, i) => {
     const id = (s as { reservationId?: unknown } | null)?.reservationId;
     if (!booking.reservations.some((r) => r.id === id)) {
       throw violation('86001', { reason: `placeSelections[${i}].reservationId names no reservation of this booking` }, `#/placeSelections/${i}/reservationId`);
     }
   });
-  return booking.reservations.map((r) => {
-    const selection = selections.find((s) => (s as { reservationId?: unknown })?.reservationId === r.id);
+  const parsed = parseRequest(z.array(PlaceSelection), selections, '#/placeSelections');
+  const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
+  const reservations = booking.reservations.map((r) => {
+    const selection = parsed[indexOf(r.id)];
     return selection ? { ...r, placeSelection: selection } : r;
   });
+  const targets = new Set(parsed.map((s) => s.reservationId));
+  return allocate(ctx, { booking: { ...booking, reservations }, held, targets, mode: 'patch', pointerOf: (id) => `#/placeSelections/${indexOf(id)}` }).reservations;
 }

@@ -2,6 +2,7 @@ import { renderExchangeOperation, renderRefundOffer, renderReleaseOffer } from '
 import type { Booking, BookedAdmission, BookedReservation, Fulfillment } from '../model.ts';
 import { sum } from '../offers/pricing.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
+import { renderPlaceAllocation } from '../seats/render.ts';
 import type { Language } from '../rules/schemas.ts';
 
 /** OSDM 3.4 Booking rendered from the stored booking (spec §2.6 booking response facts). */
@@ -52,6 +53,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     products: [{ productId: r.product.id, legIds: [r.legId] }],
     tripCoverage: coverage([r.legId]),
     ...(r.placeSelection ? { placeSelection: { ...(r.placeSelection as object), reservationId: r.id } } : {}),
+    ...(r.placeAllocation ? { placeAllocation: renderPlaceAllocation(rules, booking, r) } : {}),
   });
   return {
     id: booking.id,

@@ -6,6 +6,7 @@ import {
   DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type Limits, type Product, type Products,
   type SalesApplication, type Station, type Tariff,
 } from './schemas.ts';
+import type { CoachLayouts, Fleet } from './seat-schemas.ts';
 import { parseSource, RuleFileError, type SourceFile } from './source.ts';
 
 /** Everything the operator decides, loaded once, checked, compiled and frozen before serving. */
@@ -25,6 +26,10 @@ export interface RuleSet {
   /** Customers, their travel passes and corporate contracts (Customer API; loyalty and pass facts for offers and bookings). */
   readonly customers: Customers;
   readonly warnings: WarningCatalogue;
+  /** The coaches of each product category's trains (rules/fleet.yaml, spec §2.10). */
+  readonly fleet: Fleet;
+  /** Coach layouts by id (rules/coach-layouts.yaml, spec §2.11). */
+  readonly coachLayouts: CoachLayouts;
   /** The files the rule set was made of, for `signalbox check` and traces. */
   readonly files: readonly string[];
 }
@@ -123,6 +128,19 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   for (const code of Object.keys((values['pass-products.yaml'] as PassProducts).products)) {
     if (!passTypes[code]) problems.push(`rules/pass-products.yaml: ${code} is not a pass type of customers.yaml`);
   }
+  const fleet = values['fleet.yaml'] as Fleet;
+  const coachLayouts = values['coach-layouts.yaml'] as CoachLayouts;
+  for (const cat of Object.keys(fleet.categories)) if (!(cat in products.productCategories)) problems.push(`rules/fleet.yaml: ${cat} is not a product category of products.yaml`);
+  for (const [cat, c] of Object.entries(fleet.categories)) for (const coach of c.coaches) {
+    if (!coachLayouts.layouts[coach.layout]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown layout ${coach.layout}`);
+    for (const p of coach.products) if (!products.products[p]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown product ${p}`);
+  }
+  for (const [cat, c] of Object.entries(products.productCategories)) if (c.reservation === 'mandatory') for (const p of c.products) {
+    if (!fleet.categories[cat]?.coaches.some((coach) => coach.products.includes(p))) problems.push(`rules/fleet.yaml: no coach of ${cat} sells ${p}, which needs a reservation`);
+  }
+  for (const [id, l] of Object.entries(coachLayouts.layouts)) for (const p of l.places) for (const prop of p.placeProperties) {
+    if (!fleet.supportedPlaceProperties.includes(prop)) problems.push(`rules/coach-layouts.yaml: place ${p.number} of ${id} has ${prop}, not in fleet.yaml supportedPlaceProperties`);
+  }
   for (const [name, d] of Object.entries(decisions)) for (const row of d!.rows) {
     const code = row.then['reject'];
     if (typeof code === 'string' && !errors[code]) problems.push(`${row.at}: decision ${name} rejects with ${code}, which errors.yaml does not define`);
@@ -149,6 +167,8 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     passProducts: values['pass-products.yaml'] as PassProducts,
     customers: values['customers.yaml'] as Customers,
     warnings,
+    fleet,
+    coachLayouts,
     files: sources.map((s) => s.file),
   });
 }

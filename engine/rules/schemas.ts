@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CoachLayoutsFile, FleetFile } from './seat-schemas.ts';
 
 /**
  * The shapes of the files in rules/. Types, load-time validation and the JSON Schemas that editors use
@@ -312,4 +313,6 @@ export const valueFiles = {
   'timetable.yaml': TimetableFile,
   'pass-products.yaml': PassProductsFile,
   'customers.yaml': CustomersFile,
+  'fleet.yaml': FleetFile,
+  'coach-layouts.yaml': CoachLayoutsFile,
 } as const;

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** rules/coach-layouts.yaml and rules/fleet.yaml (spec §2.10, §2.11): the seat inventory's reference data. */
+
+const Code = z.string().regex(/^[A-Z0-9_]+$/, 'upper-case letters, digits and _');
+const PlaceNumber = z.string().regex(/^\d+$/, 'digits');
+
+export const CoachLayoutsFile = z.strictObject({
+  /** Spec §2.11: always 40 px. */
+  seatWidth: z.number().int().positive(),
+  layouts: z.record(Code, z.strictObject({
+    accommodationSubType: Code,
+    gridSize: z.strictObject({ x: z.number().int().positive(), y: z.number().int().positive() }),
+    places: z.array(z.strictObject({
+      number: PlaceNumber,
+      coords: z.strictObject({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative() }),
+      direction: z.enum(['IN_DIRECTION', 'OPPOSITE_DIRECTION']),
+      placeProperties: z.array(Code),
+      /** A night coach's compartment; absent on day coaches. */
+      compartment: PlaceNumber.optional(),
+    })).min(1),
+  })),
+}).superRefine((file, ctx) => {
+  for (const [id, layout] of Object.entries(file.layouts)) {
+    const seen = new Set<string>();
+    layout.places.forEach((p, i) => {
+      if (seen.has(p.number)) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'places', i, 'number'], message: `place ${p.number} appears twice in ${id}` });
+      seen.add(p.number);
+      if (p.coords.x > layout.gridSize.x || p.coords.y > layout.gridSize.y) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'places', i, 'coords'], message: 'outside the grid' });
+    });
+  }
+});
+export type CoachLayouts = z.infer<typeof CoachLayoutsFile>;
+export type CoachLayout = CoachLayouts['layouts'][string];
+export type LayoutPlace = CoachLayout['places'][number];
+
+export const FleetFile = z.strictObject({
+  /** Keyed by product category (products.yaml productCategories; checked when the rule set is compiled). */
+  categories: z.record(Code, z.strictObject({
+    placeMap: z.boolean(),
+    coaches: z.array(z.strictObject({ number: z.string().min(1), layout: Code, products: z.array(Code).min(1) })),
+  })),
+  requiredPlaceProperties: z.array(Code),
+  genderPlaceProperties: z.array(Code),
+  wheelchair: z.strictObject({ prmNeed: Code, placeProperties: z.array(Code).min(1) }),
+  supportedPlaceProperties: z.array(Code),
+}).superRefine((file, ctx) => {
+  for (const [cat, c] of Object.entries(file.categories)) {
+    const seen = new Set<string>();
+    c.coaches.forEach((coach, i) => {
+      if (seen.has(coach.number)) ctx.addIssue({ code: 'custom', path: ['categories', cat, 'coaches', i, 'number'], message: `coach ${coach.number} appears twice` });
+      seen.add(coach.number);
+    });
+  }
+});
+export type Fleet = z.infer<typeof FleetFile>;
+export type FleetCategory = Fleet['categories'][string];
+export type FleetCoach = FleetCategory['coaches'][number];

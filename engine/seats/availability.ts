@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { Context } from '../context.ts';
+import { isExpired } from '../booking/lifecycle.ts';
+import type { PlaceSelection } from '../booking/places.ts';
+import type { Booking, Leg, StoredOffer } from '../model.ts';
+import { parseRequest } from '../validate.ts';
+import { violation } from '../violation.ts';
+import { holds, holdingsOf, interval, overlaps, type Holding } from './inventory.ts';
+import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
+import { trainKey } from './train.ts';
+
+/** The four query parameters of /availabilities, …/preferences and …/place-map (CONTRACT §6). */
+export const AvailabilityQuery = z.object({
+  contextType: z.enum(['OFFER', 'BOOKING']),
+  contextId: z.string().min(1),
+  resourceType: z.string().min(1),
+  resourceId: z.string().min(1),
+});
+export type AvailabilityQuery = z.infer<typeof AvailabilityQuery>;
+
+export function readAvailabilityQuery(query: unknown): AvailabilityQuery {
+  const q = parseRequest(AvailabilityQuery, query);
+  // Spec §4.1 rule 3: a place map is for a reservation, never a fare.
+  if (q.resourceType !== 'RESERVATION') throw violation('86028', {}, '#/resourceType');
+  return q;
+}
+
+/** Whom a place map is for: one reservation (offered or booked) of one passenger on one leg (spec §2.11). */
+export interface MapSubject {
+  leg: Leg;
+  tripId: string;
+  productCode: string;
+  seeker: Seeker;
+  /** Booking context: the places of all reservations on the leg (spec §2.11 preSelections). */
+  preSelections?: Array<Record<string, unknown>>;
+}
+
+/**
+ * Resolves the context of an availability request (spec §4.1 rule 3): the caller's offer and its reservation
+ * offer part, or the caller's booking and its reservation; unknown → 404, expired → 409, a train without a
+ * published seat map → 86030 (offer) or 86032 (booking), a sales application without place maps → 403.
+ */
+export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }): MapSubject {
+  if (!ctx.salesApplication.permissions.placeMap) {
+    throw violation('X_OPERATION_NOT_PERMITTED', { salesApplication: ctx.salesApplication.code, operation: 'place maps' }, 'header:Requestor');
+  }
+  const noMap = q.contextType === 'OFFER' ? '86030' : '86032';
+  const published = (leg: Leg) => {
+    if (!ctx.rules.fleet.categories[leg.category]?.placeMap) throw violation(noMap, {}, '#/resourceId');
+  };
+  if (q.contextType === 'OFFER') {
+    const offer = found.offer;
+    if (!offer || offer.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: 'offer', id: q.contextId }, '#/contextId');
+    const part = offer.reservations.find((r) => r.id === q.resourceId);
+    if (!part) throw violation('RESOURCE_NOT_FOUND', { resource: 'reservation offer part', id: q.resourceId }, '#/resourceId');
+    if (ctx.now.getTime() > Date.parse(offer.preBookableUntil)) throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/contextId');
+    const leg = offer.trip.legs.find((l) => l.id === part.legId)!;
+    published(leg);
+    const product = ctx.rules.products.products[part.product.code]!;
+    return { leg, tripId: offer.trip.id, productCode: part.product.code, seeker: { ...interval(leg), bookingId: '', private: product.compartment === 'PRIVATE', wheelchair: false } };
+  }
+  const booking = found.booking;
+  if (!booking || booking.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: 'booking', id: q.contextId }, '#/contextId');
+  const r = booking.reservations.find((x) => x.id === q.resourceId);
+  if (!r) throw violation('RESOURCE_NOT_FOUND', { resource: 'reservation', id: q.resourceId }, '#/resourceId');
+  if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
+  const leg = booking.trip.legs.find((l) => l.id === r.legId)!;
+  published(leg);
+  const product = ctx.rules.products.products[r.product.code]!;
+  const passenger = booking.passengers.find((p) => p.id === r.passengerId)!;
+  const fleet = ctx.rules.fleet;
+  const genders = ((r.placeSelection as PlaceSelection | undefined)?.accommodations ?? []).flatMap((a) => a.placeProperties).filter((p) => fleet.genderPlaceProperties.includes(p));
+  const gender = product.compartment === 'SHARED' ? r.placeAllocation?.gender ?? genders[0] : undefined;
+  const preSelections = booking.reservations
+    .filter((x) => x.legId === r.legId && holds(booking, x, ctx.now))
+    .map((x) => ({
+      reservationId: x.id,
+      passengerRef: booking.passengers.find((p) => p.id === x.passengerId)?.externalRef,
+      passengerId: x.passengerId,
+      coachNumber: x.placeAllocation!.coachNumber,
+      placeNumber: x.placeAllocation!.placeNumber,
+    }));
+  return {
+    leg, tripId: booking.trip.id, productCode: r.product.code,
+    seeker: { ...interval(leg), bookingId: booking.id, reservationId: r.id, private: product.compartment === 'PRIVATE', ...(gender ? { gender } : {}), wheelchair: (passenger.prmNeeds ?? []).includes(fleet.wheelchair.prmNeed) },
+    ...(preSelections.length > 0 ? { preSelections } : {}),
+  };
+}
+
+/** Every place of the train with its status for the subject (spec §2.11 PlacePosition.status). */
+export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: readonly Booking[]): Array<Candidate & { status: 'FREE' | 'OCCUPIED' | 'RESTRICTED' }> {
+  const { rules } = ctx;
+  const train = trainKey(subject.leg);
+  const held: Holding[] = holdingsOf(onTrains, ctx.now).filter((h) => h.train === train);
+  const sells = new Set(candidatesFor(rules, subject.leg.category, subject.productCode).map((c) => c.coach.number));
+  const coaches = rules.fleet.categories[subject.leg.category]?.coaches ?? [];
+  return coaches.flatMap((coach) => {
+    const layout = rules.coachLayouts.layouts[coach.layout]!;
+    return layout.places.map((place) => {
+      const c = { coach, layout, place };
+      const taken = held.some((h) => h.reservationId !== subject.seeker.reservationId && h.coachNumber === coach.number && h.placeNumber === place.number && overlaps(h, subject.seeker));
+      const status = sells.has(coach.number) && selectable(rules, c, subject.seeker, held) ? 'FREE' as const : taken ? 'OCCUPIED' as const : 'RESTRICTED' as const;
+      return { ...c, status };
+    });
+  });
+}

@@ -1,0 +1,54 @@
+import type { RuleSet } from '../rules/ruleset.ts';
+import type { CoachLayout, FleetCoach, LayoutPlace } from '../rules/seat-schemas.ts';
+import { overlaps, type Holding } from './inventory.ts';
+
+/** A place of the fleet (rules/fleet.yaml, rules/coach-layouts.yaml) that a product may be sold on. */
+export interface Candidate {
+  coach: FleetCoach;
+  layout: CoachLayout;
+  place: LayoutPlace;
+}
+
+/** The places of a category's trains whose coaches sell the product, in train and layout order. */
+export function candidatesFor(rules: RuleSet, category: string, productCode: string): Candidate[] {
+  const coaches = rules.fleet.categories[category]?.coaches ?? [];
+  return coaches.filter((c) => c.products.includes(productCode)).flatMap((coach) => {
+    const layout = rules.coachLayouts.layouts[coach.layout]!;
+    return layout.places.map((place) => ({ coach, layout, place }));
+  });
+}
+
+/** Who asks for a place: one reservation of one passenger on one leg (spec §2.11 "this passenger, this leg"). */
+export interface Seeker {
+  from: number;
+  to: number;
+  bookingId: string;
+  /** The reservation itself: what it holds now does not stand in its way. */
+  reservationId?: string;
+  /** Spec §2.5: a private compartment admits nobody of another booking. */
+  private: boolean;
+  /** Spec §2.5 rule 6: MEN, LADIES or MIXED in a shared compartment; unknown in an offer context. */
+  gender?: string;
+  /** Spec §2.10 rule 6: a passenger with prmNeeds WHEELCHAIR. */
+  wheelchair: boolean;
+}
+
+export const isWheelchairPlace = (rules: RuleSet, c: Candidate) => c.place.placeProperties.some((p) => rules.fleet.wheelchair.placeProperties.includes(p));
+
+/**
+ * Whether the seeker may hold the place, given what others hold on the train: nobody holds it over an
+ * overlapping interval; wheelchair places are for wheelchair users and they get nothing else (spec §2.10 rule 6);
+ * a compartment held privately admits no other booking, and a shared one only passengers of its gender
+ * (spec §2.5 rules 4, 6).
+ */
+export function selectable(rules: RuleSet, c: Candidate, seeker: Seeker, held: readonly Holding[]): boolean {
+  if (isWheelchairPlace(rules, c) !== seeker.wheelchair) return false;
+  const others = held.filter((h) => h.reservationId !== seeker.reservationId && h.coachNumber === c.coach.number && overlaps(h, seeker));
+  if (others.some((h) => h.placeNumber === c.place.number)) return false;
+  const compartment = c.place.compartment;
+  if (!compartment) return true;
+  const mates = others.filter((h) => h.compartment === compartment);
+  if (seeker.private) return mates.every((h) => h.bookingId === seeker.bookingId);
+  if (mates.some((h) => h.private && h.bookingId !== seeker.bookingId)) return false;
+  return seeker.gender === undefined || mates.every((h) => h.gender === undefined || h.gender === seeker.gender);
+}

@@ -1,0 +1,20 @@
+import type { Booking, BookedReservation } from '../model.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
+
+/** OSDM PlaceAllocation of a reservation (spec §2.10): the place it holds on its leg. */
+export function renderPlaceAllocation(rules: RuleSet, booking: Booking, r: BookedReservation): Record<string, unknown> {
+  const a = r.placeAllocation!;
+  return {
+    accommodationType: rules.products.products[r.product.code]?.accommodationType ?? 'SEAT',
+    accommodationSubType: a.accommodationSubType,
+    tripLegCoverage: { tripId: booking.trip.id, legId: r.legId },
+    reservedPlaces: [{
+      id: `${a.coachNumber}-${a.placeNumber}`,
+      passengerIds: [r.passengerId],
+      vehicleNumber: a.vehicleNumber,
+      coachNumber: a.coachNumber,
+      placeNumbers: [a.placeNumber],
+      placeProperties: a.placeProperties,
+    }],
+  };
+}
