@@ -1,4 +1,4 @@
-import { RuleViolation, trainKeysOfBooking, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
+import { RuleViolation, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
@@ -93,7 +93,8 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     store,
     clock,
     async offers(requestor, body) {
-      const decided = engine.offers(call(requestor), body);
+      // Capacity drives offers: the bookings on the requested trains say which places are taken.
+      const decided = engine.offers(call(requestor), body, await onTrains(trainKeysOfOfferRequest(body)));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },

@@ -56,7 +56,8 @@ export interface Decided<T> {
 export interface Engine {
   readonly rules: RuleSet;
   /** POST /offers: the offers to store and the OfferCollectionResponse. */
-  offers(call: Call, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /** `onTrains`: the bookings on the request's trains (the service loads them; see `trainKeysOfOfferRequest`). */
+  offers(call: Call, body: unknown, onTrains?: readonly Booking[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
@@ -123,10 +124,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const engine: Engine = {
     rules,
-    offers(call, body) {
+    offers(call, body, onTrains = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const offers = createOffers(ctx, body);
+        const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now));
         const passengers = (body as { anonymousPassengerSpecifications?: unknown }).anonymousPassengerSpecifications;
         return { offers, response: renderOfferCollection(rules, offers, call.requestor.language, passengers) };
       });
@@ -245,7 +246,7 @@ export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.t
 export type { Language } from './rules/schemas.ts';
 export type { Warning } from './booking/create.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
-export { trainKey, trainKeysOfBooking, trainKeysOfTrip } from './seats/train.ts';
+export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
 export type { PlaceAllocation, Holding } from './seats/inventory.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

@@ -13,13 +13,15 @@ import { sum, withVat } from './pricing.ts';
 import { OfferCollectionRequest } from './request.ts';
 import { isReleased } from './release.ts';
 import { readTrip } from './trip.ts';
+import { hasRoom } from '../seats/capacity.ts';
+import type { Holding } from '../seats/inventory.ts';
 
 /**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and
  * flexibility, priced from rules/ — or, with productTags [PASS], travel pass offers.
  * Returns the offers to store; render.ts turns them into the response.
  */
-export function createOffers(ctx: Context, body: unknown): StoredOffer[] {
+export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = []): StoredOffer[] {
   const request = parseRequest(OfferCollectionRequest, body);
   const { rules, salesApplication } = ctx;
 
@@ -60,6 +62,8 @@ export function createOffers(ctx: Context, body: unknown): StoredOffer[] {
         compartment: product.compartment ?? 'NONE', accommodationType: product.accommodationType, travelClass: product.travelClass, passengerCount: passengers.length,
       });
       if (outcome?.offered === false) continue;
+      // Capacity: a product without a free place for every passenger on a leg that needs one is sold out.
+      if (!hasRoom(ctx, trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, productCode) })), passengers.length, held)) continue;
       for (const flexibility of Object.keys(rules.products.flexibilities) as Flexibility[]) {
         if (wantedFlex?.length && !wantedFlex.includes(flexibility)) continue;
         offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request));

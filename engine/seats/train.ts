@@ -16,3 +16,19 @@ export function trainKeysOfTrip(trip: Trip): string[] {
 export function trainKeysOfBooking(booking: Booking): string[] {
   return [...new Set([booking.trip, ...(booking.exchangeOperations ?? []).map((o) => o.trip)].flatMap(trainKeysOfTrip))];
 }
+
+/**
+ * The trains an offer request names, read loosely from the raw body (the engine validates it properly), so
+ * the service can load the bookings on them before the engine decides what is still free.
+ */
+export function trainKeysOfOfferRequest(body: unknown): string[] {
+  const trips = (body as { tripSpecifications?: unknown } | null)?.tripSpecifications;
+  if (!Array.isArray(trips)) return [];
+  const keys = trips.flatMap((t) => (Array.isArray((t as { legs?: unknown })?.legs) ? (t as { legs: unknown[] }).legs : []).flatMap((l) => {
+    const timed = (l as { timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: unknown } }; service?: { vehicleNumbers?: unknown } } })?.timedLeg;
+    const departure = timed?.start?.serviceDeparture?.timetabledTime;
+    const vehicles = timed?.service?.vehicleNumbers;
+    return typeof departure === 'string' && Array.isArray(vehicles) && typeof vehicles[0] === 'string' ? [trainKey({ vehicleNumber: vehicles[0], departure })] : [];
+  }));
+  return [...new Set(keys)];
+}

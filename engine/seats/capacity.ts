@@ -1,0 +1,27 @@
+import type { Context } from '../context.ts';
+import type { Leg } from '../model.ts';
+import type { ProductCategoryCode } from '../rules/schemas.ts';
+import { interval, type Holding } from './inventory.ts';
+import { candidatesFor, selectable } from './places.ts';
+import { trainKey } from './train.ts';
+
+/**
+ * Issue "Seats": capacity drives offers. A product is offered only when every leg that needs a
+ * reservation still has a free place of that product for each passenger; a fully booked train therefore
+ * gives empty offers (spec §2.3). A train without seat data in rules/fleet.yaml is not limited here.
+ */
+export function hasRoom(ctx: Context, legs: ReadonlyArray<{ leg: Leg; code: string }>, passengers: number, held: readonly Holding[]): boolean {
+  const { rules } = ctx;
+  return legs.every(({ leg, code }) => {
+    if (rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation !== 'mandatory') return true;
+    const candidates = candidatesFor(rules, leg.category, code);
+    if (candidates.length === 0) return true;
+    const onTrain = held.filter((h) => h.train === trainKey(leg));
+    const seeker = { ...interval(leg), bookingId: '', private: rules.products.products[code]?.compartment === 'PRIVATE', wheelchair: false };
+    let free = 0;
+    for (const c of candidates) {
+      if (selectable(rules, c, seeker, onTrain) && ++free >= passengers) return true;
+    }
+    return false;
+  });
+}

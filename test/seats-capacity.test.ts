@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { passengers, testServer, trip } from './helpers/server.ts';
+
+/**
+ * Capacity drives offers (issue "Seats"): once the last first-class sleeper compartment of a night train is
+ * held, that product is no longer offered while the others still are; freeing one (the booking expires)
+ * brings it back.
+ */
+describe('capacity drives offers', () => {
+  it('a sold-out product disappears from the offers, and comes back when a place is freed', async () => {
+    const server = await testServer();
+    const night = trip('NT', '2026-12-01T18:00:00+01:00', '2026-12-02T08:00:00+01:00');
+    const firstClass = async () => (await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [night], anonymousPassengerSpecifications: passengers(40), offerSearchCriteria: { travelClasses: ['FIRST'], flexibilities: ['NON_FLEXIBLE'] },
+    })).body.offers as Array<{ offerId: string; products: Array<{ id: string }> }>;
+
+    // Private first-class compartments: one booking of one passenger holds a whole compartment.
+    let sold = 0;
+    for (;;) {
+      const offers = await firstClass();
+      if (offers.length === 0) break;
+      const booked = await server.reseller('POST', '/v3/booking', {
+        externalRef: `sleeper-${sold}`, offers: [{ offerId: offers[0]!.offerId, passengerRefs: ['p1'] }],
+        passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON' }],
+      });
+      expect(booked.status, JSON.stringify(booked.body)).toBe(200);
+      sold++;
+      expect(sold).toBeLessThan(200);
+    }
+    expect(sold).toBeGreaterThan(0);
+    // Second class is still for sale on the same train.
+    const second = await server.reseller('POST', '/v3/offers', { tripSpecifications: [night], anonymousPassengerSpecifications: passengers(40), offerSearchCriteria: { travelClasses: ['SECOND'] } });
+    expect(second.body.offers.length).toBeGreaterThan(0);
+
+    // The provisional bookings expire after 60 minutes and give their compartments back.
+    server.clock.advance!('PT61M');
+    expect((await firstClass()).map((o) => o.products[0]!.id)).toEqual(['JREFAP_N']);
+  });
+});
