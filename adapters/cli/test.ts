@@ -24,6 +24,8 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
   --tags a,b              only scenarios with any of these tags
   --jobs N                files run N at a time (default: the number of cores in-process, 1 against --target)
   --target URL            run against a live server (clock steps and traces need it started with --sandbox)
+  --reset                 with --target: empty the server's store (POST /sandbox/reset) before each scenario,
+                          so every scenario starts from nothing, as in-process (never on a server others use)
   --reporter NAME         pretty (default), junit or json
   --out FILE              write the report there (beside a junit or json file, the terminal gets a pretty one)
   --coverage              which decision rows, error codes, routes and booking transitions were exercised
@@ -47,6 +49,7 @@ export async function test(args: string[]): Promise<number> {
       coverage: { type: 'boolean', default: false },
       'coverage-out': { type: 'string', default: 'reports/coverage.json' },
       help: { type: 'boolean', default: false },
+      reset: { type: 'boolean', default: false },
     },
   });
   if (values.help) { process.stdout.write(TEST_USAGE); return 0; }
@@ -66,7 +69,8 @@ export async function test(args: string[]): Promise<number> {
   const rules = values.rules ? { rulesDir: values.rules } : {};
   let engine: Engine | undefined;
   const needEngine = () => (engine ??= createEngine(rules));
-  const target = values.target ? live(values.target) : inProcess(needEngine());
+  if (values.reset && !values.target) throw new Error('--reset goes with --target (in-process scenarios always start from an empty store)');
+  const target = values.target ? live(values.target, { reset: values.reset }) : inProcess(needEngine());
   const progress = progressLine(files.length);
   const results = await runFiles(files, target, {
     jobs,

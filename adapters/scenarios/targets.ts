@@ -98,7 +98,7 @@ export function inProcess(engine: Engine): Target {
 }
 
 /** A live server (CONTRACT §9 `--target URL`); clock steps need its /sandbox/clock, traces its /sandbox/traces. */
-export function live(baseUrl: string): Target {
+export function live(baseUrl: string, options: { reset?: boolean } = {}): Target {
   const base = baseUrl.replace(/\/$/, '');
   const send = async (x: HttpExchange): Promise<HttpResult> => {
     const res = await fetch(base + x.path, {
@@ -130,6 +130,11 @@ export function live(baseUrl: string): Target {
     async open(start) {
       // The scenario's start time, where the server has a sandbox clock; clock steps insist on one.
       const sandbox = await clockCall({ now: start, freeze: true }).then(() => true, () => false);
+      // --reset: the scenario starts from an empty store, as it does in-process (places on a train, for one).
+      if (options.reset) {
+        const res = await send({ method: 'POST', path: '/sandbox/reset', headers: {} });
+        if (res.status !== 200) throw new StepError(`--reset: POST /sandbox/reset answered ${res.status}; start the server with --sandbox`);
+      }
       return {
         send,
         // Frozen, so the instants a scenario expects do not drift by the milliseconds a request takes.
