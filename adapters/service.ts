@@ -1,4 +1,4 @@
-import { RuleViolation, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor } from '../engine/index.ts';
+import { RuleViolation, trainHoldingsOf, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor, type TrainHoldings } from '../engine/index.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
@@ -54,14 +54,41 @@ function trainLocks() {
   };
 }
 
+/**
+ * Places of bookings written but not yet committed (a store may commit writes in batches, adapters/store/sqlite.ts).
+ * They count as taken meanwhile; once the write settles the store answers for them (an entry seen twice, here and
+ * in the store, is counted once by the engine).
+ */
+function placesInFlight() {
+  const byTrain = new Map<string, Map<string, TrainHoldings>>();
+  return {
+    hold(booking: Booking, written: Promise<void>): Promise<void> {
+      const entries = trainHoldingsOf(booking);
+      for (const h of entries) {
+        if (!byTrain.has(h.train)) byTrain.set(h.train, new Map());
+        byTrain.get(h.train)!.set(booking.id, h);
+      }
+      return written.finally(() => {
+        for (const h of entries) {
+          const onTrain = byTrain.get(h.train);
+          onTrain?.delete(booking.id);
+          if (onTrain?.size === 0) byTrain.delete(h.train);
+        }
+      });
+    },
+    on: (keys: readonly string[]): TrainHoldings[] => keys.flatMap((k) => [...(byTrain.get(k)?.values() ?? [])]),
+  };
+}
+
 export function createService(initial: Engine, store: Store, clock: Clock, ids: IdSource): Service {
   // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
   let engine = initial;
   const call = (requestor: Requestor): Call => ({ requestor, now: clock.now(), ids });
   const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
   const withTrains = trainLocks();
-  /** The bookings on these trains (engine/seats: whose places are taken is decided there). */
-  const onTrains = async (keys: readonly string[]) => (await Promise.all(keys.map((k) => store.bookingsOnTrain(k)))).flat();
+  const inFlight = placesInFlight();
+  /** What the bookings on these trains hold (engine/seats: whether it is still taken is decided there). */
+  const onTrains = async (keys: readonly string[]) => [...(await Promise.all(keys.map((k) => store.holdingsOnTrain(k)))).flat(), ...inFlight.on(keys)];
 
   async function owned(requestor: Requestor, id: string) {
     const found = await store.getBooking(id);
@@ -102,11 +129,14 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const { request, offerIds } = engine.readBookingRequest(body);
       const offers = await store.getOffers(offerIds);
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
-      return withTrains(keys, async () => {
+      const { decided, stored } = await withTrains(keys, async () => {
         const decided = engine.book(call(requestor), request, offers, await onTrains(keys));
-        await store.insertBooking(decided.value.booking);
-        return { value: decided.value.response, traces: decided.traces };
+        // The next booking on these trains may decide as soon as this one is queued for the store: its
+        // places count as taken until the store has them (or has refused them). The answer waits for the commit.
+        return { decided, stored: inFlight.hold(decided.value.booking, store.insertBooking(decided.value.booking)) };
       });
+      await stored;
+      return { value: decided.value.response, traces: decided.traces };
     },
     async booking(requestor, id) {
       return (await owned(requestor, id)).booking;

@@ -104,7 +104,7 @@ async function probe(send: Send): Promise<{ steps: Step[]; missing: Step[] }> {
 }
 
 /** CONCURRENCY loops of lifecycles for `seconds`; lifecycles/s and the mean time of each step. */
-async function drive(server: ServerProcess, accessToken: string, steps: readonly Step[], seconds: number): Promise<{ perSecond: number; stepMs: number[] }> {
+async function drive(server: ServerProcess, accessToken: string, steps: readonly Step[], seconds: number): Promise<{ perSecond: number; stepMs: number[]; cpuUs: number }> {
   const c = client(server.base, CONCURRENCY);
   const headers = resellerHeaders(accessToken);
   const send: Send = (method, path, b) => c.send(method, path, b, headers);
@@ -112,6 +112,7 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
   let counter = 0;
   const sums = steps.map(() => 0);
   const t0 = performance.now();
+  const cpu0 = server.cpuMs();
   const until = t0 + seconds * 1000;
   try {
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -124,7 +125,8 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
   } finally {
     c.close();
   }
-  return { perSecond: done / ((performance.now() - t0) / 1000), stepMs: sums.map((x) => x / Math.max(1, done)) };
+  const cpuUs = ((server.cpuMs() - cpu0) * 1000) / Math.max(1, done);
+  return { perSecond: done / ((performance.now() - t0) / 1000), stepMs: sums.map((x) => x / Math.max(1, done)), cpuUs };
 }
 
 /** Bare better-sqlite3, WAL + synchronous=FULL: a read-modify-write of a 4 KB row, one commit each. */
@@ -166,7 +168,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     probeClient.close();
     for (const t of targets) await drive(t.server, t.token, steps, Math.min(2, DURATION)); // warm-up
 
-    const results = new Map(targets.map((t) => [t.name, [] as Array<{ perSecond: number; stepMs: number[] }>]));
+    const results = new Map(targets.map((t) => [t.name, [] as Array<{ perSecond: number; stepMs: number[]; cpuUs: number }>]));
     const commits: number[] = [];
     for (let i = 0; i < runs; i++) {
       for (const t of targets) results.get(t.name)!.push(await drive(t.server, t.token, steps, DURATION));
@@ -181,6 +183,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     const writes = steps.filter((s) => s.writes).length;
     r.ratio('SQLite / memory store (lifecycles/s)', ratios(perSecond(sql!.name), perSecond(mem!.name)), '%');
     r.ratio(`SQLite lifecycles/s / (bare commits/s ÷ ${writes} writing steps)`, ratios(perSecond(sql!.name), commits.map((c) => c / writes)), '%');
+    const cpu = (name: string) => results.get(name)!.map((x) => x.cpuUs);
+    r.row(`server CPU per lifecycle, ${sql!.name}`, 'µs', cpu(sql!.name));
+    r.row(`server CPU per lifecycle, ${mem!.name}`, 'µs', cpu(mem!.name));
+    r.row('lifecycles/s the SQLite server\'s CPU time allows (1 s ÷ CPU per lifecycle)', '/s', cpu(sql!.name).map((us) => 1e6 / us));
     for (const [i, step] of steps.entries()) {
       r.row(`  mean time of ${step.name} (SQLite, under load)`, 'ms', results.get(sql!.name)!.map((x) => x.stepMs[i]!));
     }

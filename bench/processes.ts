@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './fixtures.ts';
 
@@ -11,6 +12,8 @@ export interface ServerProcess {
   readonly pid: number;
   readonly base: string;
   memory(): Promise<{ rss: number; heapUsed: number; hwm: number }>;
+  /** CPU time the server process has used so far (user + system, all threads), in ms; from /proc, so Linux only. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', 
   child.removeAllListeners('exit');
   return {
     pid: child.pid!,
+    cpuMs: () => cpuMsOf(child.pid!),
     base: `http://127.0.0.1:${port}`,
     memory: () => new Promise((resolve) => {
       child.on('message', function got(m: { rss?: number; heapUsed?: number; hwm?: number }) {
@@ -55,4 +59,18 @@ export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', 
       child.send('stop');
     }),
   };
+}
+
+let ticksPerSecond: number | undefined;
+
+/**
+ * utime + stime of a process from /proc/<pid>/stat (fields 14 and 15, in clock ticks). CPU time used per
+ * request or lifecycle is what the server costs, whatever else shares the machine: a steadier figure than
+ * throughput on a busy 2-core machine.
+ */
+export function cpuMsOf(pid: number): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createEngine, type Booking, type Call, type IdSource, type StoredOffer } from '../engine/index.ts';
+import { createEngine, trainHoldingsOf, type Booking, type Call, type IdSource, type StoredOffer } from '../engine/index.ts';
+import { encodeBookingJson } from '../adapters/store/booking-rows.ts';
 import { openStore } from '../adapters/store/open.ts';
 import { bookingBody, CLIENT, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
@@ -63,6 +64,8 @@ interface Template {
   holes: Array<{ kind: 'booking' } | { kind: 'uuid'; k: number; fulfillment: boolean }>;
   fulfillments: number[];
   bytes: number;
+  /** What the booking holds on its train (adapters/store/sqlite.ts train_holdings), with the same holes. */
+  holdings: { train: string; json: Pick<Template, 'parts' | 'holes'> } | undefined;
 }
 
 function makeTemplate(): Template {
@@ -84,20 +87,25 @@ function makeTemplate(): Template {
   const booked = engine.book(call, request, new Map<string, StoredOffer>([[offer.offerId, offer]])).value.booking;
   const confirmed: Booking = engine.confirm(call, booked).value;
   const json = JSON.stringify(confirmed);
-  const tokens = [BOOKING, ...uuids.map((u) => u.token)].filter((t) => json.includes(t));
+  const tokens = [BOOKING, ...uuids.map((u) => u.token)];
   const pattern = new RegExp(tokens.map((t) => t.replace(/[-]/g, '\\-')).join('|'), 'g');
-  const parts = json.split(pattern);
-  const holes: Template['holes'] = [...json.matchAll(pattern)].map((m) => {
-    if (m[0] === BOOKING) return { kind: 'booking' as const };
-    const k = uuids.findIndex((u) => u.token === m[0]);
-    return { kind: 'uuid' as const, k, fulfillment: uuids[k]!.kind === 'fulfillment' };
+  const withHoles = (text: string): Pick<Template, 'parts' | 'holes'> => ({
+    parts: text.split(pattern),
+    holes: [...text.matchAll(pattern)].map((m) => {
+      if (m[0] === BOOKING) return { kind: 'booking' as const };
+      const k = uuids.findIndex((u) => u.token === m[0]);
+      return { kind: 'uuid' as const, k, fulfillment: uuids[k]!.kind === 'fulfillment' };
+    }),
   });
   const fulfillments = confirmed.fulfillments.map((f) => uuids.findIndex((u) => u.token === f.id));
   if (fulfillments.some((k) => k < 0)) throw new Error('bench/scale.ts: a fulfillment id did not come from the id source');
-  return { parts, holes, fulfillments, bytes: Buffer.byteLength(json) };
+  const held = trainHoldingsOf(confirmed);
+  if (held.length > 1) throw new Error('bench/scale.ts: the template booking holds places on more than one train; teach seed() about it');
+  const holdings = held[0] ? { train: held[0].train, json: withHoles(JSON.stringify(held[0])) } : undefined;
+  return { ...withHoles(json), fulfillments, bytes: Buffer.byteLength(json), holdings };
 }
 
-function rowJson(t: Template, i: number, id: string): string {
+function rowJson(t: Pick<Template, 'parts' | 'holes'>, i: number, id: string): string {
   let out = t.parts[0]!;
   for (let j = 0; j < t.holes.length; j++) {
     const h = t.holes[j]!;
@@ -118,11 +126,17 @@ function seed(path: string, t: Template, from: number, to: number): number {
   db.pragma('cache_size = -1048576');
   const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 2, ?)');
   const insertFulfillment = db.prepare('INSERT INTO fulfillments (id, booking_id) VALUES (?, ?)');
+  const insertHoldings = db.prepare('INSERT INTO train_holdings (train_key, booking_id, data) VALUES (?, ?, ?)');
   const chunk = db.transaction((a: number, b: number) => {
     for (let i = a; i < b; i++) {
       const id = bookingId(i);
-      insertBooking.run(id, CLIENT, rowJson(t, i, id));
+      insertBooking.run(id, CLIENT, encodeBookingJson(rowJson(t, i, id)));
       for (const k of t.fulfillments) insertFulfillment.run(uuid(i, k), id);
+      if (t.holdings) {
+        // Spread over 10,000 trains (~100 bookings each at 1M), none of them the train the offers are asked for.
+        const train = `SEED${i % 10_000}/${t.holdings.train.split('/')[1]}`;
+        insertHoldings.run(train, id, rowJson(t.holdings.json, i, id).replace(t.holdings.train, train));
+      }
     }
   });
   const t0 = performance.now();
@@ -232,7 +246,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     if (LARGE < 1_000_000) r.note('BENCH_SCALE=small: the goals speak of 1M bookings; these figures are for 100k');
     r.note(`template booking (2 passengers, 2 legs, confirmed, 2 fulfillments): ${fmt(template.bytes)} B of JSON`);
     for (const n of seedNotes) r.note(`seeding ${n}`);
-    r.note('bytes per booking = (database + WAL file size) / bookings, right after seeding a fresh file: bookings, the fulfillments index, their primary-key indexes');
+    r.note('bytes per booking = (database + WAL file size) / bookings, right after seeding a fresh file: bookings (deflated JSON, as the store writes them), the fulfillments index, the places each booking holds (train_holdings), their primary-key indexes');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

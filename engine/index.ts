@@ -17,7 +17,7 @@ import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { makeContext, type Context } from './context.ts';
 import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
 import { createOffers } from './offers/create.ts';
-import { holdingsOf } from './seats/inventory.ts';
+import { bookingIdOf, holdingsOf, type OnTrain } from './seats/inventory.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
 
@@ -56,18 +56,21 @@ export interface Decided<T> {
 export interface Engine {
   readonly rules: RuleSet;
   /** POST /offers: the offers to store and the OfferCollectionResponse. */
-  /** `onTrains`: the bookings on the request's trains (the service loads them; see `trainKeysOfOfferRequest`). */
-  offers(call: Call, body: unknown, onTrains?: readonly Booking[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /**
+   * `onTrains`: the bookings on the request's trains, whole or as their index entries (`trainHoldingsOf`; the
+   * service loads them from the store, see `trainKeysOfOfferRequest`).
+   */
+  offers(call: Call, body: unknown, onTrains?: readonly OnTrain[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
-  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly Booking[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). */
   confirm(call: Call, booking: Booking): Decided<Booking>;
   /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
   patchPassenger(call: Call, booking: Booking, passengerId: string, body: unknown): Decided<Booking>;
   patchPurchaser(call: Call, booking: Booking, body: unknown): Decided<Booking>;
-  patchBooking(call: Call, booking: Booking, body: unknown, onTrains?: readonly Booking[]): Decided<Booking>;
+  patchBooking(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[]): Decided<Booking>;
   /** GET passenger / purchaser: PassengerResponse and PurchaserResponse bodies. */
   renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
   renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
@@ -85,7 +88,7 @@ export interface Engine {
    * GET /availabilities, …/preferences, …/place-map (spec §2.11): for the offer or booking the query names
    * (loaded by the caller, `found`) and the bookings on its train (`onTrains`).
    */
-  availability(call: Call, kind: AvailabilityKind, query: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }, onTrains: readonly Booking[]): Decided<Record<string, unknown>>;
+  availability(call: Call, kind: AvailabilityKind, query: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }, onTrains: readonly OnTrain[]): Decided<Record<string, unknown>>;
   /** GET /coach-layouts/{layoutId}: the CoachLayoutResponse, or undefined for an unknown id. */
   coachLayout(layoutId: string): Record<string, unknown> | undefined;
   /** Whether a provisional booking's time limit has passed at `now`. */
@@ -158,7 +161,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     patchBooking(call, booking, body, onTrains = []) {
       const ctx = context(call);
-      return traced(ctx, () => patchBooking(ctx, booking, body, holdingsOf(onTrains.filter((b) => b.id !== booking.id).concat(booking), call.now)));
+      return traced(ctx, () => patchBooking(ctx, booking, body, holdingsOf([...onTrains.filter((b) => bookingIdOf(b) !== booking.id), booking], call.now)));
     },
     renderPassenger(booking, passengerId, language) {
       const passenger = (renderBooking(rules, booking, language)['passengers'] as Array<{ id: string }>).find((p) => p.id === passengerId);
@@ -247,6 +250,7 @@ export type { Language } from './rules/schemas.ts';
 export type { Warning } from './booking/create.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
-export type { PlaceAllocation, Holding } from './seats/inventory.ts';
+export { trainHoldingsOf } from './seats/inventory.ts';
+export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './seats/inventory.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

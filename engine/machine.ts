@@ -1,17 +1,32 @@
 import { initialTransition, transition, type AnyStateMachine, type EventObject } from 'xstate';
 
-/** Pure steps over XState machines whose snapshots are stored as their `value` (DESIGN "Machines"). */
+/**
+ * Pure steps over XState machines whose snapshots are stored as their `value` (DESIGN "Machines").
+ *
+ * The machines in machines/ have neither guards nor context: the next state depends on the state and the
+ * event's type alone. XState answers each (state, event type) once per machine and the answer is kept, so a
+ * request does not build snapshots and actors again for a question already answered.
+ */
+const answers = new WeakMap<AnyStateMachine, Map<string, string | null>>();
+
 export function initialState(machine: AnyStateMachine): string {
   return initialTransition(machine)[0].value as string;
 }
 
 /** The next state for `event`, or undefined when the machine does not allow it in `state`. */
 export function step(machine: AnyStateMachine, state: string, event: EventObject): string | undefined {
-  const snapshot = machine.resolveState({ value: state, context: {} });
-  if (!snapshot.can(event)) return undefined;
-  return transition(machine, snapshot, event)[0].value as string;
+  let known = answers.get(machine);
+  if (!known) answers.set(machine, (known = new Map()));
+  const key = `${state}\u0000${event.type}`;
+  let next = known.get(key);
+  if (next === undefined) {
+    const snapshot = machine.resolveState({ value: state, context: {} });
+    next = snapshot.can(event) ? (transition(machine, snapshot, event)[0].value as string) : null;
+    known.set(key, next);
+  }
+  return next ?? undefined;
 }
 
 export function can(machine: AnyStateMachine, state: string, event: EventObject): boolean {
-  return machine.resolveState({ value: state, context: {} }).can(event);
+  return step(machine, state, event) !== undefined;
 }

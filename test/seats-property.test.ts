@@ -94,7 +94,7 @@ const refund = fc.nat().map((pick): Command => async (w) => {
 
 /** (1) No place is held twice over overlapping intervals. */
 async function noDoubleHolding(w: World) {
-  const held = holdingsOf(await w.service.store.bookingsOnTrain(TRAIN), w.clock.now());
+  const held = holdingsOf(await w.service.store.holdingsOnTrain(TRAIN), w.clock.now());
   for (const [i, a] of held.entries()) for (const b of held.slice(i + 1)) {
     if (a.coachNumber === b.coachNumber && a.placeNumber === b.placeNumber && overlaps(a, b)) {
       throw new Error(`place ${a.coachNumber}/${a.placeNumber} held by ${a.reservationId} and ${b.reservationId} at once`);
@@ -104,7 +104,7 @@ async function noDoubleHolding(w: World) {
 
 /** (2) On every segment, the place map's FREE places are exactly those a booking gets as asked (probed purely, nothing stored). */
 async function mapIsTruth(w: World) {
-  const onTrain: Booking[] = await w.service.store.bookingsOnTrain(TRAIN);
+  const onTrain = await w.service.store.holdingsOnTrain(TRAIN);
   for (let segment = 0; segment < SEGMENTS.length; segment++) {
     const offer = await offerFor(w, segment, 1);
     const map = (await w.service.availability(requestor, 'place-map', { contextType: 'OFFER', contextId: offer.offerId, resourceType: 'RESERVATION', resourceId: offer.reservationOfferParts[0]!.id })).value as {

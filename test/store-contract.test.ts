@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
+import { trainHoldingsOf, trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
 import { randomIds } from '../adapters/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
@@ -190,27 +190,48 @@ for (const subject of subjects) {
       expect((await store.getBooking(booking.id))?.version).toBe(1);
     });
 
-    it('bookings are found by their train, on insert and on update, never from a lost update; reset forgets them', async () => {
+    it('what a booking holds is found by its train, on insert and on update, never from a lost update; freed places and reset drop it', async () => {
       const store = await open();
       const { provisional, confirm } = sale();
       const [train] = trainKeysOfBooking(provisional);
       expect(train).toMatch(/^\w+\/\d{4}-\d{2}-\d{2}$/);
-      expect(await store.bookingsOnTrain(train!)).toEqual([]);
+      expect(await store.holdingsOnTrain(train!)).toEqual([]);
       await store.insertBooking(provisional);
-      expect((await store.bookingsOnTrain(train!)).map((b) => b.id)).toEqual([provisional.id]);
-      // The booking read by train is the newest version, whole.
+      // A provisional booking holds until its confirmation time limit.
+      expect(await store.holdingsOnTrain(train!)).toEqual(trainHoldingsOf(provisional));
+      expect((await store.holdingsOnTrain(train!))[0]!.until).toBe(provisional.confirmationTimeLimit);
+      // The entry read by train is the newest version's: confirmed, it holds without a limit.
       const confirmed = confirm();
       await store.updateBooking(confirmed, 1);
-      const found = await store.bookingsOnTrain(train!);
-      expect(found).toEqual([confirmed]);
-      expect(found[0]!.reservations.every((r) => r.placeAllocation)).toBe(true);
+      const found = await store.holdingsOnTrain(train!);
+      expect(found).toEqual(trainHoldingsOf(confirmed));
+      expect(found[0]!.until).toBeUndefined();
+      expect(found[0]!.holdings.length).toBe(confirmed.reservations.length);
       // A lost update indexes nothing: a new trip's train of the loser is never reachable.
       const moved = { ...confirmed, trip: { ...confirmed.trip, legs: confirmed.trip.legs.map((l) => ({ ...l, vehicleNumber: 'LOST' })) } };
       await expect(store.updateBooking(moved, 1)).rejects.toBeInstanceOf(StoreConflict);
-      expect(await store.bookingsOnTrain(trainKeysOfBooking(moved)[0]!)).toEqual([]);
-      expect(await store.bookingsOnTrain('nothing/2026-12-01')).toEqual([]);
+      expect(await store.holdingsOnTrain(trainKeysOfBooking(moved)[0]!)).toEqual([]);
+      expect(await store.holdingsOnTrain('nothing/2026-12-01')).toEqual([]);
+      // Every place given back (refund, release, exchange): the booking holds nothing on the train any more.
+      const freed = { ...confirmed, reservations: confirmed.reservations.map((r) => ({ ...r, status: 'CANCELLED' as const })) };
+      await store.updateBooking(freed, 2);
+      expect(await store.holdingsOnTrain(train!)).toEqual([]);
+      await store.updateBooking(confirmed, 3);
       await store.reset();
-      expect(await store.bookingsOnTrain(train!)).toEqual([]);
+      expect(await store.holdingsOnTrain(train!)).toEqual([]);
+    });
+
+    it('concurrent writes each get their own verdict: the winner is stored, the loser conflicts', async () => {
+      const store = await open();
+      const { provisional, confirm } = sale();
+      await store.insertBooking(provisional);
+      const confirmed = confirm();
+      // Issued together (a store may commit them in one batch): one matches version 1, the other cannot.
+      const results = await Promise.allSettled([store.updateBooking(confirmed, 1), store.updateBooking({ ...confirmed, externalRef: 'second' }, 1), store.insertBooking(provisional)]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+      expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(StoreConflict);
+      expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(StoreConflict);
+      expect(await store.getBooking(provisional.id)).toEqual({ booking: confirmed, version: 2 });
     });
 
     it('values are copied in and out, never shared with the caller', async () => {

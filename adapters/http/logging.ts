@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -42,10 +42,12 @@ export function traceOf(raw: IncomingMessage): TraceContext {
   if (!context) {
     const header = raw.headers['traceparent'];
     const incoming = parseTraceparent(Array.isArray(header) ? header[0] : header);
-    const spanId = randomBytes(8).toString('hex');
+    // randomUUID draws from a buffered pool of entropy; randomBytes would ask the system on every request.
+    const fresh = randomUUID().replaceAll('-', '');
+    const spanId = fresh.slice(16);
     context = incoming
       ? { traceId: incoming.traceId, spanId, parentSpanId: incoming.parentSpanId, flags: incoming.flags }
-      : { traceId: randomBytes(16).toString('hex'), spanId, flags: '00' };
+      : { traceId: randomUUID().replaceAll('-', ''), spanId, flags: '00' };
     contexts.set(raw, context);
   }
   return context;

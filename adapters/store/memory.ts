@@ -1,5 +1,4 @@
-import type { Booking } from '../../engine/index.ts';
-import { trainKeysOfBooking } from '../../engine/seats/train.ts';
+import { trainHoldingsOf, trainKeysOfBooking, type Booking, type TrainHoldings } from '../../engine/index.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
@@ -8,12 +7,17 @@ export function memoryStore(): Store {
   const offers = offerCache();
   const bookings = new Map<string, { data: string; version: number }>();
   const fulfillments = new Map<string, string>();
-  const trains = new Map<string, Set<string>>();
+  /** Per train, what each booking holds there (as JSON text: copied out like everything else). */
+  const trains = new Map<string, Map<string, string>>();
   const index = (b: Booking) => {
     b.fulfillments.forEach((f) => fulfillments.set(f.id, b.id));
+    const held = new Map(trainHoldingsOf(b).map((h) => [h.train, h]));
     for (const key of trainKeysOfBooking(b)) {
-      if (!trains.has(key)) trains.set(key, new Set());
-      trains.get(key)!.add(b.id);
+      const h = held.get(key);
+      if (h) {
+        if (!trains.has(key)) trains.set(key, new Map());
+        trains.get(key)!.set(b.id, JSON.stringify(h));
+      } else trains.get(key)?.delete(b.id);
     }
   };
   return {
@@ -35,8 +39,8 @@ export function memoryStore(): Store {
       bookings.set(booking.id, { data: JSON.stringify(booking), version: version + 1 });
       index(booking);
     },
-    async bookingsOnTrain(key) {
-      return [...(trains.get(key) ?? [])].map((id) => JSON.parse(bookings.get(id)!.data) as Booking);
+    async holdingsOnTrain(key) {
+      return [...(trains.get(key)?.values() ?? [])].map((data) => JSON.parse(data) as TrainHoldings);
     },
     async bookingOfFulfillment(id) {
       return fulfillments.get(id);

@@ -1,6 +1,5 @@
 import pg from 'pg';
-import type { Booking, StoredOffer } from '../../engine/index.ts';
-import { trainKeysOfBooking } from '../../engine/seats/train.ts';
+import { trainHoldingsOf, trainKeysOfBooking, type Booking, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -44,6 +43,12 @@ export async function postgresStore(url: string): Promise<Store> {
   }
 
   const fulfillmentIds = (b: Booking) => b.fulfillments.map((f) => f.id);
+  /** The booking's holdings index as query parameters: trains it holds places on (with their entries), trains it freed. */
+  const holdingParams = (b: Booking) => {
+    const held = trainHoldingsOf(b);
+    const trains = new Set(held.map((h) => h.train));
+    return [held.map((h) => h.train), held.map((h) => JSON.stringify(h)), trainKeysOfBooking(b).filter((k) => !trains.has(k))];
+  };
   let closing: Promise<void> | undefined;
 
   return {
@@ -82,9 +87,10 @@ export async function postgresStore(url: string): Promise<Store> {
       try {
         await pool.query(
           `WITH booking AS (INSERT INTO bookings (id, owner, version, data) VALUES ($1, $2, 1, $3::json)),
-           trains AS (INSERT INTO booking_trains (train_key, booking_id) SELECT t, $1 FROM unnest($5::text[]) AS t ON CONFLICT DO NOTHING)
+           held AS (INSERT INTO train_holdings (train_key, booking_id, data) SELECT t, $1, d::json FROM unnest($5::text[], $6::text[]) AS h(t, d)
+                    ON CONFLICT (train_key, booking_id) DO UPDATE SET data = excluded.data)
            INSERT INTO fulfillments (id, booking_id) SELECT f, $1 FROM unnest($4::text[]) AS f ON CONFLICT (id) DO NOTHING`,
-          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), trainKeysOfBooking(b)],
+          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), ...holdingParams(b).slice(0, 2)],
         );
       } catch (e) {
         const err = e as { code?: string; constraint?: string };
@@ -102,12 +108,14 @@ export async function postgresStore(url: string): Promise<Store> {
          ), indexed AS (
            INSERT INTO fulfillments (id, booking_id) SELECT f, booking.id FROM booking CROSS JOIN unnest($5::text[]) AS f
            ON CONFLICT (id) DO NOTHING
-         ), trains AS (
-           INSERT INTO booking_trains (train_key, booking_id) SELECT t, booking.id FROM booking CROSS JOIN unnest($6::text[]) AS t
-           ON CONFLICT DO NOTHING
+         ), held AS (
+           INSERT INTO train_holdings (train_key, booking_id, data) SELECT t, booking.id, d::json FROM booking CROSS JOIN unnest($6::text[], $7::text[]) AS h(t, d)
+           ON CONFLICT (train_key, booking_id) DO UPDATE SET data = excluded.data
+         ), freed AS (
+           DELETE FROM train_holdings WHERE booking_id = $1 AND train_key = ANY($8::text[]) AND EXISTS (SELECT 1 FROM booking)
          )
          SELECT count(*)::int AS updated FROM booking`,
-        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), trainKeysOfBooking(b)],
+        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), ...holdingParams(b)],
       );
       if (rows[0]?.updated !== 1) throw new StoreConflict(b.id);
     },
@@ -117,13 +125,13 @@ export async function postgresStore(url: string): Promise<Store> {
       return rows[0]?.booking_id;
     },
 
-    async bookingsOnTrain(key) {
-      const { rows } = await pool.query<{ data: Booking }>('SELECT b.data FROM booking_trains t JOIN bookings b ON b.id = t.booking_id WHERE t.train_key = $1', [key]);
+    async holdingsOnTrain(key) {
+      const { rows } = await pool.query<{ data: TrainHoldings }>('SELECT data FROM train_holdings WHERE train_key = $1', [key]);
       return rows.map((r) => r.data);
     },
 
     async reset() {
-      await pool.query('TRUNCATE offers, bookings, fulfillments, booking_trains');
+      await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings');
     },
 
     // Fastify's onClose and a test may both close the store; Pool.end() may only be called once.
@@ -140,12 +148,23 @@ async function createSchema(pool: pg.Pool): Promise<void> {
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['signalbox schema']);
+    const fresh = await client.query<{ present: boolean }>(`SELECT to_regclass('train_holdings') IS NOT NULL AS present`);
     await client.query(`
       CREATE TABLE IF NOT EXISTS offers (id text PRIMARY KEY, owner text NOT NULL, bookable_until timestamptz NOT NULL, data json NOT NULL);
       CREATE TABLE IF NOT EXISTS bookings (id text PRIMARY KEY, owner text NOT NULL, version integer NOT NULL, data json NOT NULL);
       CREATE TABLE IF NOT EXISTS fulfillments (id text PRIMARY KEY, booking_id text NOT NULL);
-      CREATE TABLE IF NOT EXISTS booking_trains (train_key text NOT NULL, booking_id text NOT NULL, PRIMARY KEY (train_key, booking_id));
+      CREATE TABLE IF NOT EXISTS train_holdings (train_key text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (train_key, booking_id));
+      DROP TABLE IF EXISTS booking_trains;
     `);
+    // A database written before the holdings index existed gets it built once, from its bookings.
+    if (!fresh.rows[0]?.present) {
+      const { rows } = await client.query<{ data: Booking }>('SELECT data FROM bookings');
+      for (const { data } of rows) {
+        for (const h of trainHoldingsOf(data)) {
+          await client.query('INSERT INTO train_holdings (train_key, booking_id, data) VALUES ($1, $2, $3::json) ON CONFLICT DO NOTHING', [h.train, h.bookingId, JSON.stringify(h)]);
+        }
+      }
+    }
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});

@@ -1,4 +1,4 @@
-import type { Booking, StoredOffer } from '../../engine/index.ts';
+import type { Booking, StoredOffer, TrainHoldings } from '../../engine/index.ts';
 
 /**
  * Where offers and bookings live between requests. Every implementation keeps the same promises:
@@ -20,10 +20,12 @@ export interface Store {
   /** Replaces a booking read at `version`; throws StoreConflict when someone wrote in between. */
   updateBooking(booking: Booking, version: number): Promise<void>;
   /**
-   * The bookings that hold or held places on a train (`trainKey`: vehicle number / service date, engine
-   * trainKeysOfBooking), kept up to date on insert and update. Whether each still holds is the engine's call.
+   * What the bookings on a train (`trainKey`: vehicle number / service date, engine trainKeysOfBooking) hold
+   * there: the engine's `trainHoldingsOf` of each booking, kept up to date on insert and update (a booking that
+   * gave every place on the train back has no entry). Whether a provisional booking's entry still holds at a
+   * given instant is the engine's call (`until`).
    */
-  bookingsOnTrain(trainKey: string): Promise<Booking[]>;
+  holdingsOnTrain(trainKey: string): Promise<TrainHoldings[]>;
   /** The booking a fulfillment belongs to. */
   bookingOfFulfillment(fulfillmentId: string): Promise<string | undefined>;
   /** Empties the store (sandbox reset): bookings and offers go, nothing else. */

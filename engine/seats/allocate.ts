@@ -98,10 +98,19 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
       const matched = (c: Candidate) => preferred.filter((p) => c.place.placeProperties.includes(p)).length;
       // A compartment is a room: within it nearness does not matter, other compartments come in layout order.
       const near = (c: Candidate) => !!anchor && c.coach.number === anchor.coach.number && c.place.compartment === anchor.place.compartment;
-      const rank = pool.map((c, i) => ({ c, key: [-matched(c), near(c) ? 0 : 1, near(c) && !c.place.compartment ? distance(c, anchor!) : 0, i] }));
-      rank.sort((a, b) => a.key.map((v, k) => v - b.key[k]!).find((d) => d !== 0) ?? 0);
-      chosen = rank[0]!.c;
-      const missing = preferred.filter((p) => !chosen!.place.placeProperties.includes(p));
+      // The first place by (most preferred properties, near the anchor, distance to it), in layout order on ties.
+      let bestKey: [number, number, number] | undefined;
+      for (const c of pool) {
+        const isNear = near(c);
+        const key: [number, number, number] = [-matched(c), isNear ? 0 : 1, isNear && !c.place.compartment ? distance(c, anchor!) : 0];
+        if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))) {
+          bestKey = key;
+          chosen = c;
+        }
+      }
+      const best: Candidate = chosen!; // the pool is not empty (checked above)
+      chosen = best;
+      const missing = preferred.filter((p) => !best.place.placeProperties.includes(p));
       if (missing.length > 0 && mode === 'create') warnings.push({ code: 'X_PLACE_PREFERENCE_NOT_MET', params: { properties: missing.join(', ') } });
     }
 

@@ -5,7 +5,7 @@ import type { PlaceSelection } from '../booking/places.ts';
 import type { Booking, Leg, StoredOffer } from '../model.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
-import { holds, holdingsOf, interval, overlaps, type Holding } from './inventory.ts';
+import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from './inventory.ts';
 import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from './train.ts';
 
@@ -88,7 +88,7 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
 }
 
 /** Every place of the train with its status for the subject (spec §2.11 PlacePosition.status). */
-export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: readonly Booking[]): Array<Candidate & { status: 'FREE' | 'OCCUPIED' | 'RESTRICTED' }> {
+export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Array<Candidate & { status: 'FREE' | 'OCCUPIED' | 'RESTRICTED' }> {
   const { rules } = ctx;
   const train = trainKey(subject.leg);
   const held: Holding[] = holdingsOf(onTrains, ctx.now).filter((h) => h.train === train);

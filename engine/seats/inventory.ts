@@ -44,17 +44,55 @@ export function holds(booking: Booking, r: BookedReservation, now: Date): boolea
   return !!r.placeAllocation && !FREED.has(r.status) && !isExpired(booking, now);
 }
 
-/** The places the given bookings hold at `now` (on every train; Holding.train says which). */
-export function holdingsOf(bookings: readonly Booking[], now: Date): Holding[] {
+/**
+ * What one booking holds on one train, as a store indexes it (Store.holdingsOnTrain): written with every
+ * change of the booking, so that deciding what is free reads a few small records instead of every booking
+ * ever made on the train. Whether they still hold at a given instant is decided by `holdingsOf`: a
+ * provisional booking holds `until` its confirmation time limit (spec §3).
+ */
+export interface TrainHoldings {
+  train: string;
+  bookingId: string;
+  /** The confirmation time limit of a provisional booking (ISO); absent once it is confirmed. */
+  until?: string;
+  holdings: Holding[];
+}
+
+/** The bookings on a train, as the engine's callers give them: whole bookings, or their index entries. */
+export type OnTrain = Booking | TrainHoldings;
+
+const PROVISIONAL = new Set(['PREBOOKED', 'ON_HOLD']);
+
+/** The index entries of a booking: one per train it holds places on, none for a train it gave every place back on. */
+export function trainHoldingsOf(booking: Booking): TrainHoldings[] {
+  if (booking.machine.value === 'EXPIRED') return [];
+  const until = PROVISIONAL.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
+  const byTrain = new Map<string, Holding[]>();
+  for (const r of booking.reservations) {
+    if (!r.placeAllocation || FREED.has(r.status)) continue;
+    const leg = booking.trip.legs.find((l) => l.id === r.legId);
+    if (!leg) continue;
+    const h = holding(booking.id, r, leg);
+    byTrain.set(h.train, [...(byTrain.get(h.train) ?? []), h]);
+  }
+  return [...byTrain].map(([train, holdings]) => ({ train, bookingId: booking.id, ...(until ? { until } : {}), holdings }));
+}
+
+const isBooking = (x: OnTrain): x is Booking => 'reservations' in x;
+export const bookingIdOf = (x: OnTrain) => (isBooking(x) ? x.id : x.bookingId);
+
+/** The places the given bookings (or their index entries) hold at `now`, on every train (Holding.train says which). */
+export function holdingsOf(onTrains: readonly OnTrain[], now: Date): Holding[] {
   const out: Holding[] = [];
   const seen = new Set<string>();
-  for (const b of bookings) {
-    if (seen.has(b.id)) continue;
-    seen.add(b.id);
-    for (const r of b.reservations) {
-      const leg = b.trip.legs.find((l) => l.id === r.legId);
-      if (!leg || !holds(b, r, now)) continue;
-      out.push(holding(b.id, r, leg));
+  const at = now.getTime();
+  for (const x of onTrains) {
+    for (const entry of isBooking(x) ? trainHoldingsOf(x) : [x]) {
+      const key = `${entry.bookingId}\u0000${entry.train}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (entry.until !== undefined && at >= Date.parse(entry.until)) continue;
+      out.push(...entry.holdings);
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import type { Booking } from '../model.ts';
+import type { OnTrain } from './inventory.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { placeStatuses, type MapSubject } from './availability.ts';
 
@@ -9,7 +9,7 @@ import { placeStatuses, type MapSubject } from './availability.ts';
  * compartments; PlacePosition.status is FREE exactly when the place is selectable for this passenger and leg,
  * and isSelectable says the same.
  */
-export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: readonly Booking[]): Record<string, unknown> {
+export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Record<string, unknown> {
   const places = placeStatuses(ctx, subject, onTrains);
   const coaches = (ctx.rules.fleet.categories[subject.leg.category]?.coaches ?? []).map((coach) => {
     const mine = places.filter((p) => p.coach.number === coach.number);
@@ -44,7 +44,7 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
 }
 
 /** GET /availabilities: the FREE places counted per place-property combination (CONTRACT §6). */
-export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly Booking[]): Record<string, unknown> {
+export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Record<string, unknown> {
   const counts = new Map<string, { placeProperties: string[]; count: number }>();
   for (const p of placeStatuses(ctx, subject, onTrains)) {
     if (p.status !== 'FREE') continue;
@@ -56,7 +56,7 @@ export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readon
 }
 
 /** GET /availabilities/preferences: the FREE places with their properties (CONTRACT §6). */
-export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: readonly Booking[]): Record<string, unknown> {
+export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Record<string, unknown> {
   return {
     availablePlaces: placeStatuses(ctx, subject, onTrains).filter((p) => p.status === 'FREE')
       .map((p) => ({ coachNumber: p.coach.number, placeNumber: p.place.number, placeProperties: p.place.placeProperties })),

@@ -10,12 +10,38 @@ export interface Candidate {
 }
 
 /** The places of a category's trains whose coaches sell the product, in train and layout order. */
-export function candidatesFor(rules: RuleSet, category: string, productCode: string): Candidate[] {
-  const coaches = rules.fleet.categories[category]?.coaches ?? [];
-  return coaches.filter((c) => c.products.includes(productCode)).flatMap((coach) => {
-    const layout = rules.coachLayouts.layouts[coach.layout]!;
-    return layout.places.map((place) => ({ coach, layout, place }));
-  });
+export function candidatesFor(rules: RuleSet, category: string, productCode: string): readonly Candidate[] {
+  // The fleet is part of the rules: the list is made once per rule set, category and product.
+  let known = candidateLists.get(rules);
+  if (!known) candidateLists.set(rules, (known = new Map()));
+  const key = `${category}\u0000${productCode}`;
+  let list = known.get(key);
+  if (!list) {
+    const coaches = rules.fleet.categories[category]?.coaches ?? [];
+    list = coaches.filter((c) => c.products.includes(productCode)).flatMap((coach) => {
+      const layout = rules.coachLayouts.layouts[coach.layout]!;
+      return layout.places.map((place) => ({ coach, layout, place }));
+    });
+    known.set(key, list);
+  }
+  return list;
+}
+const candidateLists = new WeakMap<RuleSet, Map<string, readonly Candidate[]>>();
+
+/** What others hold, by coach: made once per list of holdings, as every candidate of a train asks it. */
+const byCoach = new WeakMap<readonly Holding[], Map<string, Holding[]>>();
+function heldInCoach(held: readonly Holding[], coach: string): readonly Holding[] {
+  let index = byCoach.get(held);
+  if (!index) {
+    index = new Map();
+    for (const h of held) {
+      const list = index.get(h.coachNumber);
+      if (list) list.push(h);
+      else index.set(h.coachNumber, [h]);
+    }
+    byCoach.set(held, index);
+  }
+  return index.get(coach) ?? [];
 }
 
 /** Who asks for a place: one reservation of one passenger on one leg (spec §2.11 "this passenger, this leg"). */
@@ -43,7 +69,7 @@ export const isWheelchairPlace = (rules: RuleSet, c: Candidate) => c.place.place
  */
 export function selectable(rules: RuleSet, c: Candidate, seeker: Seeker, held: readonly Holding[]): boolean {
   if (isWheelchairPlace(rules, c) !== seeker.wheelchair) return false;
-  const others = held.filter((h) => h.reservationId !== seeker.reservationId && h.coachNumber === c.coach.number && overlaps(h, seeker));
+  const others = heldInCoach(held, c.coach.number).filter((h) => h.reservationId !== seeker.reservationId && overlaps(h, seeker));
   if (others.some((h) => h.placeNumber === c.place.number)) return false;
   const compartment = c.place.compartment;
   if (!compartment) return true;
