@@ -1,6 +1,7 @@
 import type { Language } from './rules/schemas.ts';
 import type { InternalPassengerType } from './rules/facts.ts';
 import type { CardReference } from './offers/request.ts';
+import type { PaymentMethod } from './booking/patch-requests.ts';
 import type { PlaceAllocation } from './seats/inventory.ts';
 
 /**
@@ -270,7 +271,7 @@ export interface Booking {
   offerMode: 'INDIVIDUAL' | 'COLLECTIVE';
   fulfillments: Fulfillment[];
   /** Appended by booking patches, never edited or removed (spec §4.1 rule 2). */
-  paymentMethods: Array<{ type: string; transactionId?: string }>;
+  paymentMethods: Array<Pick<PaymentMethod, 'type' | 'transactionId'>>;
   refundOffers?: RefundOffer[];
   exchangeOperations?: ExchangeOperation[];
   releaseOffers?: ReleaseOffer[];

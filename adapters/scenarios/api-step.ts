@@ -1,3 +1,4 @@
+import { checkResponse } from './api-schema.ts';
 import type { LoadedScenario } from './load.ts';
 import { match, type Mismatch } from './match.ts';
 import type { RunOptions, StepResult } from './results.ts';
@@ -50,7 +51,7 @@ export async function runApiStep(step: ApiStep, index: number, run: StepContext)
   const sent = Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== null));
   const res: HttpResult = await session.send({ method, path, headers: sent, ...(body !== undefined ? { body } : {}) });
 
-  const mismatches = check(step, res, vars, fixtures);
+  const mismatches = [...check(step, res, vars, fixtures), ...checkSchema(step, method, path, res)];
   if (mismatches.length === 0) save(step, res, vars, mismatches);
   const here = (keys: readonly PropertyKey[]) => source.at(['steps', index, ...keys]);
   const result: StepResult = {
@@ -94,6 +95,16 @@ function check(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, fi
     mismatches.push(...match(expand(expect.body, vars, fixtures, ['expect', 'body']), res.body, expect.exact ?? false, 'body', ['expect', 'body']));
   }
   return mismatches;
+}
+
+/**
+ * The body against the API's schema for the operation and status (or the one `expect.schema` names): an empty or
+ * partial body fails here even when `expect.body` names none of what is missing. Its place in the file is the
+ * step's own, or its `expect.schema`.
+ */
+function checkSchema(step: ApiStep, method: string, path: string, res: HttpResult): Mismatch[] {
+  const keys = step.expect.schema === undefined ? [] : ['expect', 'schema'];
+  return checkResponse(method, path, res.status, res.body, step.expect.schema).map((m) => ({ ...m, keys }));
 }
 
 function save(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, mismatches: Mismatch[]): void {

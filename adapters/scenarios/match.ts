@@ -13,6 +13,8 @@ export interface Mismatch {
   expected: unknown;
   actual: unknown;
   message: string;
+  /** `schema`: the response broke the API's schema (api-schema.ts); `path` names the operation, `message` where and how. */
+  kind?: 'schema';
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

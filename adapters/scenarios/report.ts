@@ -51,7 +51,15 @@ export function describeStep(step: StepResult): string[] {
   const add = (indent: number, text: string) => lines.push(...text.split('\n').map((l) => `${' '.repeat(indent)}${l}`));
   if (step.request) add(6, `${step.request.method} ${step.request.path}${step.response ? ` → ${step.response.status}` : ''}`);
   if (step.error) add(6, step.error);
+  let heading: string | undefined;
   for (const m of step.mismatches) {
+    // A schema mismatch: one heading naming the operation and status, then a line per place the body breaks it.
+    if (m.kind === 'schema') {
+      if (m.path !== heading) add(6, `${(heading = m.path)}:${m.at ? `  (${m.at})` : ''}`);
+      add(8, m.message);
+      continue;
+    }
+    heading = undefined;
     add(6, `${m.path}: ${m.message}${m.at ? `  (${m.at})` : ''}`);
     for (const l of describeDifference(m.expected, m.actual)) add(8, l);
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoDuration } from '../../engine/rules/schemas.ts';
 import { DATE_TIME_WITH_OFFSET } from '../../engine/time.ts';
+import { namedResponseSchemas } from './api-schema.ts';
 
 /**
  * The shape of a scenario file (README "Writing a scenario"). Editors get completion from the JSON Schema
@@ -15,6 +16,11 @@ export const Expectation = z.strictObject({
   body: z.unknown().optional(),
   /** Match the body exactly: no other keys allowed. */
   exact: z.boolean().optional(),
+  /**
+   * The API schema the body must match, by its name in GET /openapi.json's components (BookingResponse, Problem, …),
+   * instead of the one the operation declares for the status. Every response is checked against its operation's anyway.
+   */
+  schema: z.enum(Object.keys(namedResponseSchemas).sort() as [string, ...string[]]).optional(),
 });
 
 const methods = ['get', 'post', 'patch', 'put', 'delete'] as const;

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { ContractRecord as ContractRecordSchema, CustomerRecord as CustomerRecordSchema, TravelPass } from './response.ts';
 import type { ContractEntry, CustomerEntry, Customers, Language, PassTypeEntry, TravelPassEntry } from '../rules/schemas.ts';
 
 /**
@@ -5,33 +7,10 @@ import type { ContractEntry, CustomerEntry, Customers, Language, PassTypeEntry, 
  * customers hold for the offer and booking rules. Pure: the caller hands in the loaded data.
  */
 
-/** Spec §2.12 Customer, as the Customer API answers it. */
-export interface CustomerRecord {
-  firstName: string;
-  lastName: string;
-  memberNumber?: string;
-  level?: string;
-  email: string;
-  phoneNumber: string;
-  travelPasses?: TravelPassRecord[];
-}
-
-/** Spec §2.12 travel pass entry. */
-export interface TravelPassRecord {
-  cardNumber: string;
-  cardType: string;
-  description: string;
-  validFrom: string;
-  validTo: string;
-}
-
-/** Spec §2.12 Contract. */
-export interface ContractRecord {
-  organizationName: string;
-  department: string | null;
-  contractNumber: string;
-  organizationNumber: string;
-}
+/** Spec §2.12 Customer, Contract and travel pass entry, as the Customer API answers them (shapes: response.ts). */
+export type CustomerRecord = z.infer<typeof CustomerRecordSchema>;
+export type TravelPassRecord = z.infer<typeof TravelPass>;
+export type ContractRecord = z.infer<typeof ContractRecordSchema>;
 
 /** A pass a customer holds together with the facts of its type: what the offer and booking rules ask about. */
 export type TravelPassFacts = TravelPassEntry & Omit<PassTypeEntry, 'name'>;

@@ -4,17 +4,21 @@ import { z } from 'zod';
 
 const Code = z.string().regex(/^[A-Z0-9_]+$/, 'upper-case letters, digits and _');
 const PlaceNumber = z.string().regex(/^\d+$/, 'digits');
+/** Shared with the coach layout response (engine/seats/response.ts), which shows them as the file gives them. */
+export const GridSize = z.strictObject({ x: z.number().int().positive(), y: z.number().int().positive() });
+export const PlaceCoords = z.strictObject({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative() });
+export const PlaceDirection = z.enum(['IN_DIRECTION', 'OPPOSITE_DIRECTION']);
 
 export const CoachLayoutsFile = z.strictObject({
   /** Spec §2.11: always 40 px. */
   seatWidth: z.number().int().positive(),
   layouts: z.record(Code, z.strictObject({
     accommodationSubType: Code,
-    gridSize: z.strictObject({ x: z.number().int().positive(), y: z.number().int().positive() }),
+    gridSize: GridSize,
     places: z.array(z.strictObject({
       number: PlaceNumber,
-      coords: z.strictObject({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative() }),
-      direction: z.enum(['IN_DIRECTION', 'OPPOSITE_DIRECTION']),
+      coords: PlaceCoords,
+      direction: PlaceDirection,
       placeProperties: z.array(Code),
       /** A night coach's compartment; absent on day coaches. */
       compartment: PlaceNumber.optional(),

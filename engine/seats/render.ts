@@ -1,8 +1,10 @@
+import type { z } from 'zod';
 import type { Booking, BookedReservation } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
+import type { PlaceAllocation } from './response.ts';
 
 /** OSDM PlaceAllocation of a reservation (spec §2.10): the place it holds on its leg. */
-export function renderPlaceAllocation(rules: RuleSet, booking: Booking, r: BookedReservation): Record<string, unknown> {
+export function renderPlaceAllocation(rules: RuleSet, booking: Booking, r: BookedReservation): z.infer<typeof PlaceAllocation> {
   const a = r.placeAllocation!;
   return {
     accommodationType: rules.products.products[r.product.code]?.accommodationType ?? 'SEAT',

@@ -3,6 +3,8 @@ import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/bo
 import { BookingRequest } from '../../../engine/booking/request.ts';
 import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
 import { OfferCollectionRequest } from '../../../engine/offers/request.ts';
+import { CleanupRequest, OfferConfirmation, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
+import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../routes/sandbox.ts';
 import * as S from './schemas.ts';
 
@@ -48,23 +50,8 @@ export interface Operation {
   problems?: Record<number, string>;
 }
 
-/** Request bodies no zod schema defines yet (the routes are planned): the top level, as CONTRACT and spec name it. */
-const planned = (description: string, shape: z.ZodRawShape = {}) => {
-  const schema = z.object(shape).loose().describe(description);
-  S.loose.add(schema);
-  return schema;
-};
-export const RefundOfferRequest = planned('OSDM RefundOfferRequest: all fulfillment ids of the ticket, an optional overrule code (spec §4.1 rule 6).', {
-  fulfillmentIds: z.array(z.string()).optional(), overruleCode: z.string().optional(),
-});
-export const ReleaseOfferRequest = planned('OSDM ReleaseOfferRequest: fulfillment ids and the overrule code, which is required (spec §4.1 rule 5).', {
-  fulfillmentIds: z.array(z.string()).optional(), overruleCode: z.string().optional(),
-});
-export const OfferConfirmation = planned('Confirms the offer (CONTRACT §6).', { status: z.literal('CONFIRMED') });
-export const OnHoldOfferRequest = planned('OSDM OnHoldOfferRequest; increaseTTL is ignored (spec §4.1 rule 11).');
-export const ExchangeOfferCollectionRequest = planned('OSDM ExchangeOfferCollectionRequest: the fulfillments to exchange, the new trip, the complete passenger set (spec §4.1 rule 7); embed defaults to ALL.');
-export const ExchangeOperationRequest = planned('OSDM ExchangeOperationRequest (spec §4.1 rule 7).');
-export const CleanupRequest = planned('OSDM cleanup request; an overrule code → 86042 (spec §4.1 rule 12).');
+/** PATCH …/on-hold-offer/{id}: OSDM OnHoldOfferPatchRequest, an empty object (CONTRACT §6); the handler does not read it. */
+export const OnHoldOfferPatchRequest = z.strictObject({}).describe('An empty object (CONTRACT §6).');
 
 const availabilityQuery = {
   contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: z.enum(['OFFER', 'BOOKING']) },
@@ -236,7 +223,7 @@ export const operations: Record<string, Operation> = {
   },
   'PATCH /v3/bookings/{bookingId}/on-hold-offer/{onHoldOfferId}': {
     summary: 'Confirm an on-hold offer', section: 'spec §4.1 rule 11, CONTRACT §6', tag: 'Aftersales', access: 'reseller',
-    request: { schema: planned('An empty object (CONTRACT §6).') },
+    request: { schema: OnHoldOfferPatchRequest },
     responses: { 200: json('OnHoldOfferResponse', S.OnHoldOfferResponse) },
   },
   'DELETE /v3/bookings/{bookingId}/on-hold-offer/{onHoldOfferId}': {
@@ -245,7 +232,7 @@ export const operations: Record<string, Operation> = {
   },
   'POST /v3/bookings/{bookingId}/exchange-offers': {
     summary: 'Exchange offers', section: 'spec §4.1 rule 7', tag: 'Aftersales', access: 'reseller',
-    request: { schema: ExchangeOfferCollectionRequest, required: true },
+    request: { schema: ExchangeOfferRequest, required: true },
     responses: { 200: json('ExchangeOfferCollectionResponse', S.ExchangeOfferCollectionResponse) },
     problems: { 409: 'X_CONCURRENT_AFTERSALES' },
   },
@@ -261,7 +248,7 @@ export const operations: Record<string, Operation> = {
   },
   'PATCH /v3/bookings/{bookingId}/exchange-operations/{exchangeOperationId}': {
     summary: 'Change an exchange operation', section: 'CONTRACT §6', tag: 'Aftersales', access: 'reseller',
-    request: { schema: ExchangeOperationRequest, required: true },
+    request: { schema: ExchangeOperationPatch },
     responses: { 200: json('ExchangeOperationResponse', S.ExchangeOperationResponse) },
   },
   'DELETE /v3/bookings/{bookingId}/exchange-operations/{exchangeOperationId}': {

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { Offer } from '../offers/response.ts';
+import { BookingPartStatus, FulfillmentStatus, Instant, Price, Ref } from '../osdm/shapes.ts';
+
+/**
+ * The aftersales answers (spec §3, §4.1 rules 5–12; CONTRACT §6) as engine/aftersales/render.ts and
+ * engine/index.ts render them, in OSDM 3.4 names: refund, release and on-hold offers, exchange offers and
+ * exchange operations. Cleanup answers 202 with no body.
+ */
+
+/** A fulfillment an offer covers, with its status now. */
+const CoveredFulfillment = z.strictObject({ id: z.string(), status: FulfillmentStatus });
+
+/** The fields every refund and release offer shows (render.ts `offerHeader`). */
+const offerHeader = {
+  id: z.string(),
+  createdOn: Instant,
+  validFrom: Instant,
+  validUntil: Instant,
+  status: z.enum(['PROPOSED', 'CONFIRMED']),
+  confirmedOn: Instant.optional(),
+  fulfillments: z.array(CoveredFulfillment),
+};
+
+/** OSDM RefundOffer (spec §4.1 rule 6); refunds are paid at once (`reimbursementStatus` IMMEDIATE). */
+export const RefundOffer = z.strictObject({
+  ...offerHeader,
+  refundFee: Price,
+  refundableAmount: Price.describe('0 once the refund is confirmed (spec §3).'),
+  appliedOverruleCode: z.string().optional(),
+  reimbursementStatus: z.literal('IMMEDIATE'),
+  refundOfferBreakdown: z.array(z.strictObject({ refundFee: Price, refundableAmount: Price, bookingParts: z.array(Ref) })),
+});
+
+/** OSDM ReleaseOffer (spec §4.1 rule 5): the overrule code is required to make one, so it is always shown. */
+export const ReleaseOffer = z.strictObject({
+  ...offerHeader,
+  appliedOverruleCode: z.string(),
+});
+
+/** OSDM OnHoldOffer (spec §4.1 rule 11): free, no deposit. */
+export const OnHoldOffer = z.strictObject({
+  id: z.string(),
+  summary: z.string(),
+  createdOn: Instant,
+  validFrom: Instant,
+  validUntil: Instant,
+  onHoldFee: z.strictObject({ id: z.string(), price: Price }),
+  deposit: Price,
+  increasedTTL: z.string().describe('ISO 8601 duration'),
+  confirmedOn: Instant.optional(),
+});
+
+/**
+ * OSDM ExchangeOperation (spec §4.1 rule 7). `bookingParts` (the new trip's parts and their status) and
+ * `confirmedOn` are the renderer's additions to OSDM 3.4's ExchangeOperation, which has neither.
+ */
+export const ExchangeOperation = z.strictObject({
+  id: z.string(),
+  status: z.enum(['PREBOOKED', 'FULFILLED', 'ERROR']),
+  ticketTimeLimit: Instant,
+  exchangeOffers: z.array(z.strictObject({ offerId: z.string(), exchangePrice: Price, exchangeFee: Price })),
+  bookingParts: z.array(z.strictObject({ id: z.string(), status: BookingPartStatus })),
+  fulfillments: z.array(CoveredFulfillment),
+  confirmedOn: Instant.optional(),
+});
+
+/** OSDM ExchangeOffer: an Offer with its fee (none, spec §4.1 rule 7), its price (the new journey's) and the fulfillments it replaces. */
+export const ExchangeOffer = Offer.extend({
+  exchangeFee: Price,
+  exchangePrice: Price,
+  fulfillments: z.array(Ref),
+});
+
+export const RefundOfferCollectionResponse = z.strictObject({ refundOffers: z.array(RefundOffer) });
+export const RefundOfferResponse = z.strictObject({ refundOffer: RefundOffer });
+export const ReleaseOfferCollectionResponse = z.strictObject({ releaseOffers: z.array(ReleaseOffer) });
+export const ReleaseOfferResponse = z.strictObject({ releaseOffer: ReleaseOffer });
+export const OnHoldOfferResponse = z.strictObject({ onHoldOffer: OnHoldOffer });
+export const ExchangeOfferCollectionResponse = z.strictObject({ exchangeOffers: z.array(ExchangeOffer) });
+export const ExchangeOperationResponse = z.strictObject({ exchangeOperation: ExchangeOperation });
