@@ -23,7 +23,7 @@ import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } fr
 
 /** The three availability answers (CONTRACT §6). */
 export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
-import { renderOffer, renderOfferCollection } from './offers/render.ts';
+import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
 import { loadRules } from './rules/load.ts';
@@ -131,7 +131,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => {
         const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now));
-        const passengers = (body as { anonymousPassengerSpecifications?: unknown }).anonymousPassengerSpecifications;
+        // Validated by createOffers above, so it has the request schema's shape; echoed as sent.
+        const passengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
         return { offers, response: renderOfferCollection(rules, offers, call.requestor.language, passengers) };
       });
     },

@@ -1,25 +1,28 @@
 import { renderExchangeOperation, renderRefundOffer, renderReleaseOffer } from '../aftersales/render.ts';
-import type { Booking, BookedAdmission, BookedReservation, Fulfillment } from '../model.ts';
+import type { Booking, BookedAdmission, BookedReservation, Fulfillment, Money } from '../model.ts';
 import { sum } from '../offers/pricing.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { renderPlaceAllocation } from '../seats/render.ts';
 import type { Language } from '../rules/schemas.ts';
+import type { z } from 'zod';
+import type * as R from './response.ts';
 
 /** OSDM 3.4 Booking rendered from the stored booking (spec §2.6 booking response facts). */
-export function renderBooking(rules: RuleSet, booking: Booking, language: Language): Record<string, unknown> {
+export function renderBooking(rules: RuleSet, booking: Booking, language: Language): z.infer<typeof R.Booking> {
   const refunded = [...booking.admissions, ...booking.reservations, ...booking.ancillaries].flatMap((p) => (p.refundAmount ? [p.refundAmount] : []));
-  const refundAmountOf = (p: { refundAmount?: unknown }) => (p.refundAmount ? { refundAmount: p.refundAmount } : {});
+  const refundAmountOf = (p: { refundAmount?: Money }) => (p.refundAmount ? { refundAmount: p.refundAmount } : {});
   const trip = booking.trip;
   const coverage = (legIds: string[]) => ({ coveredTripId: trip.id, coveredLegIds: legIds });
   const trips = [trip, ...(booking.exchangeOperations ?? []).map((o) => o.trip)];
   const validity = (legIds: string[]) => {
     if (booking.pass) return { validFrom: booking.pass.validFrom, validUntil: booking.pass.validUntil };
     const legs = trips.flatMap((t) => t.legs).filter((l) => legIds.includes(l.id));
-    return { validFrom: legs[0]?.departure, validUntil: legs[legs.length - 1]?.arrival };
+    // A part's legs are legs of the booking's trip or of one of its exchanges' trips.
+    return { validFrom: legs[0]!.departure, validUntil: legs[legs.length - 1]!.arrival };
   };
   const summary = (code: string) => rules.products.products[code]?.summary[language] ?? rules.customers.passTypes[code]?.name[language] ?? code;
   const admission = (a: BookedAdmission) => ({
-    objectType: 'Admission',
+    objectType: 'Admission' as const,
     id: a.id,
     summary: summary(a.product.code),
     createdOn: a.createdOn,
@@ -38,7 +41,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     ...(trip.international ? { regulatoryConditions: ['CIV'] } : {}),
   });
   const reservation = (r: BookedReservation) => ({
-    objectType: 'Reservation',
+    objectType: 'Reservation' as const,
     id: r.id,
     summary: summary(r.product.code),
     createdOn: r.createdOn,
@@ -77,7 +80,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
       admissions: booking.admissions.map(admission),
       reservations: booking.reservations.map(reservation),
       ancillaries: booking.ancillaries.map((x) => ({
-        objectType: 'Ancillary',
+        objectType: 'Ancillary' as const,
         id: x.id,
         type: rules.ancillaryItems[x.item]?.type ?? x.item,
         summary: rules.ancillaryItems[x.item]?.summary[language] ?? x.item,
@@ -126,7 +129,7 @@ function renderPerson(p: NonNullable<Booking['purchaser']>) {
 
 function fulfillmentSummary(booking: Booking, f: Fulfillment) {
   return {
-    objectType: 'Fulfillment',
+    objectType: 'Fulfillment' as const,
     id: f.id,
     status: f.status,
     bookingRef: booking.id,
@@ -137,15 +140,16 @@ function fulfillmentSummary(booking: Booking, f: Fulfillment) {
 }
 
 /** GET /fulfillments/{id}: the ticket, with the Aztec payload as a BAR_CODE security feature (CONTRACT §4b). */
-export function renderFulfillment(booking: Booking, f: Fulfillment, language: Language): Record<string, unknown> {
+export function renderFulfillment(booking: Booking, f: Fulfillment, language: Language): z.infer<typeof R.Fulfillment> {
   return {
     ...fulfillmentSummary(booking, f),
     issuingLanguage: language,
     contentComplete: true,
     fulfillmentParts: f.barcode
       ? [{
-          controlId: f.controlNumber,
-          passengerRef: booking.passengers.find((p) => p.id === f.passengerIds[0])?.externalRef,
+          // A fulfillment with a barcode is a ticket: it has a control number and its passengers (lifecycle.ts).
+          controlId: f.controlNumber!,
+          passengerRef: booking.passengers.find((p) => p.id === f.passengerIds[0])!.externalRef,
           securityFeatures: [{ type: { type: 'BAR_CODE', symbology: 'AZTEC', format: 'BINARY' }, data: f.barcode }],
         }]
       : [],

@@ -1,9 +1,13 @@
 import type { AncillaryPart, Money, StoredOffer } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
+import type { z } from 'zod';
+import type * as R from './response.ts';
+
+export type OfferCollection = z.infer<typeof R.OfferCollectionResponse>;
 
 /** OSDM 3.4 Offer rendered from a stored offer in the caller's language (spec §2.3). */
-export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Language): Record<string, unknown> {
+export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Language): z.infer<typeof R.Offer> {
   if (offer.pass) return renderPassOffer(rules, offer, language);
   const product = rules.products.products[offer.product.code]!;
   const flex = rules.products.flexibilities[offer.product.flexibility]!;
@@ -111,7 +115,7 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
 }
 
 /** Spec §4.2 rule 3: one admission part referencing the pass product; fulfillment set by the service (rule 5). */
-function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language): Record<string, unknown> {
+function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language): z.infer<typeof R.Offer> {
   const pass = offer.pass!;
   const name = rules.customers.passTypes[pass.passType]!.name[language];
   return {
@@ -149,6 +153,7 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
   };
 }
 
-export function renderOfferCollection(rules: RuleSet, offers: StoredOffer[], language: Language, passengers: unknown): Record<string, unknown> {
+/** `passengers`: the request's anonymousPassengerSpecifications as sent (and validated), echoed (OSDM OfferCollectionResponse). */
+export function renderOfferCollection(rules: RuleSet, offers: StoredOffer[], language: Language, passengers: OfferCollection['anonymousPassengerSpecifications']): OfferCollection {
   return { offers: offers.map((o) => renderOffer(rules, o, language)), anonymousPassengerSpecifications: passengers };
 }

@@ -8,6 +8,7 @@ import { violation } from '../violation.ts';
 import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from './inventory.ts';
 import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from './train.ts';
+import type { PreSelection } from './response.ts';
 
 /** The four query parameters of /availabilities, …/preferences and …/place-map (CONTRACT §6). */
 export const AvailabilityQuery = z.object({
@@ -32,7 +33,7 @@ export interface MapSubject {
   productCode: string;
   seeker: Seeker;
   /** Booking context: the places of all reservations on the leg (spec §2.11 preSelections). */
-  preSelections?: Array<Record<string, unknown>>;
+  preSelections?: Array<z.infer<typeof PreSelection>>;
 }
 
 /**
@@ -75,7 +76,7 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
     .filter((x) => x.legId === r.legId && holds(booking, x, ctx.now))
     .map((x) => ({
       reservationId: x.id,
-      passengerRef: booking.passengers.find((p) => p.id === x.passengerId)?.externalRef,
+      passengerRef: booking.passengers.find((p) => p.id === x.passengerId)!.externalRef,
       passengerId: x.passengerId,
       coachNumber: x.placeAllocation!.coachNumber,
       placeNumber: x.placeAllocation!.placeNumber,

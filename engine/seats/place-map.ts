@@ -2,6 +2,8 @@ import type { Context } from '../context.ts';
 import type { OnTrain } from './inventory.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { placeStatuses, type MapSubject } from './availability.ts';
+import type { z } from 'zod';
+import type * as R from './response.ts';
 
 /**
  * GET /availabilities/place-map (spec §2.11): PlaceAvailability of the subject's leg. Coach.status is always
@@ -9,20 +11,20 @@ import { placeStatuses, type MapSubject } from './availability.ts';
  * compartments; PlacePosition.status is FREE exactly when the place is selectable for this passenger and leg,
  * and isSelectable says the same.
  */
-export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Record<string, unknown> {
+export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlaceAvailabilityResponse> {
   const places = placeStatuses(ctx, subject, onTrains);
   const coaches = (ctx.rules.fleet.categories[subject.leg.category]?.coaches ?? []).map((coach) => {
     const mine = places.filter((p) => p.coach.number === coach.number);
     const numbers = [...new Set(mine.map((p) => p.place.compartment ?? '1'))];
     return {
       number: coach.number,
-      status: 'FREE',
+      status: 'FREE' as const,
       layoutId: coach.layout,
       owner: ctx.rules.stations.operatorCarrier.ref,
-      direction: 'IN_DIRECTION',
+      direction: 'IN_DIRECTION' as const,
       compartments: numbers.map((n) => ({
         number: n,
-        status: 'FREE',
+        status: 'FREE' as const,
         isSelectable: true,
         places: mine.filter((p) => (p.place.compartment ?? '1') === n).map((p) => ({
           number: p.place.number,
@@ -44,7 +46,7 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
 }
 
 /** GET /availabilities: the FREE places counted per place-property combination (CONTRACT §6). */
-export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Record<string, unknown> {
+export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.AvailabilityCountResponse> {
   const counts = new Map<string, { placeProperties: string[]; count: number }>();
   for (const p of placeStatuses(ctx, subject, onTrains)) {
     if (p.status !== 'FREE') continue;
@@ -56,7 +58,7 @@ export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readon
 }
 
 /** GET /availabilities/preferences: the FREE places with their properties (CONTRACT §6). */
-export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Record<string, unknown> {
+export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlacePreferencesResponse> {
   return {
     availablePlaces: placeStatuses(ctx, subject, onTrains).filter((p) => p.status === 'FREE')
       .map((p) => ({ coachNumber: p.coach.number, placeNumber: p.place.number, placeProperties: p.place.placeProperties })),
@@ -64,7 +66,7 @@ export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: r
 }
 
 /** GET /coach-layouts/{layoutId} (spec §2.11): places with number, centre coordinates and direction; 40 px seats. */
-export function renderCoachLayout(rules: RuleSet, layoutId: string): Record<string, unknown> | undefined {
+export function renderCoachLayout(rules: RuleSet, layoutId: string): z.infer<typeof R.CoachLayoutResponse> | undefined {
   const layout = rules.coachLayouts.layouts[layoutId];
   if (!layout) return undefined;
   return {
