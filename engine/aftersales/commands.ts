@@ -36,7 +36,10 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
       const one = (b: Booking) => ({ exchangeOperation: renderExchangeOperation(b, findOperation(b, c.id)) });
       switch (c.action) {
         case 'read': return { booking, status: 200, response: one(booking) };
-        case 'patch': return { booking: patchExchangeOperation(ctx, booking, c.id, c.body), status: 200, response: one(booking) };
+        case 'patch': {
+          const next = patchExchangeOperation(ctx, booking, c.id, c.body);
+          return { booking: next, status: 200, response: one(next) };
+        }
         case 'delete': return { booking: deleteExchangeOperation(ctx, booking, c.id), status: 204 };
       }
       break;
