@@ -9,8 +9,12 @@ import { initialTransition, transition, type AnyStateMachine, type EventObject }
  */
 const answers = new WeakMap<AnyStateMachine, Map<string, string | null>>();
 
+const initials = new WeakMap<AnyStateMachine, string>();
+
 export function initialState(machine: AnyStateMachine): string {
-  return initialTransition(machine)[0].value as string;
+  let state = initials.get(machine);
+  if (state === undefined) initials.set(machine, (state = initialTransition(machine)[0].value as string));
+  return state;
 }
 
 /** The next state for `event`, or undefined when the machine does not allow it in `state`. */

@@ -4,7 +4,19 @@
  */
 const DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
+/** Durations come from rules/ (a handful of values): each is read once. */
+const durations = new Map<string, number>();
+
 export function durationMs(iso: string): number {
+  let ms = durations.get(iso);
+  if (ms === undefined) {
+    ms = readDuration(iso);
+    if (durations.size < 1000) durations.set(iso, ms);
+  }
+  return ms;
+}
+
+function readDuration(iso: string): number {
   const m = DURATION.exec(iso);
   if (!m || iso === 'P' || iso.endsWith('T')) throw new Error(`not an ISO 8601 duration: ${iso}`);
   const [, w, d, h, min, s] = m;

@@ -24,6 +24,11 @@ export interface AllocationRequest {
 
 const distance = (a: Candidate, b: Candidate) => Math.hypot(a.place.coords.x - b.place.coords.x, a.place.coords.y - b.place.coords.y);
 const same = (c: Candidate, coach: string, place: string) => c.coach.number === coach && c.place.number === place;
+/** A filter predicate that lets through the first element `test` accepts and nothing after it (nor tests it). */
+const firstOnly = <T>(test: (x: T) => boolean) => {
+  let found = false;
+  return (x: T) => !found && (found = test(x));
+};
 
 /**
  * Places each target reservation on a free place of a coach that sells its product (rules/fleet.yaml), in
@@ -62,7 +67,16 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     const seeker: Seeker = { ...interval(leg), bookingId: booking.id, reservationId: r.id, private: product.compartment === 'PRIVATE', ...(gender ? { gender } : {}), wheelchair };
     const train = trainKey(leg);
     const onTrain = held.filter((h) => h.train === train);
-    let pool = candidates.filter((c) => selectable(rules, c, seeker, onTrain) && required.every((p) => c.place.placeProperties.includes(p)));
+    const fits = (c: Candidate) => selectable(rules, c, seeker, onTrain) && required.every((p) => c.place.placeProperties.includes(p));
+    const exactIndex = (selection?.places ?? []).findIndex((p) => p.passengerRef === passenger.externalRef);
+    // Near the reference place, else near the booking's previous passenger on this leg.
+    const ref = selection?.referencePlace;
+    const previous = [...placed.entries()].reverse().find(([id]) => booking.reservations.find((x) => x.id === id)?.legId === r.legId)?.[1];
+    const anchor = ref ? candidates.find((c) => same(c, ref.coachNumber, ref.placeNumber)) : previous;
+    // Nothing asked for, nothing preferred, nobody to sit near, no private group: the ranking below would pick the
+    // first place that fits in layout order, so the search stops there instead of weighing every place of the train.
+    const plain = !seeker.private && exactIndex < 0 && preferred.length === 0 && !anchor;
+    let pool = plain ? candidates.filter(firstOnly(fits)) : candidates.filter(fits);
 
     // Spec §2.5 rule 4: a private group stays in its compartment while it has room; in 2nd class the
     // whole group must fit in one compartment (it is not split).
@@ -81,7 +95,6 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     }
 
     let chosen: Candidate | undefined;
-    const exactIndex = (selection?.places ?? []).findIndex((p) => p.passengerRef === passenger.externalRef);
     if (exactIndex >= 0) {
       const exact = selection!.places![exactIndex]!;
       chosen = pool.find((c) => same(c, exact.coachNumber, exact.placeNumber));
@@ -91,10 +104,6 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
       }
     }
     if (!chosen) {
-      // Near the reference place, else near the booking's previous passenger on this leg.
-      const ref = selection?.referencePlace;
-      const previous = [...placed.entries()].reverse().find(([id]) => booking.reservations.find((x) => x.id === id)?.legId === r.legId)?.[1];
-      const anchor = ref ? candidates.find((c) => same(c, ref.coachNumber, ref.placeNumber)) : previous;
       const matched = (c: Candidate) => preferred.filter((p) => c.place.placeProperties.includes(p)).length;
       // A compartment is a room: within it nearness does not matter, other compartments come in layout order.
       const near = (c: Candidate) => !!anchor && c.coach.number === anchor.coach.number && c.place.compartment === anchor.place.compartment;
