@@ -32,10 +32,10 @@ const RETRIES = 3;
 
 /**
  * Runs `work` while holding every named train, one caller at a time per train, so two bookings in this
- * process never take the same place (read what is held, decide, write). Several processes on one
- * PostgreSQL database are not serialised by this (README "Seats": what is left out).
+ * process never take the same place (read what is held, decide, write). Processes sharing a store are
+ * serialised by the store's own train lock on top (`Store.lockTrains`, PostgreSQL advisory locks).
  */
-function trainLocks() {
+function trainLocks(store: Store) {
   const tails = new Map<string, Promise<void>>();
   return async function withTrains<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
     const sorted = [...new Set(keys)].sort();
@@ -46,7 +46,7 @@ function trainLocks() {
     sorted.forEach((k) => tails.set(k, mine));
     await Promise.all(before);
     try {
-      return await work();
+      return await (store.lockTrains ? store.lockTrains(sorted, work) : work());
     } finally {
       release();
       sorted.forEach((k) => { if (tails.get(k) === mine) tails.delete(k); });
@@ -85,7 +85,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
   let engine = initial;
   const call = (requestor: Requestor): Call => ({ requestor, now: clock.now(), ids });
   const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
-  const withTrains = trainLocks();
+  const withTrains = trainLocks(store);
   const inFlight = placesInFlight();
   /** What the bookings on these trains hold (engine/seats: whether it is still taken is decided there). */
   const onTrains = async (keys: readonly string[]) => [...(await Promise.all(keys.map((k) => store.holdingsOnTrain(k)))).flat(), ...inFlight.on(keys)];
@@ -131,9 +131,12 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
       const { decided, stored } = await withTrains(keys, async () => {
         const decided = engine.book(call(requestor), request, offers, await onTrains(keys));
-        // The next booking on these trains may decide as soon as this one is queued for the store: its
-        // places count as taken until the store has them (or has refused them). The answer waits for the commit.
-        return { decided, stored: inFlight.hold(decided.value.booking, store.insertBooking(decided.value.booking)) };
+        // In this process, the next booking on these trains may decide as soon as this one is queued for the
+        // store: its places count as taken until the store has them (or has refused them). Other processes see
+        // them only once committed, so under a store-wide lock the write is awaited before the lock is let go.
+        const stored = inFlight.hold(decided.value.booking, store.insertBooking(decided.value.booking));
+        if (store.lockTrains) await stored;
+        return { decided, stored };
       });
       await stored;
       return { value: decided.value.response, traces: decided.traces };

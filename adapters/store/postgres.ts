@@ -15,6 +15,11 @@ import { StoreConflict, type Store } from './store.ts';
  * included), so a booking reads back exactly as the memory and SQLite stores give it back, and it takes
  * every string JSON allows (jsonb refuses `\u0000`, which a request may well contain).
  */
+/** Connections for train locks: as many bookings on different trains can be decided at once, per process. */
+const TRAIN_LOCK_CONNECTIONS = 4;
+/** The first key of every train lock, so that they never meet another application's advisory locks. */
+const TRAIN_LOCK_SPACE = 'signalbox train';
+
 export async function postgresStore(url: string): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -41,6 +46,11 @@ export async function postgresStore(url: string): Promise<Store> {
     await pool.end().catch(() => {});
     throw new Error(`cannot open the PostgreSQL store ${redact(url)}: ${(e as Error).message}`, { cause: e });
   }
+
+  // Train locks hold a connection each for as long as a booking is decided and written; they get a pool of their
+  // own, so that holders (whose work queries through `pool`) can never wait on connections their waiters hold.
+  const lockPool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: TRAIN_LOCK_CONNECTIONS });
+  lockPool.on('error', (e) => process.stderr.write(`signalbox: PostgreSQL lock connection lost (${e.message})\n`));
 
   const fulfillmentIds = (b: Booking) => b.fulfillments.map((f) => f.id);
   /** The booking's holdings index as query parameters: trains it holds places on (with their entries), trains it freed. */
@@ -125,6 +135,20 @@ export async function postgresStore(url: string): Promise<Store> {
       return rows[0]?.booking_id;
     },
 
+    async lockTrains(keys, work) {
+      // Session advisory locks, taken in one order by every process (no deadlock), released by unlocking, or by
+      // PostgreSQL itself when the connection dies (a crashed process never keeps a train locked).
+      const client = await lockPool.connect();
+      let broken: Error | undefined;
+      try {
+        for (const key of [...new Set(keys)].sort()) await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', [TRAIN_LOCK_SPACE, key]);
+        return await work();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock_all()').catch((e: Error) => { broken = e; });
+        client.release(broken);
+      }
+    },
+
     async holdingsOnTrain(key) {
       const { rows } = await pool.query<{ data: TrainHoldings }>('SELECT data FROM train_holdings WHERE train_key = $1', [key]);
       return rows.map((r) => r.data);
@@ -135,7 +159,7 @@ export async function postgresStore(url: string): Promise<Store> {
     },
 
     // Fastify's onClose and a test may both close the store; Pool.end() may only be called once.
-    close: () => (closing ??= pool.end()),
+    close: () => (closing ??= Promise.all([pool.end(), lockPool.end()]).then(() => {})),
   };
 }
 

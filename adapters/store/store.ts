@@ -26,6 +26,12 @@ export interface Store {
    * given instant is the engine's call (`until`).
    */
   holdingsOnTrain(trainKey: string): Promise<TrainHoldings[]>;
+  /**
+   * Runs `work` while no other process sharing this store decides places on these trains (a store several
+   * processes write, PostgreSQL). Absent where one process owns the store (memory, SQLite): the service's
+   * in-process lock is enough there. What `work` writes must be committed before it returns.
+   */
+  lockTrains?<T>(trainKeys: readonly string[], work: () => Promise<T>): Promise<T>;
   /** The booking a fulfillment belongs to. */
   bookingOfFulfillment(fulfillmentId: string): Promise<string | undefined>;
   /** Empties the store (sandbox reset): bookings and offers go, nothing else. */
