@@ -184,9 +184,9 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.ratio('SQLite / memory store (lifecycles/s)', ratios(perSecond(sql!.name), perSecond(mem!.name)), '%');
     r.ratio(`SQLite lifecycles/s / (bare commits/s ÷ ${writes} writing steps)`, ratios(perSecond(sql!.name), commits.map((c) => c / writes)), '%');
     const cpu = (name: string) => results.get(name)!.map((x) => x.cpuUs);
-    r.row(`server CPU per lifecycle, ${sql!.name}`, 'µs', cpu(sql!.name));
-    r.row(`server CPU per lifecycle, ${mem!.name}`, 'µs', cpu(mem!.name));
-    r.row('lifecycles/s the SQLite server\'s CPU time allows (1 s ÷ CPU per lifecycle)', '/s', cpu(sql!.name).map((us) => 1e6 / us));
+    // All threads of the server process: the SQLite store commits on a writer thread of its own.
+    r.row(`server CPU per lifecycle (all threads), ${sql!.name}`, 'µs', cpu(sql!.name));
+    r.row(`server CPU per lifecycle (all threads), ${mem!.name}`, 'µs', cpu(mem!.name));
     for (const [i, step] of steps.entries()) {
       r.row(`  mean time of ${step.name} (SQLite, under load)`, 'ms', results.get(sql!.name)!.map((x) => x.stepMs[i]!));
     }

@@ -1,0 +1,110 @@
+'use strict';
+/**
+ * The SQLite store's writer thread (adapters/store/sqlite.ts). better-sqlite3 is synchronous: a durable commit
+ * stops its thread until the disk has the data (fsync). Here that thread is not the one serving requests: the
+ * server's thread hands each booking write over and goes on serving; this thread commits the writes that
+ * queued up meanwhile in one transaction (group commit) and answers each only after that commit.
+ *
+ * Plain CommonJS on purpose: a worker thread loads its file with Node's own loader, whether the server runs from
+ * the TypeScript sources (tsx), under vitest or from dist/, so this file must need no TypeScript loader.
+ *
+ * Messages in:  { kind: 'write', id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed } }
+ *               { kind: 'quotes', id, rows: [[offerId, json], …] }   { kind: 'reset', id }   { kind: 'close' }
+ * Messages out: { kind: 'written', results: [[id, 'ok' | 'conflict' | 'failed', message?], …] }
+ *               { kind: 'quotes-written', id, failed? }   { kind: 'reset-done', id }   { kind: 'closed' }
+ */
+const { parentPort, workerData } = require('node:worker_threads');
+const { deflateRawSync } = require('node:zlib');
+const Database = require('better-sqlite3');
+
+const { path, level, offersKeptMs, sweepEvery } = workerData;
+
+const db = new Database(path);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.pragma('busy_timeout = 5000');
+// Quotes are not bookings: their own connection does not wait for the disk (a crash may lose the newest ones).
+const quotesDb = new Database(path);
+quotesDb.pragma('synchronous = OFF');
+quotesDb.pragma('busy_timeout = 5000');
+
+const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 1, ?)');
+const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
+const indexFulfillment = db.prepare('INSERT OR IGNORE INTO fulfillments (id, booking_id) VALUES (?, ?)');
+const putHoldings = db.prepare('INSERT OR REPLACE INTO train_holdings (train_key, booking_id, data) VALUES (?, ?, ?)');
+const dropHoldings = db.prepare('DELETE FROM train_holdings WHERE train_key = ? AND booking_id = ?');
+const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
+const sweepOffers = quotesDb.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
+
+/** One write inside the batch's transaction: its first statement decides; on a conflict it writes nothing. */
+function apply(b) {
+  const data = deflateRawSync(b.json, { level });
+  if (b.version === undefined) {
+    try {
+      insertBooking.run(b.id, b.owner, data);
+    } catch (e) {
+      if (e && e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'conflict';
+      throw e;
+    }
+  } else if (updateBooking.run(data, b.id, b.version).changes !== 1) {
+    return 'conflict';
+  }
+  for (const f of b.fulfillmentIds) indexFulfillment.run(f, b.id);
+  for (const [train, json] of b.holdings) putHoldings.run(train, b.id, json);
+  for (const train of b.freed) dropHoldings.run(train, b.id);
+  return 'ok';
+}
+const commit = db.transaction((batch) => batch.map((w) => apply(w.booking)));
+
+let queue = [];
+function flush() {
+  const batch = queue;
+  queue = [];
+  if (batch.length === 0) return;
+  let verdicts;
+  try {
+    verdicts = commit(batch);
+  } catch (e) {
+    // The transaction rolled back as a whole (disk full, I/O error): nothing of the batch is stored.
+    parentPort.postMessage({ kind: 'written', results: batch.map((w) => [w.id, 'failed', String(e && e.message)]) });
+    return;
+  }
+  parentPort.postMessage({ kind: 'written', results: batch.map((w, i) => [w.id, verdicts[i]]) });
+}
+
+let quotesSinceSweep = 0;
+const writeQuotes = quotesDb.transaction((rows) => {
+  const now = Date.now();
+  for (const [id, json] of rows) insertOffer.run(id, now, json);
+  quotesSinceSweep += rows.length;
+  if (quotesSinceSweep >= sweepEvery) {
+    quotesSinceSweep = 0;
+    sweepOffers.run(now - offersKeptMs);
+  }
+});
+
+parentPort.on('message', (m) => {
+  if (m.kind === 'write') {
+    // Everything that arrives while this thread is busy (committing the previous batch) joins the next batch.
+    if (queue.length === 0) setImmediate(flush);
+    queue.push(m);
+  } else if (m.kind === 'quotes') {
+    try {
+      writeQuotes(m.rows);
+      parentPort.postMessage({ kind: 'quotes-written', id: m.id });
+    } catch (e) {
+      parentPort.postMessage({ kind: 'quotes-written', id: m.id, failed: String(e && e.message) });
+    }
+  } else if (m.kind === 'reset') {
+    // After the writes before it, so that nothing written before a reset survives it.
+    flush();
+    db.exec('DELETE FROM offer_quotes; DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings;');
+    parentPort.postMessage({ kind: 'reset-done', id: m.id });
+  } else if (m.kind === 'close') {
+    flush();
+    quotesDb.close();
+    db.close();
+    parentPort.postMessage({ kind: 'closed' });
+    parentPort.close();
+  }
+});
