@@ -142,7 +142,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       return { value: decided.value.response, traces: decided.traces };
     },
     async booking(requestor, id) {
-      return (await owned(requestor, id)).booking;
+      return engine.asOf(call(requestor), (await owned(requestor, id)).booking);
     },
     confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
     patchPassenger: (requestor, id, passengerId, body) => update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body)),
@@ -159,19 +159,24 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     },
     async exchangeOffers(requestor, id, body) {
       const { booking } = await owned(requestor, id);
-      const decided = engine.exchangeOffers(call(requestor), booking, body);
+      const decided = engine.exchangeOffers(call(requestor), booking, body, await onTrains(trainKeysOfOfferRequest(body)));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
     async exchangeOperation(requestor, id, body) {
       const offers = await store.getOffers(engine.exchangeOfferIds(body));
-      let response: Record<string, unknown> = {};
-      const decided = await update(requestor, id, (b, c) => {
-        const d = engine.exchangeOperation(c, b, body, offers);
-        response = d.value.response;
-        return { value: d.value.booking, traces: d.traces };
+      // Spec §2.10: the new trip's reservations take places, decided against what its trains hold.
+      const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
+      return withTrains(keys, async () => {
+        const held = await onTrains(keys);
+        let response: Record<string, unknown> = {};
+        const decided = await update(requestor, id, (b, c) => {
+          const d = engine.exchangeOperation(c, b, body, offers, held);
+          response = d.value.response;
+          return { value: d.value.booking, traces: d.traces };
+        });
+        return { value: response, traces: decided.traces };
       });
-      return { value: response, traces: decided.traces };
     },
     async aftersales(requestor, id, command) {
       let answer: { response?: Record<string, unknown>; status: number } = { status: 200 };

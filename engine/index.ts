@@ -77,9 +77,12 @@ export interface Engine {
   /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
   aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; status: number }>;
   /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
-  exchangeOffers(call: Call, booking: Booking, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
-  /** POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers named. */
-  exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  exchangeOffers(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /**
+   * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
+   * named and what the bookings on the new trip's trains hold (`onTrains`).
+   */
+  exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** The exchange offer ids an exchange operation request names. */
   exchangeOfferIds(body: unknown): string[];
   /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
@@ -91,6 +94,11 @@ export interface Engine {
   availability(call: Call, kind: AvailabilityKind, query: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }, onTrains: readonly OnTrain[]): Decided<Record<string, unknown>>;
   /** GET /coach-layouts/{layoutId}: the CoachLayoutResponse, or undefined for an unknown id. */
   coachLayout(layoutId: string): Record<string, unknown> | undefined;
+  /**
+   * The booking as it stands at `now`, for reading: an exchange operation past its time limit has expired and
+   * the original parts travel again (spec §3). Nothing is stored; the next change stores it so.
+   */
+  asOf(call: Call, booking: Booking): Booking;
   /** Whether a provisional booking's time limit has passed at `now`. */
   isExpired(booking: Booking, now: Date): boolean;
   renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
@@ -176,10 +184,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => runAftersales(ctx, booking, command));
     },
-    exchangeOffers(call, booking, body) {
+    exchangeOffers(call, booking, body, onTrains = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body);
+        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body, holdingsOf(onTrains, call.now));
         const zero = (m: StoredOffer['minimalPrice']) => ({ currency: m.currency, amount: 0, scale: 2 as const });
         return {
           offers,
@@ -195,10 +203,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
         };
       });
     },
-    exchangeOperation(call, booking, body, offers) {
+    exchangeOperation(call, booking, body, offers, onTrains = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers);
+        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now));
         return { booking: next, response: { exchangeOperation: renderExchangeOperation(next, next.exchangeOperations!.at(-1)!) } };
       });
     },
@@ -207,6 +215,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return Array.isArray(list) ? list.map((o) => String(o?.offerId)) : [];
     },
     isExpired,
+    asOf(call, booking) {
+      return expireOperations(context(call), booking);
+    },
     readAvailabilityQuery,
     availability(call, kind, query, found, onTrains) {
       const ctx = context(call);

@@ -9,6 +9,8 @@ import { OfferCollectionRequest } from '../offers/request.ts';
 import { plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
+import { allocate } from '../seats/allocate.ts';
+import type { Holding } from '../seats/inventory.ts';
 import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts';
 import { assertNoOtherOperation } from './offers.ts';
 import { selectTickets, whatRemains } from './refund.ts';
@@ -55,7 +57,8 @@ const samePlace = (ctx: Context, a: string, b: string) => {
   return x.refs.includes(b) || (x.agglomeration !== undefined && x.agglomeration === y.agglomeration);
 };
 
-export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown): StoredOffer[] {
+/** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
+export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = []): StoredOffer[] {
   const request = parseRequest(ExchangeOfferRequest, body);
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
   assertNoOtherOperation(ctx, booking);
@@ -91,13 +94,18 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
     ungrantedDiscountedChildren: remains.ungrantedDiscountedChildren,
   }, '#/tripSpecifications');
   const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
-  return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }).map((offer) => ({
+  return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }, held).map((offer) => ({
     ...offer,
     exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds] },
   }));
 }
 
-export function createExchangeOperation(ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>): Booking {
+/**
+ * POST /bookings/{id}/exchange-operations (spec §3, §4.1 rule 7): the new trip's parts pre-booked, each new
+ * reservation on a place of its train (`held`: what others hold there, spec §2.10), the original parts
+ * EXCHANGE_ONGOING until the operation is confirmed, deleted or expires.
+ */
+export function createExchangeOperation(ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = []): Booking {
   const request = parseRequest(ExchangeOperationRequest, body);
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
   assertNoOtherOperation(ctx, booking);
@@ -128,8 +136,13 @@ export function createExchangeOperation(ctx: Context, booking: Booking, body: un
     reservations: offer.reservations.map(({ passengerRef, ...r }) => ({ ...r, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef) })),
     ancillaries: chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _d, ...a }, autoAdded }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef), autoAdded })),
   };
+  // The new reservations take places as a new booking's would (no place selection in an exchange request).
+  const placed = allocate(ctx, {
+    booking: { ...booking, trip: operation.trip, reservations: operation.reservations },
+    held, targets: new Set(operation.reservations.map((r) => r.id)), mode: 'create', pointerOf: () => '#/exchangeOffers/0/offerId',
+  }).reservations;
   const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'EXCHANGE_ONGOING');
-  return { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), operation] };
+  return { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };
 }
 
 function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent): ExchangeOperation {

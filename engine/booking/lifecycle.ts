@@ -6,6 +6,7 @@ import { bookingMachine, type BookingEvent } from '../../machines/booking.ts';
 import { missingPassengerData } from './contact.ts';
 import { encodeTicket } from './tickets.ts';
 import { confirmExchange, expireOperations, liveOperation } from '../aftersales/exchange.ts';
+import { tripOfPart } from './trips.ts';
 
 /** A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked. */
 export function isExpired(booking: Booking, now: Date): boolean {
@@ -67,12 +68,13 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
  */
 export function issueFulfillments(ctx: Context, booking: Booking, parts: Pick<Booking, 'admissions' | 'reservations' | 'ancillaries'>): Fulfillment[] {
   const now = ctx.now.toISOString();
-  const legsOf = (legIds: string[]) => [booking.trip, ...(booking.exchangeOperations ?? []).map((o) => o.trip)].flatMap((t) => t.legs).filter((l) => legIds.includes(l.id));
+  // An exchange's new admission travels on the exchange's trip, whose leg ids may repeat the old trip's.
+  const legsOf = (part: { id: string; legIds: string[] }) => tripOfPart(booking, part.id).legs.filter((l) => part.legIds.includes(l.id));
   let ticketNo = booking.fulfillments.filter((f) => f.controlNumber).length;
   const fulfillments: Fulfillment[] = [];
   for (const admission of parts.admissions) {
     const holders = booking.passengers.filter((p) => admission.passengerIds.includes(p.id));
-    const legs = legsOf(admission.legIds);
+    const legs = legsOf(admission);
     const controlNumber = `${booking.id}-${++ticketNo}`;
     fulfillments.push({
       id: ctx.ids.next('fulfillment'),

@@ -3,6 +3,7 @@ import type { Booking, BookedAdmission, BookedReservation, Fulfillment, Money } 
 import { sum } from '../offers/pricing.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { renderPlaceAllocation } from '../seats/render.ts';
+import { tripOfPart } from './trips.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';
 import type * as R from './response.ts';
@@ -12,12 +13,11 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
   const refunded = [...booking.admissions, ...booking.reservations, ...booking.ancillaries].flatMap((p) => (p.refundAmount ? [p.refundAmount] : []));
   const refundAmountOf = (p: { refundAmount?: Money }) => (p.refundAmount ? { refundAmount: p.refundAmount } : {});
   const trip = booking.trip;
-  const coverage = (legIds: string[]) => ({ coveredTripId: trip.id, coveredLegIds: legIds });
-  const trips = [trip, ...(booking.exchangeOperations ?? []).map((o) => o.trip)];
-  const validity = (legIds: string[]) => {
+  const coverage = (partId: string, legIds: string[]) => ({ coveredTripId: tripOfPart(booking, partId).id, coveredLegIds: legIds });
+  const validity = (partId: string, legIds: string[]) => {
     if (booking.pass) return { validFrom: booking.pass.validFrom, validUntil: booking.pass.validUntil };
-    const legs = trips.flatMap((t) => t.legs).filter((l) => legIds.includes(l.id));
-    // A part's legs are legs of the booking's trip or of one of its exchanges' trips.
+    // A part's legs are legs of its own trip: the booking's, or the new trip of the exchange that made it.
+    const legs = tripOfPart(booking, partId).legs.filter((l) => legIds.includes(l.id));
     return { validFrom: legs[0]!.departure, validUntil: legs[legs.length - 1]!.arrival };
   };
   const summary = (code: string) => rules.products.products[code]?.summary[language] ?? rules.customers.passTypes[code]?.name[language] ?? code;
@@ -26,7 +26,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     id: a.id,
     summary: summary(a.product.code),
     createdOn: a.createdOn,
-    ...validity(a.legIds),
+    ...validity(a.id, a.legIds),
     ...(a.confirmedOn ? { confirmedOn: a.confirmedOn } : {}),
     price: a.price,
     status: a.status,
@@ -35,7 +35,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     refundable: a.refundable,
     exchangeable: a.exchangeable,
     products: [{ productId: a.product.id, legIds: a.legIds }],
-    tripCoverage: coverage(a.legIds),
+    tripCoverage: coverage(a.id, a.legIds),
     reservationRefs: booking.reservations.filter((r) => a.passengerIds.includes(r.passengerId)).map((r) => ({ id: r.id })),
     ancillaryRefs: booking.ancillaries.filter((x) => a.passengerIds.includes(x.passengerId)).map((x) => ({ id: x.id })),
     ...(trip.international ? { regulatoryConditions: ['CIV'] } : {}),
@@ -45,7 +45,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     id: r.id,
     summary: summary(r.product.code),
     createdOn: r.createdOn,
-    ...validity([r.legId]),
+    ...validity(r.id, [r.legId]),
     ...(r.confirmedOn ? { confirmedOn: r.confirmedOn } : {}),
     price: r.price,
     status: r.status,
@@ -54,7 +54,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     refundable: booking.admissions[0]?.refundable ?? 'NO',
     exchangeable: booking.admissions[0]?.exchangeable ?? 'NO',
     products: [{ productId: r.product.id, legIds: [r.legId] }],
-    tripCoverage: coverage([r.legId]),
+    tripCoverage: coverage(r.id, [r.legId]),
     ...(r.placeSelection ? { placeSelection: { ...(r.placeSelection as object), reservationId: r.id } } : {}),
     ...(r.placeAllocation ? { placeAllocation: renderPlaceAllocation(rules, booking, r) } : {}),
   });
@@ -85,7 +85,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
         type: rules.ancillaryItems[x.item]?.type ?? x.item,
         summary: rules.ancillaryItems[x.item]?.summary[language] ?? x.item,
         createdOn: x.createdOn,
-        ...validity([x.legId]),
+        ...validity(x.id, [x.legId]),
         ...(x.confirmedOn ? { confirmedOn: x.confirmedOn } : {}),
         price: x.price,
         status: x.status,
@@ -94,7 +94,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
         refundable: x.refundable,
         exchangeable: x.exchangeable,
         products: [{ productId: x.item, legIds: [x.legId] }],
-        tripCoverage: coverage([x.legId]),
+        tripCoverage: coverage(x.id, [x.legId]),
       })),
       ...(booking.throughTicketTags.length ? { appliedThroughTicketTags: booking.throughTicketTags } : {}),
     }],

@@ -1,6 +1,7 @@
 import { isExpired } from '../booking/lifecycle.ts';
 import type { Booking, BookedReservation, Leg } from '../model.ts';
 import { trainKey } from './train.ts';
+import { tripOfPart } from '../booking/trips.ts';
 
 /** What a reservation holds (stored on it, rendered as OSDM placeAllocation, spec §2.10). */
 export interface PlaceAllocation {
@@ -31,6 +32,8 @@ export interface Holding {
   bookingId: string;
   reservationId: string;
   passengerId: string;
+  /** A place a pre-booked exchange holds for its new trip: until the operation's time limit (spec §3). */
+  until?: string;
 }
 
 /** Parts that gave their place back (spec §4.1 rule 5: released; refunded; exchanged). */
@@ -63,17 +66,25 @@ export type OnTrain = Booking | TrainHoldings;
 
 const PROVISIONAL = new Set(['PREBOOKED', 'ON_HOLD']);
 
-/** The index entries of a booking: one per train it holds places on, none for a train it gave every place back on. */
+/**
+ * The index entries of a booking: one per train it holds places on, none for a train it gave every place back on.
+ * Its reservations hold (those of a confirmed exchange included, on their new trip), and so do the new reservations
+ * of an exchange still pre-booked, until that operation's time limit.
+ */
 export function trainHoldingsOf(booking: Booking): TrainHoldings[] {
   if (booking.machine.value === 'EXPIRED') return [];
   const until = PROVISIONAL.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
+  const operations = booking.exchangeOperations ?? [];
   const byTrain = new Map<string, Holding[]>();
-  for (const r of booking.reservations) {
-    if (!r.placeAllocation || FREED.has(r.status)) continue;
-    const leg = booking.trip.legs.find((l) => l.id === r.legId);
-    if (!leg) continue;
-    const h = holding(booking.id, r, leg);
+  const add = (r: BookedReservation, leg: Leg | undefined, limit?: string) => {
+    if (!r.placeAllocation || FREED.has(r.status) || !leg) return;
+    const h = { ...holding(booking.id, r, leg), ...(limit ? { until: limit } : {}) };
     byTrain.set(h.train, [...(byTrain.get(h.train) ?? []), h]);
+  };
+  for (const r of booking.reservations) add(r, tripOfPart(booking, r.id).legs.find((l) => l.id === r.legId));
+  for (const op of operations) {
+    if (op.state !== 'PREBOOKED') continue;
+    for (const r of op.reservations) add(r, op.trip.legs.find((l) => l.id === r.legId), op.validUntil);
   }
   return [...byTrain].map(([train, holdings]) => ({ train, bookingId: booking.id, ...(until ? { until } : {}), holdings }));
 }
@@ -92,7 +103,7 @@ export function holdingsOf(onTrains: readonly OnTrain[], now: Date): Holding[] {
       if (seen.has(key)) continue;
       seen.add(key);
       if (entry.until !== undefined && at >= Date.parse(entry.until)) continue;
-      out.push(...entry.holdings);
+      for (const h of entry.holdings) if (h.until === undefined || at < Date.parse(h.until)) out.push(h);
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Booking, BookedReservation } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
+import { tripOfPart } from '../booking/trips.ts';
 import type { PlaceAllocation } from './response.ts';
 
 /** OSDM PlaceAllocation of a reservation (spec §2.10): the place it holds on its leg. */
@@ -9,7 +10,7 @@ export function renderPlaceAllocation(rules: RuleSet, booking: Booking, r: Booke
   return {
     accommodationType: rules.products.products[r.product.code]?.accommodationType ?? 'SEAT',
     accommodationSubType: a.accommodationSubType,
-    tripLegCoverage: { tripId: booking.trip.id, legId: r.legId },
+    tripLegCoverage: { tripId: tripOfPart(booking, r.id).id, legId: r.legId },
     reservedPlaces: [{
       id: `${a.coachNumber}-${a.placeNumber}`,
       passengerIds: [r.passengerId],
@@ -20,3 +21,4 @@ export function renderPlaceAllocation(rules: RuleSet, booking: Booking, r: Booke
     }],
   };
 }
+
