@@ -24,6 +24,8 @@ export interface Service {
   exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
   aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; status: number }>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
+  /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
+  setAfterSalesOverride(id: string, on: boolean): Promise<void>;
   /** GET /availabilities, …/preferences, …/place-map (spec §2.11, §4.1 rule 3). */
   availability(requestor: Requestor, kind: AvailabilityKind, query: unknown): Promise<Decided<Record<string, unknown>>>;
 }
@@ -195,6 +197,18 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const trip = found.offer?.trip ?? found.booking?.trip;
       const bookings = trip ? await onTrains(trainKeysOfTrip(trip)) : [];
       return engine.availability(call(requestor), kind, q, found, bookings);
+    },
+    async setAfterSalesOverride(id, on) {
+      for (let attempt = 1; ; attempt++) {
+        const found = await store.getBooking(id);
+        if (!found) throw notFound('booking', id);
+        try {
+          await store.updateBooking(engine.setAfterSalesOverride(found.booking, on), found.version);
+          return;
+        } catch (e) {
+          if (!(e instanceof StoreConflict) || attempt >= RETRIES) throw e instanceof StoreConflict ? new RuleViolation('X_STORE_CONFLICT', {}) : e;
+        }
+      }
     },
     async fulfillment(requestor, id) {
       const bookingId = await store.bookingOfFulfillment(id);

@@ -99,6 +99,8 @@ export interface Engine {
    * the original parts travel again (spec §3). Nothing is stored; the next change stores it so.
    */
   asOf(call: Call, booking: Booking): Booking;
+  /** Spec §4.1 rule 8: the booking with the operator's after-sales override profile set or taken away. */
+  setAfterSalesOverride(booking: Booking, on: boolean): Booking;
   /** Whether a provisional booking's time limit has passed at `now`. */
   isExpired(booking: Booking, now: Date): boolean;
   renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
@@ -215,6 +217,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return Array.isArray(list) ? list.map((o) => String(o?.offerId)) : [];
     },
     isExpired,
+    setAfterSalesOverride(booking, on) {
+      const { afterSalesOverride: _, ...rest } = booking;
+      return on ? { ...rest, afterSalesOverride: true } : rest;
+    },
     asOf(call, booking) {
       return expireOperations(context(call), booking);
     },

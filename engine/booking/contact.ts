@@ -1,16 +1,22 @@
 import type { PersonDetail } from '../model.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
 import { violation, type ProblemPointer } from '../violation.ts';
 import type { PersonDetailInput } from './request.ts';
 
-/** Spec §2.6: phone numbers are +<country code><number> (86039). */
-const PHONE = /^\+[1-9]\d{6,14}$/;
+/** Compiled once per rule set: `phoneNumberPattern` in rules/cards.yaml. */
+const phonePatterns = new WeakMap<RuleSet, RegExp>();
 
-/** Flattens OSDM PersonDetail (top-level or `contact` e-mail and phone) into the stored form, checking the phone. */
-export function readDetail(detail: PersonDetailInput | undefined, pointer: string): PersonDetail | undefined {
+/**
+ * Flattens OSDM PersonDetail (top-level or `contact` e-mail and phone) into the stored form, checking the phone
+ * (spec §2.6: +<country code><number>, else 86039).
+ */
+export function readDetail(rules: RuleSet, detail: PersonDetailInput | undefined, pointer: string): PersonDetail | undefined {
   if (!detail) return undefined;
   const email = detail.contact?.email ?? detail.email;
   const phoneNumber = detail.contact?.phoneNumber ?? detail.phoneNumber;
-  if (phoneNumber !== undefined && !PHONE.test(phoneNumber)) {
+  let phone = phonePatterns.get(rules);
+  if (!phone) phonePatterns.set(rules, (phone = new RegExp(rules.cards.phoneNumberPattern)));
+  if (phoneNumber !== undefined && !phone.test(phoneNumber)) {
     throw violation('86039', { value: phoneNumber }, `${pointer}/${detail.contact?.phoneNumber !== undefined ? 'contact/phoneNumber' : 'phoneNumber'}`);
   }
   return {

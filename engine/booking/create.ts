@@ -58,7 +58,7 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
       throw violation('86001', { reason: `the age differs from the offer request (${offered.age}); book with the offer's age and patch the passenger to change it (spec §2.7 rule 4)` }, `#/passengerSpecifications/${i}/age`);
     }
     const cards = spec.cards.length > 0 ? spec.cards : offered.cards;
-    const given = readDetail(spec.detail, `#/passengerSpecifications/${i}/detail`);
+    const given = readDetail(ctx.rules, spec.detail, `#/passengerSpecifications/${i}/detail`);
     const detail = passHolder ? holderDetail(passHolder, given) : namesFromCards(ctx, given, cards, `#/passengerSpecifications/${i}/detail`);
     const missing = missingPassengerData(detail);
     if (missing.length > 0) warnings.push({ code: 'X_PASSENGER_DATA_INCOMPLETE', params: { missing: missing.map((m) => `${spec.externalRef}.${m}`).join(', ') } });
@@ -79,7 +79,7 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
 
   let purchaser: Booking['purchaser'];
   if (request.purchaser) {
-    const detail = readDetail(request.purchaser.detail, '#/purchaser/detail')!;
+    const detail = readDetail(ctx.rules, request.purchaser.detail, '#/purchaser/detail')!;
     checkPurchaser(detail, '#/purchaser/detail');
     purchaser = { ...(request.purchaser.externalRef ? { externalRef: request.purchaser.externalRef } : {}), detail };
   } else {

@@ -38,7 +38,7 @@ export function patchPassenger(ctx: Context, booking: Booking, passengerId: stri
     const personal = old.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[old.code]?.personal;
     throw violation(personal ? '86018' : 'X_CARD_REMOVAL', { code: old.code }, '#/cards');
   }
-  const detail = readDetail(patch.detail, '#/detail')!;
+  const detail = readDetail(ctx.rules, patch.detail, '#/detail')!;
   // Spec §2.7 rules 6–7: a name bound to a card that the passenger already had cannot change.
   if (!sameName(detail, before.detail)) {
     if (personalPassHolder(ctx, before.cards)) throw violation('86017', {}, '#/detail');
@@ -78,7 +78,7 @@ function reprice(ctx: Context, booking: Booking): Booking {
 export function patchPurchaser(ctx: Context, booking: Booking, body: unknown): Booking {
   const moved = move(ctx, booking, { type: 'PATCH_PURCHASER' }, 'Changing the purchaser');
   const patch = parseRequest(PurchaserPatch, body);
-  const detail = readDetail(patch.detail, '#/detail')!;
+  const detail = readDetail(ctx.rules, patch.detail, '#/detail')!;
   checkPurchaser(detail, '#/detail');
   return { ...moved, purchaser: { ...(patch.externalRef ? { externalRef: patch.externalRef } : {}), detail } };
 }

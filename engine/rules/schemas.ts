@@ -176,13 +176,24 @@ export const ErrorsFile = z.strictObject({
 export type ErrorCatalogue = z.infer<typeof ErrorsFile>['errors'];
 export type WarningCatalogue = z.infer<typeof ErrorsFile>['warnings'];
 
+/** A regular expression written in a rule file (JavaScript syntax); a broken one is a `file:line` problem at load. */
+const RegexPattern = z.string().refine((source) => {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not a valid regular expression (JavaScript syntax)');
+
 export const CardsFile = z.strictObject({
   reductionCards: z.record(
     z.string().regex(/^[A-Z0-9_]+$/),
     z.strictObject({ effect: z.enum(['passengerType', 'trafficDisturbanceTicket']), name: LocalizedText }),
   ),
-  loyaltyCard: z.strictObject({ code: z.string(), numberPattern: z.string() }),
-  identityNumberPattern: z.string(),
+  loyaltyCard: z.strictObject({ code: z.string(), numberPattern: RegexPattern }),
+  identityNumberPattern: RegexPattern,
+  phoneNumberPattern: RegexPattern,
 });
 export type Cards = z.infer<typeof CardsFile>;
 

@@ -5,7 +5,7 @@ import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest,
 import { OfferCollectionRequest } from '../../../engine/offers/request.ts';
 import { CleanupRequest, OfferConfirmation, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
-import { ClockChange } from '../routes/sandbox.ts';
+import { AfterSalesOverrideChange, ClockChange } from '../routes/sandbox.ts';
 import * as S from './schemas.ts';
 
 /**
@@ -323,6 +323,12 @@ export const operations: Record<string, Operation> = {
     description: 'Every TTL, expiry and "24 hours before departure" rule reads this clock; token lifetimes do not.',
     request: { schema: ClockChange, required: true },
     responses: { 200: json('The sandbox time after the change.', S.SandboxClock) },
+  },
+  'PUT /sandbox/bookings/{bookingId}/after-sales-override': {
+    summary: "Give a booking the operator's after-sales override profile, or take it away", section: 'spec §4.1 rule 8; CONTRACT §8 (our addition)', tag: 'Sandbox', access: 'sandbox',
+    description: 'With the override, refund offers refund in full without fee and exchanges are allowed even for tickets that are neither refundable nor exchangeable (rules/refund-fees.yaml, rules/exchange-guards.yaml), without overrule codes. Any booking, whoever sold it: the operator sets it.',
+    request: { schema: AfterSalesOverrideChange, required: true },
+    responses: { 200: json('The booking now has (or no longer has) the override.', S.SandboxAfterSalesOverride) },
   },
   'POST /sandbox/reset': {
     summary: 'Empty the store', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',

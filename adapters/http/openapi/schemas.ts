@@ -75,6 +75,7 @@ export const Health = z.strictObject({ status: z.literal('ok') });
 /** GET /sandbox/clock; POST answers `frozen` too (CONTRACT §8, our `freeze`). */
 export const SandboxClock = z.strictObject({ now: z.string().describe('ISO 8601'), frozen: z.boolean().optional() });
 export const SandboxReset = z.strictObject({ status: z.literal('reset') });
+export const SandboxAfterSalesOverride = z.strictObject({ bookingId: z.string(), afterSalesOverride: z.boolean() });
 
 /** One decision the engine made (engine/rules/decision.ts DecisionTrace): its facts and the rows that fired, with file:line. */
 export const DecisionTrace = z.strictObject({

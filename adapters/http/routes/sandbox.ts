@@ -15,6 +15,15 @@ export const ClockChange = z.union([
   z.strictObject({ advance: IsoDuration, freeze: z.boolean().optional() }),
 ]);
 
+/**
+ * Spec §4.1 rule 8: the operator may give a booking an after-sales override profile, after which ordinary refund
+ * and exchange requests succeed without overrule codes, even for non-refundable, non-exchangeable tickets. The
+ * operator's own tools set it; in the sandbox this control does (our addition to CONTRACT §8).
+ */
+export const AfterSalesOverrideChange = z.strictObject({
+  afterSalesOverride: z.boolean().describe('true: the booking may be refunded in full and exchanged whatever its tickets allow.'),
+});
+
 export const sandboxRoutes = (clock: Clock) => async (app: FastifyInstance) => {
   app.get('/clock', async () => ({ now: clock.now().toISOString() }));
   app.post('/clock', async (request) => {
@@ -23,6 +32,11 @@ export const sandboxRoutes = (clock: Clock) => async (app: FastifyInstance) => {
     else clock.advance!(change.advance);
     clock.freeze?.(change.freeze === true);
     return { now: clock.now().toISOString(), frozen: change.freeze === true };
+  });
+  app.put<{ Params: { bookingId: string } }>('/bookings/:bookingId/after-sales-override', async (request) => {
+    const { afterSalesOverride } = parseRequest(AfterSalesOverrideChange, request.body);
+    await app.service.setAfterSalesOverride(request.params.bookingId, afterSalesOverride);
+    return { bookingId: request.params.bookingId, afterSalesOverride };
   });
   app.post('/reset', async () => {
     await app.service.store.reset();
