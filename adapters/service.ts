@@ -1,4 +1,4 @@
-import { RuleViolation, trainHoldingsOf, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor, type TrainHoldings } from '../engine/index.ts';
+import { RuleViolation, trainHoldingsOf, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor, type StoredOffer, type TrainHoldings } from '../engine/index.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
@@ -82,6 +82,11 @@ function placesInFlight() {
   };
 }
 
+/** The travel passes that pay for the offers' admissions. */
+const passesOfOffers = (offers: ReadonlyMap<string, StoredOffer>) => [...new Set([...offers.values()].flatMap((o) => o.admissions.flatMap((a) => a.travelPasses ?? [])))];
+/** Bookings that use one pass are decided one at a time, like bookings on one train. */
+const passLock = (pass: string) => `pass:${pass}`;
+
 export function createService(initial: Engine, store: Store, clock: Clock, ids: IdSource): Service {
   // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
   let engine = initial;
@@ -89,6 +94,8 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
   const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
   const withTrains = trainLocks(store);
   const inFlight = placesInFlight();
+  /** What these travel passes pay for in stored bookings (spec §2.7 rule 8: one journey at a time). */
+  const passUses = async (passes: readonly string[]) => (await Promise.all(passes.map((p) => store.passUses(p)))).flat();
   /** What the bookings on these trains hold (engine/seats: whether it is still taken is decided there). */
   const onTrains = async (keys: readonly string[]) => [...(await Promise.all(keys.map((k) => store.holdingsOnTrain(k)))).flat(), ...inFlight.on(keys)];
 
@@ -131,13 +138,15 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const { request, offerIds } = engine.readBookingRequest(body);
       const offers = await store.getOffers(offerIds);
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
-      const { decided, stored } = await withTrains(keys, async () => {
-        const decided = engine.book(call(requestor), request, offers, await onTrains(keys));
+      const passes = passesOfOffers(offers);
+      const { decided, stored } = await withTrains([...keys, ...passes.map(passLock)], async () => {
+        const decided = engine.book(call(requestor), request, offers, await onTrains(keys), await passUses(passes));
         // In this process, the next booking on these trains may decide as soon as this one is queued for the
         // store: its places count as taken until the store has them (or has refused them). Other processes see
-        // them only once committed, so under a store-wide lock the write is awaited before the lock is let go.
+        // them only once committed, so under a store-wide lock the write is awaited before the lock is let go;
+        // so it is when a travel pass pays (rare), whose uses have no such overlay.
         const stored = inFlight.hold(decided.value.booking, store.insertBooking(decided.value.booking));
-        if (store.lockTrains) await stored;
+        if (store.lockTrains || passes.length > 0) await stored;
         return { decided, stored };
       });
       await stored;
@@ -169,11 +178,13 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const offers = await store.getOffers(engine.exchangeOfferIds(body));
       // Spec §2.10: the new trip's reservations take places, decided against what its trains hold.
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
-      return withTrains(keys, async () => {
+      const passes = passesOfOffers(offers);
+      return withTrains([...keys, ...passes.map(passLock)], async () => {
         const held = await onTrains(keys);
+        const uses = await passUses(passes);
         let response: Record<string, unknown> = {};
         const decided = await update(requestor, id, (b, c) => {
-          const d = engine.exchangeOperation(c, b, body, offers, held);
+          const d = engine.exchangeOperation(c, b, body, offers, held, uses);
           response = d.value.response;
           return { value: d.value.booking, traces: d.traces };
         });

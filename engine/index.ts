@@ -18,6 +18,7 @@ import { makeContext, type Context } from './context.ts';
 import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
 import { createOffers } from './offers/create.ts';
 import { bookingIdOf, holdingsOf, type OnTrain } from './seats/inventory.ts';
+import type { PassUse } from './booking/pass-uses.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
 
@@ -64,7 +65,8 @@ export interface Engine {
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
-  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  /** `passUses`: what the passes paying for the offers' admissions are busy with (`Store.passUses`, spec §2.7 rule 8). */
+  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). */
   confirm(call: Call, booking: Booking): Decided<Booking>;
   /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
@@ -82,7 +84,7 @@ export interface Engine {
    * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
    * named and what the bookings on the new trip's trains hold (`onTrains`).
    */
-  exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** The exchange offer ids an exchange operation request names. */
   exchangeOfferIds(body: unknown): string[];
   /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
@@ -150,11 +152,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const request = readBookingRequest(body);
       return { request, offerIds: request.offers.map((o) => o.offerId) };
     },
-    book(call, request, offers, onTrains = []) {
+    book(call, request, offers, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
         // `onTrains`: the bookings on the offer's trains (the service loads them), whose places are taken.
-        const { booking, warnings } = createBooking(ctx, request, offers, holdingsOf(onTrains, call.now));
+        const { booking, warnings } = createBooking(ctx, request, offers, holdingsOf(onTrains, call.now), passUses);
         return { booking, response: engine.renderBooking(booking, call.requestor.language, warnings) };
       });
     },
@@ -205,10 +207,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
         };
       });
     },
-    exchangeOperation(call, booking, body, offers, onTrains = []) {
+    exchangeOperation(call, booking, body, offers, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now));
+        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now), passUses);
         return { booking: next, response: { exchangeOperation: renderExchangeOperation(next, next.exchangeOperations!.at(-1)!) } };
       });
     },
@@ -269,6 +271,7 @@ export type { Warning } from './booking/create.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
 export { trainHoldingsOf } from './seats/inventory.ts';
+export { passUsesOf, passesOfBooking, type PassUse } from './booking/pass-uses.ts';
 export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './seats/inventory.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

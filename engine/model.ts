@@ -68,6 +68,8 @@ export interface AdmissionPart {
   product: OfferedProduct;
   refundable: string;
   exchangeable: string;
+  /** The travel passes (card numbers) that pay for this admission (spec §2.7 rule 8); absent when none does. */
+  travelPasses?: string[];
 }
 
 export interface ReservationPart {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { trainHoldingsOf, trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
+import { passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
 import { randomIds } from '../adapters/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
@@ -219,6 +219,24 @@ for (const subject of subjects) {
       await store.updateBooking(confirmed, 3);
       await store.reset();
       expect(await store.holdingsOnTrain(train!)).toEqual([]);
+    });
+
+    it('what a travel pass pays for is found by the pass, follows updates and ends with the admission', async () => {
+      const store = await open();
+      const { provisional, confirm } = sale();
+      const withPass = (b: Booking): Booking => ({ ...b, admissions: b.admissions.map((a) => ({ ...a, travelPasses: ['PASS-1'] })) });
+      expect(await store.passUses('PASS-1')).toEqual([]);
+      await store.insertBooking(withPass(provisional));
+      expect(await store.passUses('PASS-1')).toEqual(passUsesOf(withPass(provisional)));
+      expect((await store.passUses('PASS-1'))[0]!.until).toBe(provisional.confirmationTimeLimit);
+      const confirmed = withPass(confirm());
+      await store.updateBooking(confirmed, 1);
+      expect(await store.passUses('PASS-1')).toEqual(passUsesOf(confirmed));
+      expect((await store.passUses('PASS-1'))[0]!.until).toBeUndefined();
+      // Refunded: the admission no longer travels, the pass is free.
+      await store.updateBooking({ ...confirmed, admissions: confirmed.admissions.map((a) => ({ ...a, status: 'CANCELLED' as const })) }, 2);
+      expect(await store.passUses('PASS-1')).toEqual([]);
+      expect(await store.passUses('OTHER')).toEqual([]);
     });
 
     it('concurrent writes each get their own verdict: the winner is stored, the loser conflicts', async () => {

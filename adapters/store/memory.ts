@@ -1,4 +1,4 @@
-import { trainHoldingsOf, trainKeysOfBooking, type Booking, type TrainHoldings } from '../../engine/index.ts';
+import { passesOfBooking, passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type TrainHoldings } from '../../engine/index.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
@@ -9,7 +9,17 @@ export function memoryStore(): Store {
   const fulfillments = new Map<string, string>();
   /** Per train, what each booking holds there (as JSON text: copied out like everything else). */
   const trains = new Map<string, Map<string, string>>();
+  /** Per travel pass, what it pays for in each booking (as JSON text). */
+  const passes = new Map<string, Map<string, string>>();
   const index = (b: Booking) => {
+    const uses = passUsesOf(b);
+    for (const pass of passesOfBooking(b)) {
+      const mine = uses.filter((u) => u.pass === pass);
+      if (mine.length > 0) {
+        if (!passes.has(pass)) passes.set(pass, new Map());
+        passes.get(pass)!.set(b.id, JSON.stringify(mine));
+      } else passes.get(pass)?.delete(b.id);
+    }
     b.fulfillments.forEach((f) => fulfillments.set(f.id, b.id));
     const held = new Map(trainHoldingsOf(b).map((h) => [h.train, h]));
     for (const key of trainKeysOfBooking(b)) {
@@ -42,6 +52,9 @@ export function memoryStore(): Store {
     async holdingsOnTrain(key) {
       return [...(trains.get(key)?.values() ?? [])].map((data) => JSON.parse(data) as TrainHoldings);
     },
+    async passUses(pass) {
+      return [...(passes.get(pass)?.values() ?? [])].flatMap((data) => JSON.parse(data) as PassUse[]);
+    },
     async bookingOfFulfillment(id) {
       return fulfillments.get(id);
     },
@@ -50,6 +63,7 @@ export function memoryStore(): Store {
       bookings.clear();
       fulfillments.clear();
       trains.clear();
+      passes.clear();
     },
     async close() {},
   };

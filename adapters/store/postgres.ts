@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { trainHoldingsOf, trainKeysOfBooking, type Booking, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { passesOfBooking, passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -59,6 +59,12 @@ export async function postgresStore(url: string): Promise<Store> {
     const trains = new Set(held.map((h) => h.train));
     return [held.map((h) => h.train), held.map((h) => JSON.stringify(h)), trainKeysOfBooking(b).filter((k) => !trains.has(k))];
   };
+  /** The pass-use index as query parameters: passes in use (with their uses), passes no longer used. */
+  const passParams = (b: Booking) => {
+    const uses = passUsesOf(b);
+    const used = [...new Set(uses.map((u) => u.pass))];
+    return [used, used.map((p) => JSON.stringify(uses.filter((u) => u.pass === p))), passesOfBooking(b).filter((p) => !used.includes(p))];
+  };
   let closing: Promise<void> | undefined;
 
   return {
@@ -98,9 +104,11 @@ export async function postgresStore(url: string): Promise<Store> {
         await pool.query(
           `WITH booking AS (INSERT INTO bookings (id, owner, version, data) VALUES ($1, $2, 1, $3::json)),
            held AS (INSERT INTO train_holdings (train_key, booking_id, data) SELECT t, $1, d::json FROM unnest($5::text[], $6::text[]) AS h(t, d)
-                    ON CONFLICT (train_key, booking_id) DO UPDATE SET data = excluded.data)
+                    ON CONFLICT (train_key, booking_id) DO UPDATE SET data = excluded.data),
+           passes AS (INSERT INTO pass_uses (pass, booking_id, data) SELECT p, $1, d::json FROM unnest($7::text[], $8::text[]) AS u(p, d)
+                    ON CONFLICT (pass, booking_id) DO UPDATE SET data = excluded.data)
            INSERT INTO fulfillments (id, booking_id) SELECT f, $1 FROM unnest($4::text[]) AS f ON CONFLICT (id) DO NOTHING`,
-          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), ...holdingParams(b).slice(0, 2)],
+          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), ...holdingParams(b).slice(0, 2), ...passParams(b).slice(0, 2)],
         );
       } catch (e) {
         const err = e as { code?: string; constraint?: string };
@@ -123,9 +131,14 @@ export async function postgresStore(url: string): Promise<Store> {
            ON CONFLICT (train_key, booking_id) DO UPDATE SET data = excluded.data
          ), freed AS (
            DELETE FROM train_holdings WHERE booking_id = $1 AND train_key = ANY($8::text[]) AND EXISTS (SELECT 1 FROM booking)
+         ), passes AS (
+           INSERT INTO pass_uses (pass, booking_id, data) SELECT p, booking.id, d::json FROM booking CROSS JOIN unnest($9::text[], $10::text[]) AS u(p, d)
+           ON CONFLICT (pass, booking_id) DO UPDATE SET data = excluded.data
+         ), passes_ended AS (
+           DELETE FROM pass_uses WHERE booking_id = $1 AND pass = ANY($11::text[]) AND EXISTS (SELECT 1 FROM booking)
          )
          SELECT count(*)::int AS updated FROM booking`,
-        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), ...holdingParams(b)],
+        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), ...holdingParams(b), ...passParams(b)],
       );
       if (rows[0]?.updated !== 1) throw new StoreConflict(b.id);
     },
@@ -133,6 +146,11 @@ export async function postgresStore(url: string): Promise<Store> {
     async bookingOfFulfillment(id) {
       const { rows } = await pool.query<{ booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = $1', [id]);
       return rows[0]?.booking_id;
+    },
+
+    async passUses(pass) {
+      const { rows } = await pool.query<{ data: PassUse[] }>('SELECT data FROM pass_uses WHERE pass = $1', [pass]);
+      return rows.flatMap((r) => r.data);
     },
 
     async lockTrains(keys, work) {
@@ -155,7 +173,7 @@ export async function postgresStore(url: string): Promise<Store> {
     },
 
     async reset() {
-      await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings');
+      await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings, pass_uses');
     },
 
     // Fastify's onClose and a test may both close the store; Pool.end() may only be called once.
@@ -178,6 +196,7 @@ async function createSchema(pool: pg.Pool): Promise<void> {
       CREATE TABLE IF NOT EXISTS bookings (id text PRIMARY KEY, owner text NOT NULL, version integer NOT NULL, data json NOT NULL);
       CREATE TABLE IF NOT EXISTS fulfillments (id text PRIMARY KEY, booking_id text NOT NULL);
       CREATE TABLE IF NOT EXISTS train_holdings (train_key text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (train_key, booking_id));
+      CREATE TABLE IF NOT EXISTS pass_uses (pass text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (pass, booking_id));
       DROP TABLE IF EXISTS booking_trains;
     `);
     // A database written before the holdings index existed gets it built once, from its bookings.

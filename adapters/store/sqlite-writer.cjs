@@ -8,7 +8,7 @@
  * Plain CommonJS on purpose: a worker thread loads its file with Node's own loader, whether the server runs from
  * the TypeScript sources (tsx), under vitest or from dist/, so this file must need no TypeScript loader.
  *
- * Messages in:  { kind: 'write', id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed } }
+ * Messages in:  { kind: 'write', id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed, passUses, passesFreed } }
  *               { kind: 'quotes', id, rows: [[offerId, json], …] }   { kind: 'reset', id }   { kind: 'close' }
  * Messages out: { kind: 'written', results: [[id, 'ok' | 'conflict' | 'failed', message?], …] }
  *               { kind: 'quotes-written', id, failed? }   { kind: 'reset-done', id }   { kind: 'closed' }
@@ -33,6 +33,8 @@ const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = versio
 const indexFulfillment = db.prepare('INSERT OR IGNORE INTO fulfillments (id, booking_id) VALUES (?, ?)');
 const putHoldings = db.prepare('INSERT OR REPLACE INTO train_holdings (train_key, booking_id, data) VALUES (?, ?, ?)');
 const dropHoldings = db.prepare('DELETE FROM train_holdings WHERE train_key = ? AND booking_id = ?');
+const putPassUses = db.prepare('INSERT OR REPLACE INTO pass_uses (pass, booking_id, data) VALUES (?, ?, ?)');
+const dropPassUses = db.prepare('DELETE FROM pass_uses WHERE pass = ? AND booking_id = ?');
 const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
 const sweepOffers = quotesDb.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
 
@@ -52,6 +54,8 @@ function apply(b) {
   for (const f of b.fulfillmentIds) indexFulfillment.run(f, b.id);
   for (const [train, json] of b.holdings) putHoldings.run(train, b.id, json);
   for (const train of b.freed) dropHoldings.run(train, b.id);
+  for (const [pass, json] of b.passUses) putPassUses.run(pass, b.id, json);
+  for (const pass of b.passesFreed) dropPassUses.run(pass, b.id);
   return 'ok';
 }
 const commit = db.transaction((batch) => batch.map((w) => apply(w.booking)));
@@ -98,7 +102,7 @@ parentPort.on('message', (m) => {
   } else if (m.kind === 'reset') {
     // After the writes before it, so that nothing written before a reset survives it.
     flush();
-    db.exec('DELETE FROM offer_quotes; DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings;');
+    db.exec('DELETE FROM offer_quotes; DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses;');
     parentPort.postMessage({ kind: 'reset-done', id: m.id });
   } else if (m.kind === 'close') {
     flush();

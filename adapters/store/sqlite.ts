@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { trainHoldingsOf, trainKeysOfBooking, type Booking, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { passesOfBooking, passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { decodeBooking, LEVEL } from './booking-rows.ts';
 import { StoreConflict, type Store } from './store.ts';
 
@@ -22,6 +22,10 @@ interface BookingWrite {
   holdings: Array<[string, string]>;
   /** Trains the booking touched and holds nothing on any more. */
   freed: string[];
+  /** [pass, PassUse[] JSON] for each travel pass the booking's admissions use now. */
+  passUses: Array<[string, string]>;
+  /** Passes the booking's admissions were paid with and use no more. */
+  passesFreed: string[];
 }
 
 type WriterMessage =
@@ -34,11 +38,15 @@ type WriterMessage =
 function writeOf(b: Booking, version?: number): BookingWrite {
   const held = trainHoldingsOf(b);
   const trains = new Set(held.map((h) => h.train));
+  const uses = passUsesOf(b);
+  const usedPasses = [...new Set(uses.map((u) => u.pass))];
   return {
     id: b.id, owner: b.owner, ...(version === undefined ? {} : { version }), json: JSON.stringify(b),
     fulfillmentIds: b.fulfillments.map((f) => f.id),
     holdings: held.map((h) => [h.train, JSON.stringify(h)]),
     freed: trainKeysOfBooking(b).filter((k) => !trains.has(k)),
+    passUses: usedPasses.map((pass) => [pass, JSON.stringify(uses.filter((u) => u.pass === pass))]),
+    passesFreed: passesOfBooking(b).filter((p) => !usedPasses.includes(p)),
   };
 }
 
@@ -64,6 +72,7 @@ export function sqliteStore(path: string): Store {
     CREATE TABLE IF NOT EXISTS bookings (id TEXT PRIMARY KEY, owner TEXT NOT NULL, version INTEGER NOT NULL, data BLOB NOT NULL);
     CREATE TABLE IF NOT EXISTS fulfillments (id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS train_holdings (train_key TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (train_key, booking_id));
+    CREATE TABLE IF NOT EXISTS pass_uses (pass TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (pass, booking_id));
     CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL);
     DROP TABLE IF EXISTS booking_trains;
   `);
@@ -81,6 +90,7 @@ export function sqliteStore(path: string): Store {
   const selectBooking = db.prepare<[string], { data: Buffer | string; version: number }>('SELECT data, version FROM bookings WHERE id = ?');
   const selectFulfillment = db.prepare<[string], { booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = ?');
   const selectHoldings = db.prepare<[string], { data: string }>('SELECT data FROM train_holdings WHERE train_key = ?');
+  const selectPassUses = db.prepare<[string], { data: string }>('SELECT data FROM pass_uses WHERE pass = ?');
 
   const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), {
     workerData: { path, level: LEVEL, offersKeptMs: OFFERS_KEPT_MS, sweepEvery: SWEEP_EVERY },
@@ -158,6 +168,7 @@ export function sqliteStore(path: string): Store {
     updateBooking: (b, version) => write(b, version),
     async bookingOfFulfillment(id) { return selectFulfillment.get(id)?.booking_id; },
     async holdingsOnTrain(key) { return selectHoldings.all(key).map((row) => JSON.parse(row.data) as TrainHoldings); },
+    async passUses(pass) { return selectPassUses.all(pass).flatMap((row) => JSON.parse(row.data) as PassUse[]); },
     async reset() {
       if (broken) throw broken;
       pendingQuotes.clear();

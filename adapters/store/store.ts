@@ -1,4 +1,4 @@
-import type { Booking, StoredOffer, TrainHoldings } from '../../engine/index.ts';
+import type { Booking, PassUse, StoredOffer, TrainHoldings } from '../../engine/index.ts';
 
 /**
  * Where offers and bookings live between requests. Every implementation keeps the same promises:
@@ -26,6 +26,11 @@ export interface Store {
    * given instant is the engine's call (`until`).
    */
   holdingsOnTrain(trainKey: string): Promise<TrainHoldings[]>;
+  /**
+   * What the travel pass (card number) pays for in the bookings that use it: the engine's `passUsesOf(booking)`,
+   * kept up to date on insert and update like the train index (spec §2.7 rule 8: one journey at a time).
+   */
+  passUses(pass: string): Promise<PassUse[]>;
   /**
    * Runs `work` while no other process sharing this store decides places on these trains (a store several
    * processes write, PostgreSQL). Absent where one process owns the store (memory, SQLite): the service's

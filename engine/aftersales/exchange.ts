@@ -11,6 +11,7 @@ import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
+import { assertPassesFree, type PassUse } from '../booking/pass-uses.ts';
 import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts';
 import { assertNoOtherOperation } from './offers.ts';
 import { selectTickets, whatRemains } from './refund.ts';
@@ -105,7 +106,9 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
  * reservation on a place of its train (`held`: what others hold there, spec §2.10), the original parts
  * EXCHANGE_ONGOING until the operation is confirmed, deleted or expires.
  */
-export function createExchangeOperation(ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = []): Booking {
+export function createExchangeOperation(
+  ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
+): Booking {
   const request = parseRequest(ExchangeOperationRequest, body);
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
   assertNoOtherOperation(ctx, booking);
@@ -142,7 +145,10 @@ export function createExchangeOperation(ctx: Context, booking: Booking, body: un
     held, targets: new Set(operation.reservations.map((r) => r.id)), mode: 'create', pointerOf: () => '#/exchangeOffers/0/offerId',
   }).reservations;
   const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'EXCHANGE_ONGOING');
-  return { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };
+  const next = { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };
+  // Spec §2.7 rule 8: the new journey may not overlap another journey the same pass pays for.
+  assertPassesFree(ctx, next, passUses, () => '#/exchangeOffers/0/offerId');
+  return next;
 }
 
 function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent): ExchangeOperation {

@@ -14,6 +14,7 @@ import { readPlaceSelections } from './places.ts';
 import { BookingRequest } from './request.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
+import { assertPassesFree, type PassUse } from './pass-uses.ts';
 
 export interface Warning { code: string; params?: Record<string, unknown> }
 
@@ -27,7 +28,9 @@ export function readBookingRequest(body: unknown): BookingRequest {
  * the provisional lifetime of rules/limits.yaml. `offers` holds the stored offers the request names
  * that belong to the caller.
  */
-export function createBooking(ctx: Context, request: BookingRequest, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = []): { booking: Booking; warnings: Warning[] } {
+export function createBooking(
+  ctx: Context, request: BookingRequest, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
+): { booking: Booking; warnings: Warning[] } {
   const { rules, ids } = ctx;
   // CONTRACT §4b: two pass offers are refused with the specific 86006 rather than 86041.
   if (request.offers.filter((o) => offers.get(o.offerId)?.pass).length > 1) throw violation('86006', {}, '#/offers');
@@ -134,6 +137,8 @@ export function createBooking(ctx: Context, request: BookingRequest, offers: Rea
     confirmedPrice: { ...price, amount: 0, ...(price.vats ? { vats: price.vats.map((v) => ({ ...v, amount: 0 })) } : {}) },
   };
   // Spec §2.10: every reservation holds a place of its train from the start.
+  // Spec §2.7 rule 8: a travel pass pays for one journey at a time.
+  assertPassesFree(ctx, booking, passUses, (passengerId) => `#/passengerSpecifications/${booking.passengers.findIndex((p) => p.id === passengerId)}`);
   const allocated = allocate(ctx, { booking, held, targets: new Set(reservations.map((r) => r.id)), mode: 'create', pointerOf: (id) => pointers.get(id)! });
   warnings.push(...allocated.warnings);
   return { booking: { ...booking, reservations: allocated.reservations }, warnings };

@@ -68,8 +68,12 @@ function reprice(ctx: Context, booking: Booking): Booking {
   const departure = booking.trip.legs[0]!.departure;
   const typed = booking.passengers.map((p, i) => typePassenger(ctx, { externalRef: p.externalRef, type: 'PERSON', age: p.pricing.age, cards: p.pricing.cards }, i, departure));
   const prices = admissionPrices(ctx, booking.trip, booking.product.code, booking.product.flexibility as Flexibility, typed, booking.currency);
-  const priceOf = (passengerIds: string[]): Money => sum(ctx.rules, passengerIds.map((id) => prices.get(booking.passengers.find((p) => p.id === id)!.externalRef)!), booking.currency, booking.trip.international);
-  const admissions = booking.admissions.map((a) => ({ ...a, price: priceOf(a.passengerIds) }));
+  const priced = (passengerIds: string[]) => passengerIds.map((id) => prices.get(booking.passengers.find((p) => p.id === id)!.externalRef)!);
+  const admissions = booking.admissions.map(({ travelPasses: _, ...a }) => {
+    const each = priced(a.passengerIds);
+    const passes = each.flatMap((x) => (x.travelPass ? [x.travelPass] : []));
+    return { ...a, price: sum(ctx.rules, each.map((x) => x.price), booking.currency, booking.trip.international), ...(passes.length > 0 ? { travelPasses: passes } : {}) };
+  });
   const provisionalPrice = sum(ctx.rules, [...admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.price), booking.currency, booking.trip.international);
   return { ...booking, admissions, provisionalPrice };
 }

@@ -9,25 +9,27 @@ import { coveringPass } from './travel-passes.ts';
 
 /**
  * Each passenger's admission price for a trip and product: the tariff's full fare × the passenger's share
- * (fare-factors.yaml, with the family discount of the group), or 0 with a covering travel pass (CONTRACT §4a).
+ * (fare-factors.yaml, with the family discount of the group), or 0 with a covering travel pass (CONTRACT §4a),
+ * whose card number comes with it (spec §2.7 rule 8: a pass pays for one trip at a time).
  * Offers price with it, and a booking reprices with it when a passenger's age is patched (spec §2.7 rule 4).
  */
 export function admissionPrices(
   ctx: Context, trip: Trip, productCode: string, flexibility: Flexibility, passengers: readonly OfferPassenger[], currency: 'SEK' | 'EUR',
-): Map<string, Money> {
+): Map<string, { price: Money; travelPass?: string }> {
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
   const travelClass = rules.products.products[productCode]!.travelClass;
   const minutes = minutesBetween(trip.legs[0]!.departure, trip.legs[trip.legs.length - 1]!.arrival);
   const fare = fullFare(rules, main.category as ProductCategoryCode, minutes, productCode, flexibility);
   const discounted = familyDiscounted(ctx, passengers, travelClass);
-  const prices = new Map<string, Money>();
+  const prices = new Map<string, { price: Money; travelPass?: string }>();
   for (const p of passengers) {
     const pass = coveringPass(ctx, p, trip, travelClass);
     const { outcome } = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
       internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p), familyDiscount: discounted.has(p.externalRef),
     });
-    prices.set(p.externalRef, priceFor(rules, fare, pass ? 0 : (outcome?.factor ?? 1), currency, trip.international));
+    const price = priceFor(rules, fare, pass ? 0 : (outcome?.factor ?? 1), currency, trip.international);
+    prices.set(p.externalRef, pass ? { price, travelPass: pass } : { price });
   }
   return prices;
 }

@@ -85,12 +85,16 @@ function priceOffer(
 
   // Spec §2.6 rule 8: one admission per passenger for all legs (through fare).
   const prices = admissionPrices(ctx, trip, choice.code, choice.flexibility, passengers, currency);
-  const perPassenger = passengers.map((p) => ({ ref: p.externalRef, price: prices.get(p.externalRef)! }));
+  const perPassenger = passengers.map((p) => ({ ref: p.externalRef, ...prices.get(p.externalRef)! }));
+  const passesOf = (list: typeof perPassenger) => {
+    const used = list.flatMap((x) => (x.travelPass ? [x.travelPass] : []));
+    return used.length > 0 ? { travelPasses: used } : {};
+  };
   const common = { legIds: trip.legs.map((l) => l.id), product, refundable: flex.refundable, exchangeable: flex.exchangeable };
   // Spec §2.3 rule 3: collective mode has one price for all passengers, who cannot be refunded separately.
   const admissions: AdmissionPart[] = offerMode === 'COLLECTIVE'
-    ? [{ id: ids.next('part'), passengerRefs: passengers.map((p) => p.externalRef), offerMode, price: sum(rules, perPassenger.map((x) => x.price), currency, trip.international), ...common }]
-    : perPassenger.map((x) => ({ id: ids.next('part'), passengerRefs: [x.ref], offerMode, price: x.price, ...common }));
+    ? [{ id: ids.next('part'), passengerRefs: passengers.map((p) => p.externalRef), offerMode, price: sum(rules, perPassenger.map((x) => x.price), currency, trip.international), ...common, ...passesOf(perPassenger) }]
+    : perPassenger.map((x) => ({ id: ids.next('part'), passengerRefs: [x.ref], offerMode, price: x.price, ...common, ...passesOf([x]) }));
 
   // Spec §2.6 rule 2: reservations always cost 0; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
   const legProducts = trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, choice.code) }));

@@ -1,0 +1,62 @@
+import type { Context } from '../context.ts';
+import type { BookedAdmission, Booking } from '../model.ts';
+import { violation } from '../violation.ts';
+import { interval, overlaps } from '../seats/inventory.ts';
+import { tripOfPart } from './trips.ts';
+
+/**
+ * Spec §2.7 rule 8: "two concurrent trips with the same pass are not allowed". A travel pass that pays for an
+ * admission (AdmissionPart.travelPasses) is busy over that admission's journey, from its first departure to its
+ * last arrival, for as long as the admission travels: a provisional booking until its confirmation time limit, a
+ * pre-booked exchange until the operation's. A store indexes these uses by pass (Store.passUses), as it indexes
+ * places by train.
+ */
+export interface PassUse {
+  pass: string;
+  bookingId: string;
+  from: number;
+  to: number;
+  /** The instant the use ends unless confirmed (ISO); absent once it is. */
+  until?: string;
+}
+
+/** Admissions that no longer travel: refunded (CANCELLED), released, exchanged for another. */
+const ENDED = new Set(['CANCELLED', 'RELEASED', 'EXCHANGED']);
+const PROVISIONAL = new Set(['PREBOOKED', 'ON_HOLD']);
+
+/** What a booking's passes are busy with now (an expired booking: nothing). */
+export function passUsesOf(booking: Booking): PassUse[] {
+  if (booking.machine.value === 'EXPIRED') return [];
+  const until = PROVISIONAL.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
+  const uses: PassUse[] = [];
+  const add = (a: Pick<BookedAdmission, 'id' | 'legIds' | 'status' | 'travelPasses'>, limit?: string) => {
+    if (!a.travelPasses || ENDED.has(a.status)) return;
+    const legs = tripOfPart(booking, a.id).legs.filter((l) => a.legIds.includes(l.id));
+    if (legs.length === 0) return;
+    const span = { from: interval(legs[0]!).from, to: interval(legs[legs.length - 1]!).to };
+    for (const pass of a.travelPasses) uses.push({ pass, bookingId: booking.id, ...span, ...(limit ? { until: limit } : {}) });
+  };
+  for (const a of booking.admissions) add(a, until);
+  for (const op of booking.exchangeOperations ?? []) if (op.state === 'PREBOOKED') for (const a of op.admissions) add(a, op.validUntil);
+  return uses;
+}
+
+/** Every pass a booking's admissions were ever paid with, so a store can drop the uses that ended. */
+export function passesOfBooking(booking: Booking): string[] {
+  const admissions = [...booking.admissions, ...(booking.exchangeOperations ?? []).flatMap((o) => o.admissions)];
+  return [...new Set(admissions.flatMap((a) => a.travelPasses ?? []))];
+}
+
+/**
+ * Refuses a booking whose admissions use a pass another booking uses over an overlapping journey at `now`
+ * (X_TRAVEL_PASS_IN_USE); `others`: the uses of the booking's passes, as the store has them.
+ */
+export function assertPassesFree(ctx: Context, booking: Booking, others: readonly PassUse[], pointerOf: (passengerId: string) => string): void {
+  const now = ctx.now.getTime();
+  const live = others.filter((u) => u.bookingId !== booking.id && (u.until === undefined || now < Date.parse(u.until)));
+  for (const mine of passUsesOf(booking)) {
+    if (!live.some((u) => u.pass === mine.pass && overlaps(u, mine))) continue;
+    const admission = [...booking.admissions, ...(booking.exchangeOperations ?? []).flatMap((o) => o.admissions)].find((a) => a.travelPasses?.includes(mine.pass))!;
+    throw violation('X_TRAVEL_PASS_IN_USE', { pass: mine.pass }, pointerOf(admission.passengerIds[0]!));
+  }
+}
