@@ -9,24 +9,20 @@
  * the TypeScript sources (tsx), under vitest or from dist/, so this file must need no TypeScript loader.
  *
  * Messages in:  { kind: 'write', id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed, passUses, passesFreed } }
- *               { kind: 'quotes', id, rows: [[offerId, json], …] }   { kind: 'reset', id }   { kind: 'close' }
+ *               { kind: 'reset', id }   { kind: 'close' }
  * Messages out: { kind: 'written', results: [[id, 'ok' | 'conflict' | 'failed', message?], …] }
- *               { kind: 'quotes-written', id, failed? }   { kind: 'reset-done', id }   { kind: 'closed' }
+ *               { kind: 'reset-done', id }   { kind: 'closed' }
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
 const Database = require('better-sqlite3');
 
-const { path, level, offersKeptMs, sweepEvery } = workerData;
+const { path, level } = workerData;
 
 const db = new Database(path);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
-// Quotes are not bookings: their own connection does not wait for the disk (a crash may lose the newest ones).
-const quotesDb = new Database(path);
-quotesDb.pragma('synchronous = OFF');
-quotesDb.pragma('busy_timeout = 5000');
 
 const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 1, ?)');
 const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
@@ -35,8 +31,6 @@ const putHoldings = db.prepare('INSERT OR REPLACE INTO train_holdings (train_key
 const dropHoldings = db.prepare('DELETE FROM train_holdings WHERE train_key = ? AND booking_id = ?');
 const putPassUses = db.prepare('INSERT OR REPLACE INTO pass_uses (pass, booking_id, data) VALUES (?, ?, ?)');
 const dropPassUses = db.prepare('DELETE FROM pass_uses WHERE pass = ? AND booking_id = ?');
-const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
-const sweepOffers = quotesDb.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
 
 /** One write inside the batch's transaction: its first statement decides; on a conflict it writes nothing. */
 function apply(b) {
@@ -76,37 +70,18 @@ function flush() {
   parentPort.postMessage({ kind: 'written', results: batch.map((w, i) => [w.id, verdicts[i]]) });
 }
 
-let quotesSinceSweep = 0;
-const writeQuotes = quotesDb.transaction((rows) => {
-  const now = Date.now();
-  for (const [id, json] of rows) insertOffer.run(id, now, json);
-  quotesSinceSweep += rows.length;
-  if (quotesSinceSweep >= sweepEvery) {
-    quotesSinceSweep = 0;
-    sweepOffers.run(now - offersKeptMs);
-  }
-});
-
 parentPort.on('message', (m) => {
   if (m.kind === 'write') {
     // Everything that arrives while this thread is busy (committing the previous batch) joins the next batch.
     if (queue.length === 0) setImmediate(flush);
     queue.push(m);
-  } else if (m.kind === 'quotes') {
-    try {
-      writeQuotes(m.rows);
-      parentPort.postMessage({ kind: 'quotes-written', id: m.id });
-    } catch (e) {
-      parentPort.postMessage({ kind: 'quotes-written', id: m.id, failed: String(e && e.message) });
-    }
   } else if (m.kind === 'reset') {
     // After the writes before it, so that nothing written before a reset survives it.
     flush();
-    db.exec('DELETE FROM offer_quotes; DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses;');
+    db.exec('DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses;');
     parentPort.postMessage({ kind: 'reset-done', id: m.id });
   } else if (m.kind === 'close') {
     flush();
-    quotesDb.close();
     db.close();
     parentPort.postMessage({ kind: 'closed' });
     parentPort.close();

@@ -30,7 +30,6 @@ interface BookingWrite {
 
 type WriterMessage =
   | { kind: 'written'; results: Array<[number, 'ok' | 'conflict' | 'failed', string?]> }
-  | { kind: 'quotes-written'; id: number; failed?: string }
   | { kind: 'reset-done'; id: number }
   | { kind: 'closed' };
 
@@ -54,7 +53,7 @@ function writeOf(b: Booking, version?: number): BookingWrite {
  * The embedded default store: one SQLite file in WAL mode with synchronous=FULL, so a booking that was
  * acknowledged survives a crash of the process or the machine.
  *
- * Reads run on the serving thread; writes on a writer thread of their own (sqlite-writer.cjs), which commits the
+ * Reads and offer quotes run on the serving thread; booking writes on a writer thread of their own (sqlite-writer.cjs), which commits the
  * writes that queue up while it is busy in one transaction with one fsync (group commit) and answers each only
  * after that commit, so "acknowledged" still means "on disk", and no request waits behind another's fsync. Each
  * write keeps its own verdict inside a batch: an insert of an existing id or an update at a stale version fails
@@ -87,21 +86,48 @@ export function sqliteStore(path: string): Store {
     })();
   }
   const selectOffer = db.prepare<[string], { data: string }>('SELECT data FROM offer_quotes WHERE id = ?');
+  // Offers are quotes, not bookings: written here, in batches, through a connection that does not wait for the
+  // disk (a crash may lose the newest quotes, never a booking); they are the most frequent write, and handing
+  // each to the writer thread would cost more than writing it. Quotes older than OFFERS_KEPT_MS are swept.
+  const quotesDb = new Database(path);
+  quotesDb.pragma('synchronous = OFF');
+  quotesDb.pragma('busy_timeout = 5000');
+  const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
+  const sweepOffers = quotesDb.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
+  let quotesSinceSweep = 0;
+  const writeQuotes = quotesDb.transaction((batch: Map<string, string>) => {
+    const now = Date.now();
+    for (const [id, data] of batch) insertOffer.run(id, now, data);
+    quotesSinceSweep += batch.size;
+    if (quotesSinceSweep >= SWEEP_EVERY) {
+      quotesSinceSweep = 0;
+      sweepOffers.run(now - OFFERS_KEPT_MS);
+    }
+  });
   const selectBooking = db.prepare<[string], { data: Buffer | string; version: number }>('SELECT data, version FROM bookings WHERE id = ?');
   const selectFulfillment = db.prepare<[string], { booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = ?');
   const selectHoldings = db.prepare<[string], { data: string }>('SELECT data FROM train_holdings WHERE train_key = ?');
   const selectPassUses = db.prepare<[string], { data: string }>('SELECT data FROM pass_uses WHERE pass = ?');
 
-  const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), {
-    workerData: { path, level: LEVEL, offersKeptMs: OFFERS_KEPT_MS, sweepEvery: SWEEP_EVERY },
-  });
+  const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), { workerData: { path, level: LEVEL } });
   let broken: Error | undefined;
   let nextId = 0;
   const pending = new Map<number, { done: () => void; failed: (e: Error) => void; bookingId: string }>();
   const resets = new Map<number, () => void>();
-  // Quotes handed to the writer and not yet written, readable meanwhile; by the id of their batch.
-  const pendingQuotes = new Map<string, string>();
-  const quoteBatches = new Map<number, string[]>();
+  // Quotes of this turn of the event loop, written together at its end and readable meanwhile.
+  let pendingQuotes = new Map<string, string>();
+  let quotesScheduled = false;
+  const flushQuotes = () => {
+    quotesScheduled = false;
+    if (pendingQuotes.size === 0 || !quotesDb.open) return;
+    try {
+      writeQuotes(pendingQuotes);
+      pendingQuotes = new Map();
+    } catch (e) {
+      // They stay readable from memory and go with the next batch; a timer never crashes the server.
+      process.stderr.write(`signalbox: could not write offers to ${path}: ${(e as Error).message}\n`);
+    }
+  };
   let closed: (() => void) | undefined;
 
   writer.on('message', (m: WriterMessage) => {
@@ -114,11 +140,6 @@ export function sqliteStore(path: string): Store {
         else if (verdict === 'conflict') p.failed(new StoreConflict(p.bookingId));
         else p.failed(new Error(`could not write to ${path}: ${message}`));
       }
-    } else if (m.kind === 'quotes-written') {
-      // Written or not, the quotes leave memory: a quote that could not be written is lost, as in a crash.
-      for (const offerId of quoteBatches.get(m.id) ?? []) pendingQuotes.delete(offerId);
-      quoteBatches.delete(m.id);
-      if (m.failed) process.stderr.write(`signalbox: could not write offers to ${path}: ${m.failed}\n`);
     } else if (m.kind === 'reset-done') {
       resets.get(m.id)?.();
       resets.delete(m.id);
@@ -145,12 +166,12 @@ export function sqliteStore(path: string): Store {
   return {
     kind: `sqlite:${path}`,
     async putOffers(list) {
-      if (list.length === 0 || broken) return;
-      const rows = list.map((o) => [o.offerId, JSON.stringify(o)] as [string, string]);
-      for (const [id, json] of rows) pendingQuotes.set(id, json);
-      const id = ++nextId;
-      quoteBatches.set(id, rows.map(([offerId]) => offerId));
-      writer.postMessage({ kind: 'quotes', id, rows });
+      if (list.length === 0) return;
+      for (const o of list) pendingQuotes.set(o.offerId, JSON.stringify(o));
+      if (!quotesScheduled) {
+        quotesScheduled = true;
+        setImmediate(flushQuotes);
+      }
     },
     async getOffers(ids) {
       const out = new Map<string, StoredOffer>();
@@ -172,6 +193,7 @@ export function sqliteStore(path: string): Store {
     async reset() {
       if (broken) throw broken;
       pendingQuotes.clear();
+      quotesDb.exec('DELETE FROM offer_quotes');
       const id = ++nextId;
       await new Promise<void>((resolve) => {
         resets.set(id, resolve);
@@ -188,6 +210,8 @@ export function sqliteStore(path: string): Store {
         broken = new Error(`the store ${path} is closed`);
       }
       await writer.terminate();
+      flushQuotes();
+      quotesDb.close();
       db.close();
     },
   };
