@@ -7,6 +7,7 @@ import type { ProductCategoryCode } from '../rules/schemas.ts';
  * found by its card number in customers.yaml; rules/travel-pass-coverage.yaml decides whether it covers.
  */
 export function coveringPass(ctx: Context, passenger: OfferPassenger, trip: Trip, tripClass: 'FIRST' | 'SECOND'): string | undefined {
+  if (!passenger.cards.some((c) => c.type === 'TRAVEL_PASS' && c.number)) return undefined; // most passengers: no pass
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
   const day = trip.legs[0]!.departure.slice(0, 10);
