@@ -72,7 +72,7 @@ export function sqliteStore(path: string): Store {
     CREATE TABLE IF NOT EXISTS fulfillments (id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS train_holdings (train_key TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (train_key, booking_id));
     CREATE TABLE IF NOT EXISTS pass_uses (pass TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (pass, booking_id));
-    CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL);
+    DROP TABLE IF EXISTS offer_quotes;
     DROP TABLE IF EXISTS booking_trains;
   `);
   // A file written before the holdings index existed gets it built once, from its bookings (before any writer runs).
@@ -85,13 +85,16 @@ export function sqliteStore(path: string): Store {
       }
     })();
   }
-  const selectOffer = db.prepare<[string], { data: string }>('SELECT data FROM offer_quotes WHERE id = ?');
-  // Offers are quotes, not bookings: written here, in batches, through a connection that does not wait for the
-  // disk (a crash may lose the newest quotes, never a booking); they are the most frequent write, and handing
-  // each to the writer thread would cost more than writing it. Quotes older than OFFERS_KEPT_MS are swept.
-  const quotesDb = new Database(path);
+  // Offers are quotes, not bookings: they live in a file of their own beside the bookings (`<file>-offers`), written
+  // here in batches without waiting for the disk (a crash may lose the newest quotes, never a booking). A file of
+  // their own, because SQLite lets one connection write a file at a time: quotes written into the bookings' file
+  // would wait for the writer thread's fsyncs. Quotes older than OFFERS_KEPT_MS are swept.
+  const quotesDb = new Database(`${path}-offers`);
+  quotesDb.pragma('journal_mode = WAL');
   quotesDb.pragma('synchronous = OFF');
   quotesDb.pragma('busy_timeout = 5000');
+  quotesDb.exec('CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL)');
+  const selectOffer = quotesDb.prepare<[string], { data: string }>('SELECT data FROM offer_quotes WHERE id = ?');
   const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
   const sweepOffers = quotesDb.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
   let quotesSinceSweep = 0;
