@@ -33,7 +33,7 @@ type WriterMessage =
   | { kind: 'reset-done'; id: number }
   | { kind: 'closed' };
 
-/** The fulfillment index and what the booking holds per train: one row per train it holds places on. */
+/** A booking and its index rows: fulfillments, what it holds per train, what each of its travel passes pays for. */
 function writeOf(b: Booking, version?: number): BookingWrite {
   const held = trainHoldingsOf(b);
   const trains = new Set(held.map((h) => h.train));
@@ -53,12 +53,12 @@ function writeOf(b: Booking, version?: number): BookingWrite {
  * The embedded default store: one SQLite file in WAL mode with synchronous=FULL, so a booking that was
  * acknowledged survives a crash of the process or the machine.
  *
- * Reads and offer quotes run on the serving thread; booking writes on a writer thread of their own (sqlite-writer.cjs), which commits the
- * writes that queue up while it is busy in one transaction with one fsync (group commit) and answers each only
- * after that commit, so "acknowledged" still means "on disk", and no request waits behind another's fsync. Each
- * write keeps its own verdict inside a batch: an insert of an existing id or an update at a stale version fails
- * alone (StoreConflict) and writes nothing. One process owns the file (CONTRACT §1: several processes share
- * PostgreSQL, not SQLite).
+ * Reads and offer quotes run on the serving thread; booking writes on a writer thread of their own
+ * (sqlite-writer.cjs), which commits the writes that queue up while it is busy in one transaction with one fsync
+ * (group commit) and answers each only after that commit, so "acknowledged" still means "on disk", and no request
+ * waits behind another's fsync. Each write keeps its own verdict inside a batch: an insert of an existing id or an
+ * update at a stale version fails alone (StoreConflict) and writes nothing. One process owns the file (CONTRACT
+ * §1: several processes share PostgreSQL, not SQLite).
  */
 export function sqliteStore(path: string): Store {
   if (path === ':memory:' || path === '') throw new Error('the SQLite store needs a file; for a store in memory use --store memory');
