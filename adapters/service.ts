@@ -1,4 +1,4 @@
-import { RuleViolation, trainHoldingsOf, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor, type StoredOffer, type TrainHoldings } from '../engine/index.ts';
+import { RuleViolation, trainHoldingsOf, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor, type StoredOffer, type TrainHoldings } from '../engine/index.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
@@ -130,7 +130,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     clock,
     async offers(requestor, body) {
       // Capacity drives offers: the bookings on the requested trains say which places are taken.
-      const decided = engine.offers(call(requestor), body, await onTrains(trainKeysOfOfferRequest(body)));
+      const decided = engine.offers(call(requestor), body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(travelPassesOfOfferRequest(body)));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
@@ -170,7 +170,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     },
     async exchangeOffers(requestor, id, body) {
       const { booking } = await owned(requestor, id);
-      const decided = engine.exchangeOffers(call(requestor), booking, body, await onTrains(trainKeysOfOfferRequest(body)));
+      const decided = engine.exchangeOffers(call(requestor), booking, body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(travelPassesOfOfferRequest(body)));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },

@@ -59,9 +59,10 @@ export interface Engine {
   /** POST /offers: the offers to store and the OfferCollectionResponse. */
   /**
    * `onTrains`: the bookings on the request's trains, whole or as their index entries (`trainHoldingsOf`; the
-   * service loads them from the store, see `trainKeysOfOfferRequest`).
+   * service loads them from the store, see `trainKeysOfOfferRequest`). `passUses`: what the request's travel passes
+   * already pay for (`travelPassesOfOfferRequest`, `Store.passUses`); a pass busy at the trip's time is ignored.
    */
-  offers(call: Call, body: unknown, onTrains?: readonly OnTrain[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  offers(call: Call, body: unknown, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
@@ -79,7 +80,7 @@ export interface Engine {
   /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
   aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; status: number }>;
   /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
-  exchangeOffers(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  exchangeOffers(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /**
    * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
    * named and what the bookings on the new trip's trains hold (`onTrains`).
@@ -139,10 +140,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const engine: Engine = {
     rules,
-    offers(call, body, onTrains = []) {
+    offers(call, body, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now));
+        const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now), passUses);
         // Validated by createOffers above, so it has the request schema's shape; echoed as sent.
         const passengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
         return { offers, response: renderOfferCollection(rules, offers, call.requestor.language, passengers) };
@@ -188,10 +189,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => runAftersales(ctx, booking, command));
     },
-    exchangeOffers(call, booking, body, onTrains = []) {
+    exchangeOffers(call, booking, body, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body, holdingsOf(onTrains, call.now));
+        // The booking's own journeys give their passes back when exchanged: only other bookings' uses count.
+        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
         const zero = (m: StoredOffer['minimalPrice']) => ({ currency: m.currency, amount: 0, scale: 2 as const });
         return {
           offers,
@@ -271,7 +273,7 @@ export type { Warning } from './booking/create.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
 export { trainHoldingsOf } from './seats/inventory.ts';
-export { passUsesOf, passesOfBooking, type PassUse } from './booking/pass-uses.ts';
+export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, type PassUse } from './booking/pass-uses.ts';
 export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './seats/inventory.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

@@ -59,7 +59,7 @@ const samePlace = (ctx: Context, a: string, b: string) => {
 };
 
 /** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
-export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = []): StoredOffer[] {
+export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
   const request = parseRequest(ExchangeOfferRequest, body);
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
   assertNoOtherOperation(ctx, booking);
@@ -95,7 +95,7 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
     ungrantedDiscountedChildren: remains.ungrantedDiscountedChildren,
   }, '#/tripSpecifications');
   const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
-  return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }, held).map((offer) => ({
+  return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }, held, passUses).map((offer) => ({
     ...offer,
     exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds] },
   }));

@@ -60,3 +60,27 @@ export function assertPassesFree(ctx: Context, booking: Booking, others: readonl
     throw violation('X_TRAVEL_PASS_IN_USE', { pass: mine.pass }, pointerOf(admission.passengerIds[0]!));
   }
 }
+
+/**
+ * Whether a pass already pays, at `now`, for another journey overlapping `journey` (spec §2.7 rule 8: such a pass is
+ * ignored in an offer request, as an expired one is).
+ */
+export function busyPasses(uses: readonly PassUse[], now: Date, journey: { from: number; to: number }): (pass: string) => boolean {
+  const at = now.getTime();
+  const busy = new Set(uses.filter((u) => (u.until === undefined || at < Date.parse(u.until)) && overlaps(u, journey)).map((u) => u.pass));
+  return (pass) => busy.has(pass);
+}
+
+/** The travel pass numbers an offer request names, read loosely from the raw body (the engine validates it). */
+export function travelPassesOfOfferRequest(body: unknown): string[] {
+  const passengers = (body as { anonymousPassengerSpecifications?: unknown } | null)?.anonymousPassengerSpecifications;
+  if (!Array.isArray(passengers)) return [];
+  const numbers = passengers.flatMap((p) => {
+    const cards = (p as { cards?: unknown } | null)?.cards;
+    return Array.isArray(cards) ? cards.flatMap((c) => {
+      const card = c as { type?: unknown; number?: unknown } | null;
+      return card?.type === 'TRAVEL_PASS' && typeof card.number === 'string' ? [card.number] : [];
+    }) : [];
+  });
+  return [...new Set(numbers)];
+}

@@ -6,6 +6,8 @@ import { familyDiscounted } from './family-discount.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { fullFare, priceFor } from './pricing.ts';
 import { coveringPass } from './travel-passes.ts';
+import { busyPasses, type PassUse } from '../booking/pass-uses.ts';
+import { interval } from '../seats/inventory.ts';
 
 /**
  * Each passenger's admission price for a trip and product: the tariff's full fare × the passenger's share
@@ -15,6 +17,7 @@ import { coveringPass } from './travel-passes.ts';
  */
 export function admissionPrices(
   ctx: Context, trip: Trip, productCode: string, flexibility: Flexibility, passengers: readonly OfferPassenger[], currency: 'SEK' | 'EUR',
+  passUses: readonly PassUse[] = [],
 ): Map<string, { price: Money; travelPass?: string }> {
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
@@ -23,8 +26,9 @@ export function admissionPrices(
   const fare = fullFare(rules, main.category as ProductCategoryCode, minutes, productCode, flexibility);
   const discounted = familyDiscounted(ctx, passengers, travelClass);
   const prices = new Map<string, { price: Money; travelPass?: string }>();
+  const busy = busyPasses(passUses, ctx.now, { from: interval(trip.legs[0]!).from, to: interval(trip.legs[trip.legs.length - 1]!).to });
   for (const p of passengers) {
-    const pass = coveringPass(ctx, p, trip, travelClass);
+    const pass = coveringPass(ctx, p, trip, travelClass, busy);
     const { outcome } = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
       internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p), familyDiscount: discounted.has(p.externalRef),
     });

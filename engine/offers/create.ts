@@ -15,13 +15,14 @@ import { isReleased } from './release.ts';
 import { readTrip } from './trip.ts';
 import { hasRoom } from '../seats/capacity.ts';
 import type { Holding } from '../seats/inventory.ts';
+import type { PassUse } from '../booking/pass-uses.ts';
 
 /**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and
  * flexibility, priced from rules/ — or, with productTags [PASS], travel pass offers.
  * Returns the offers to store; render.ts turns them into the response.
  */
-export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = []): StoredOffer[] {
+export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
   const request = parseRequest(OfferCollectionRequest, body);
   const { rules, salesApplication } = ctx;
 
@@ -66,7 +67,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
       if (!hasRoom(ctx, trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, productCode) })), passengers.length, held)) continue;
       for (const flexibility of Object.keys(rules.products.flexibilities) as Flexibility[]) {
         if (wantedFlex?.length && !wantedFlex.includes(flexibility)) continue;
-        offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request));
+        offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request, passUses));
       }
     }
   }
@@ -75,7 +76,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
 
 function priceOffer(
   ctx: Context, trip: Trip, passengers: OfferPassenger[], choice: { code: string; flexibility: Flexibility }, currency: 'SEK' | 'EUR',
-  request: OfferCollectionRequest,
+  request: OfferCollectionRequest, passUses: readonly PassUse[],
 ): StoredOffer {
   const { rules, ids } = ctx;
   const now = ctx.now.toISOString();
@@ -84,7 +85,7 @@ function priceOffer(
   const offerMode = request.offerSearchCriteria?.offerMode ?? 'INDIVIDUAL';
 
   // Spec §2.6 rule 8: one admission per passenger for all legs (through fare).
-  const prices = admissionPrices(ctx, trip, choice.code, choice.flexibility, passengers, currency);
+  const prices = admissionPrices(ctx, trip, choice.code, choice.flexibility, passengers, currency, passUses);
   const perPassenger = passengers.map((p) => ({ ref: p.externalRef, ...prices.get(p.externalRef)! }));
   const passesOf = (list: typeof perPassenger) => {
     const used = list.flatMap((x) => (x.travelPass ? [x.travelPass] : []));

@@ -6,7 +6,9 @@ import type { ProductCategoryCode } from '../rules/schemas.ts';
  * Spec §2.7 rule 8: the travel pass among a passenger's cards that pays for this trip, if any. The pass is
  * found by its card number in customers.yaml; rules/travel-pass-coverage.yaml decides whether it covers.
  */
-export function coveringPass(ctx: Context, passenger: OfferPassenger, trip: Trip, tripClass: 'FIRST' | 'SECOND'): string | undefined {
+export function coveringPass(
+  ctx: Context, passenger: OfferPassenger, trip: Trip, tripClass: 'FIRST' | 'SECOND', busy: (pass: string) => boolean = () => false,
+): string | undefined {
   if (!passenger.cards.some((c) => c.type === 'TRAVEL_PASS' && c.number)) return undefined; // most passengers: no pass
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
@@ -18,7 +20,8 @@ export function coveringPass(ctx: Context, passenger: OfferPassenger, trip: Trip
   const from = stations(trip.legs[0]!.origin);
   const to = stations(trip.legs[trip.legs.length - 1]!.destination);
   for (const card of passenger.cards) {
-    if (card.type !== 'TRAVEL_PASS' || !card.number) continue;
+    // Spec §2.7 rule 8: a pass already paying for another journey at this time is ignored.
+    if (card.type !== 'TRAVEL_PASS' || !card.number || busy(card.number)) continue;
     const found = rules.customers.customers.flatMap((c) => c.travelPasses).find((p) => p.cardNumber === card.number && p.cardType === card.code);
     const type = found && rules.customers.passTypes[found.cardType];
     if (!found || !type) continue;
