@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleViolation, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
+import { RuleViolation, type Requestor, type StoredOffer } from '../engine/index.ts';
 import { holdingsOf, overlaps } from '../engine/seats/inventory.ts';
 import { virtualClock } from '../adapters/clock.ts';
 import { createService, type Service } from '../adapters/service.ts';

@@ -18,7 +18,7 @@ import { resellerRoutes } from './routes/reseller.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { tokenRoutes } from './routes/token.ts';
-import { configuredOsdmVersion, osdmVersionNumber, requestedOsdmVersion, versionedJsonType } from './version.ts';
+import { configuredOsdmVersion, requestedOsdmVersion, versionedJsonType } from './version.ts';
 
 export { osdmVersionNumber } from './version.ts';
 

@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import type { Booking, BookedPassenger, Money } from '../model.ts';
+import type { Booking, BookedPassenger } from '../model.ts';
 import { admissionPrices } from '../offers/admission-prices.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum } from '../offers/pricing.ts';
