@@ -2,6 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { call, resellerToken, serveProcess, type Answer, type ServerProcess } from './helpers/process.ts';
+import { BookingResponse } from '../engine/booking/response.ts';
+import { PlaceAvailabilityResponse } from '../engine/seats/response.ts';
 import { passengers, trip } from './helpers/server.ts';
 
 /**
@@ -135,8 +137,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
     const first = offers[0]!.body.offers[0];
     const map = await on(a, 'GET', `/v3/availabilities/place-map?contextType=OFFER&contextId=${first.offerId}&resourceType=RESERVATION&resourceId=${first.reservationOfferParts[0].id}`);
     expect(map.status, JSON.stringify(map.body)).toBe(200);
-    type MapCoach = { number: string; compartments: Array<{ places: Array<{ number: string; status: string }> }> };
-    const wanted = (map.body.vehicleAvailability.coaches as MapCoach[])
+    const wanted = PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.coaches
       .flatMap((c) => c.compartments.flatMap((k) => k.places.filter((p) => p.status === 'FREE').map((p) => ({ coachNumber: c.number, placeNumber: p.number }))))[0]!;
 
     // Eight bookings at once, half per process, every one asking for that place (spec §2.10 rule 3: at creation
@@ -151,8 +152,10 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
       });
     });
     for (const x of answers) expect(x.status, JSON.stringify(x.body)).toBe(200);
-    type Reserved = { coachNumber: string; placeNumbers: string[] };
-    const places = answers.map((x) => (x.body.booking.bookedOffers[0].reservations[0].placeAllocation.reservedPlaces as Reserved[]).map((p) => `${p.coachNumber}/${p.placeNumbers[0]}`)[0]);
+    const places = answers.map((x) => {
+      const [place] = BookingResponse.parse(x.body).booking.bookedOffers[0]!.reservations[0]!.placeAllocation!.reservedPlaces;
+      return `${place!.coachNumber}/${place!.placeNumbers[0]}`;
+    });
     expect(places.filter((p) => p === `${wanted.coachNumber}/${wanted.placeNumber}`), places.join(' ')).toHaveLength(1);
     expect(new Set(places).size, places.join(' ')).toBe(8);
 

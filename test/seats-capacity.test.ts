@@ -3,8 +3,8 @@ import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**
  * Capacity drives offers (issue "Seats"): once the last first-class sleeper compartment of a night train is
- * held, that product is no longer offered while the others still are; freeing one (the booking expires)
- * brings it back.
+ * held, that product is no longer offered — nor as an exchange offer — while the others still are; freeing one
+ * (the booking expires) brings it back.
  */
 describe('capacity drives offers', () => {
   it('a sold-out product disappears from the offers, and comes back when a place is freed', async () => {
@@ -32,8 +32,26 @@ describe('capacity drives offers', () => {
     const second = await server.reseller('POST', '/v3/offers', { tripSpecifications: [night], anonymousPassengerSpecifications: passengers(40), offerSearchCriteria: { travelClasses: ['SECOND'] } });
     expect(second.body.offers.length).toBeGreaterThan(0);
 
+    // Exchange offers are made from the same capacity: a day ticket cannot be exchanged into a sold-out sleeper.
+    const day = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40), offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['FULL_FLEXIBLE'] } });
+    const dayBooking = await server.reseller('POST', '/v3/booking', {
+      externalRef: 'day', offers: [{ offerId: day.body.offers[0].offerId, passengerRefs: ['p1'] }],
+      passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } }],
+      purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
+    });
+    const tickets = await server.reseller('POST', `/v3/bookings/${dayBooking.body.booking.id}/fulfillments`);
+    const exchangeTo = (travelClasses: string[]) => server.reseller('POST', `/v3/bookings/${dayBooking.body.booking.id}/exchange-offers`, {
+      fulfillmentIds: tickets.body.fulfillments.map((f: { id: string }) => f.id), tripSpecifications: [night], anonymousPassengerSpecifications: passengers(40),
+      offerSearchCriteria: { travelClasses, flexibilities: ['NON_FLEXIBLE'] },
+    });
+    const firstClassExchange = await exchangeTo(['FIRST']);
+    expect(firstClassExchange.status, JSON.stringify(firstClassExchange.body)).toBe(200);
+    expect(firstClassExchange.body.exchangeOffers).toEqual([]);
+    expect((await exchangeTo(['SECOND'])).body.exchangeOffers.length).toBeGreaterThan(0);
+
     // The provisional bookings expire after 60 minutes and give their compartments back.
     server.clock.advance!('PT61M');
     expect((await firstClass()).map((o) => o.products[0]!.id)).toEqual(['JREFAP_N']);
+    expect((await exchangeTo(['FIRST'])).body.exchangeOffers.map((o: { products: Array<{ id: string }> }) => o.products[0]!.id)).toEqual(['JREFAP_N']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyTicket } from '../engine/index.ts';
+import { PlaceAvailabilityResponse } from '../engine/seats/response.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**
@@ -34,8 +35,7 @@ describe('places of a pre-booked exchange', () => {
       const o = await server.reseller('POST', '/v3/offers', { tripSpecifications: [noon], anonymousPassengerSpecifications: passengers(30), offerSearchCriteria: search });
       const offer = o.body.offers[0];
       const map = await server.reseller('GET', `/v3/availabilities/place-map?contextType=OFFER&contextId=${offer.offerId}&resourceType=RESERVATION&resourceId=${offer.reservationOfferParts[0].id}`);
-      type Coach = { number: string; compartments: Array<{ places: Array<{ number: string; status: string }> }> };
-      return new Map((map.body.vehicleAvailability.coaches as Coach[]).flatMap((c) => c.compartments.flatMap((k) => k.places.map((p) => [`${c.number}/${p.number}`, p.status] as const))));
+      return new Map(PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.coaches.flatMap((c) => c.compartments.flatMap((k) => k.places.map((p) => [`${c.number}/${p.number}`, p.status] as const))));
     };
     const occupied = [...(await statuses())].filter(([, s]) => s === 'OCCUPIED').map(([place]) => place);
     expect(occupied).toHaveLength(1);

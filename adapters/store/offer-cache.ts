@@ -1,17 +1,17 @@
 import type { StoredOffer } from '../../engine/index.ts';
+import { OFFERS_KEPT_MS } from './store.ts';
 
 /**
  * The memory store's offers: short-lived quotes (bookable for 30 minutes, CONTRACT §4a) kept as JSON text
  * and forgotten some hours after they were made (by the real clock, so a sandbox clock set in the past
  * cannot make fresh offers vanish) or when too many pile up, so a long-running sandbox does not grow forever.
  */
-const KEEP_MS = 4 * 60 * 60 * 1000;
 const MAX_OFFERS = 250_000;
 
 export function offerCache() {
   const offers = new Map<string, { data: string; at: number }>();
   const prune = () => {
-    const oldest = Date.now() - KEEP_MS;
+    const oldest = Date.now() - OFFERS_KEPT_MS;
     for (const [id, entry] of offers) {
       if (entry.at >= oldest && offers.size <= MAX_OFFERS) break;
       offers.delete(id);

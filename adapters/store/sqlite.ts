@@ -4,10 +4,8 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { passesOfBooking, passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { decodeBooking, LEVEL } from './booking-rows.ts';
-import { StoreConflict, type Store } from './store.ts';
+import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
 
-/** How long a quote is kept: far beyond its 30 minutes of bookability (CONTRACT §4a), then swept. */
-const OFFERS_KEPT_MS = 4 * 60 * 60 * 1000;
 /** Quote writes between two sweeps of old quotes. */
 const SWEEP_EVERY = 1000;
 

@@ -5,6 +5,12 @@ import type { Booking, PassUse, StoredOffer, TrainHoldings } from '../../engine/
  * a write that returned is durable, and a booking update carries the version it was read at, so that
  * of two concurrent writers one loses (StoreConflict) instead of being merged (DESIGN "Stores").
  */
+/**
+ * How long every store keeps a quote: far beyond its 30 minutes of bookability (CONTRACT §4a), so a booking
+ * request never misses an offer it may still book; then it is swept.
+ */
+export const OFFERS_KEPT_MS = 4 * 60 * 60 * 1000;
+
 export interface VersionedBooking {
   booking: Booking;
   version: number;

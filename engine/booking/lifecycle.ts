@@ -8,9 +8,14 @@ import { encodeTicket } from './tickets.ts';
 import { confirmExchange, expireOperations, liveOperation } from '../aftersales/exchange.ts';
 import { tripOfPart } from './trips.ts';
 
+/** Booking states that live until `confirmationTimeLimit` unless confirmed (machines/booking.ts). */
+export const PROVISIONAL_STATES: ReadonlySet<string> = new Set(['PREBOOKED', 'ON_HOLD']);
+/** Parts that no longer travel: refunded (CANCELLED), released, exchanged for another; they hold no place or pass. */
+export const ENDED_PART_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'RELEASED', 'EXCHANGED']);
+
 /** A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked. */
 export function isExpired(booking: Booking, now: Date): boolean {
-  const provisional = booking.machine.value === 'PREBOOKED' || booking.machine.value === 'ON_HOLD';
+  const provisional = PROVISIONAL_STATES.has(booking.machine.value);
   return booking.machine.value === 'EXPIRED' || (provisional && now.getTime() >= new Date(booking.confirmationTimeLimit).getTime());
 }
 

@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import type { BookedAdmission, Booking } from '../model.ts';
 import { violation } from '../violation.ts';
 import { interval, overlaps } from '../seats/inventory.ts';
+import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from './lifecycle.ts';
 import { tripOfPart } from './trips.ts';
 
 /**
@@ -20,17 +21,14 @@ export interface PassUse {
   until?: string;
 }
 
-/** Admissions that no longer travel: refunded (CANCELLED), released, exchanged for another. */
-const ENDED = new Set(['CANCELLED', 'RELEASED', 'EXCHANGED']);
-const PROVISIONAL = new Set(['PREBOOKED', 'ON_HOLD']);
 
 /** What a booking's passes are busy with now (an expired booking: nothing). */
 export function passUsesOf(booking: Booking): PassUse[] {
   if (booking.machine.value === 'EXPIRED') return [];
-  const until = PROVISIONAL.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
+  const until = PROVISIONAL_STATES.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
   const uses: PassUse[] = [];
   const add = (a: Pick<BookedAdmission, 'id' | 'legIds' | 'status' | 'travelPasses'>, limit?: string) => {
-    if (!a.travelPasses || ENDED.has(a.status)) return;
+    if (!a.travelPasses || ENDED_PART_STATUSES.has(a.status)) return;
     const legs = tripOfPart(booking, a.id).legs.filter((l) => a.legIds.includes(l.id));
     if (legs.length === 0) return;
     const span = { from: interval(legs[0]!).from, to: interval(legs[legs.length - 1]!).to };

@@ -1,4 +1,4 @@
-import { isExpired } from '../booking/lifecycle.ts';
+import { ENDED_PART_STATUSES, isExpired, PROVISIONAL_STATES } from '../booking/lifecycle.ts';
 import type { Booking, BookedReservation, Leg } from '../model.ts';
 import { trainKey } from './train.ts';
 import { tripOfPart } from '../booking/trips.ts';
@@ -36,15 +36,13 @@ export interface Holding {
   until?: string;
 }
 
-/** Parts that gave their place back (spec §4.1 rule 5: released; refunded; exchanged). */
-const FREED = new Set(['CANCELLED', 'RELEASED', 'EXCHANGED']);
 
 export const interval = (leg: Pick<Leg, 'departure' | 'arrival'>) => ({ from: Date.parse(leg.departure), to: Date.parse(leg.arrival) });
 export const overlaps = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
 
 /** Whether a reservation still holds its place at `now`: not freed, and its booking not expired (spec §3). */
 export function holds(booking: Booking, r: BookedReservation, now: Date): boolean {
-  return !!r.placeAllocation && !FREED.has(r.status) && !isExpired(booking, now);
+  return !!r.placeAllocation && !ENDED_PART_STATUSES.has(r.status) && !isExpired(booking, now);
 }
 
 /**
@@ -64,8 +62,6 @@ export interface TrainHoldings {
 /** The bookings on a train, as the engine's callers give them: whole bookings, or their index entries. */
 export type OnTrain = Booking | TrainHoldings;
 
-const PROVISIONAL = new Set(['PREBOOKED', 'ON_HOLD']);
-
 /**
  * The index entries of a booking: one per train it holds places on, none for a train it gave every place back on.
  * Its reservations hold (those of a confirmed exchange included, on their new trip), and so do the new reservations
@@ -73,11 +69,11 @@ const PROVISIONAL = new Set(['PREBOOKED', 'ON_HOLD']);
  */
 export function trainHoldingsOf(booking: Booking): TrainHoldings[] {
   if (booking.machine.value === 'EXPIRED') return [];
-  const until = PROVISIONAL.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
+  const until = PROVISIONAL_STATES.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
   const operations = booking.exchangeOperations ?? [];
   const byTrain = new Map<string, Holding[]>();
   const add = (r: BookedReservation, leg: Leg | undefined, limit?: string) => {
-    if (!r.placeAllocation || FREED.has(r.status) || !leg) return;
+    if (!r.placeAllocation || ENDED_PART_STATUSES.has(r.status) || !leg) return;
     const h = { ...holding(booking.id, r, leg), ...(limit ? { until: limit } : {}) };
     byTrain.set(h.train, [...(byTrain.get(h.train) ?? []), h]);
   };
