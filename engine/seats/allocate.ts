@@ -67,7 +67,7 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     const seeker: Seeker = { ...interval(leg), bookingId: booking.id, reservationId: r.id, private: product.compartment === 'PRIVATE', ...(gender ? { gender } : {}), wheelchair };
     const train = trainKey(leg);
     const onTrain = held.filter((h) => h.train === train);
-    const fits = (c: Candidate) => selectable(rules, c, seeker, onTrain) && required.every((p) => c.place.placeProperties.includes(p));
+    const fits = (c: Candidate) => selectable(c, seeker, onTrain) && required.every((p) => c.place.placeProperties.includes(p));
     const exactIndex = (selection?.places ?? []).findIndex((p) => p.passengerRef === passenger.externalRef);
     // Near the reference place, else near the booking's previous passenger on this leg.
     const ref = selection?.referencePlace;

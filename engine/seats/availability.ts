@@ -6,7 +6,7 @@ import type { Booking, Leg, StoredOffer } from '../model.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from './inventory.ts';
-import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
+import { candidate, candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from './train.ts';
 import type { PreSelection } from './response.ts';
 
@@ -98,9 +98,9 @@ export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: reado
   return coaches.flatMap((coach) => {
     const layout = rules.coachLayouts.layouts[coach.layout]!;
     return layout.places.map((place) => {
-      const c = { coach, layout, place };
+      const c = candidate(rules, coach, layout, place);
       const taken = held.some((h) => h.reservationId !== subject.seeker.reservationId && h.coachNumber === coach.number && h.placeNumber === place.number && overlaps(h, subject.seeker));
-      const status = sells.has(coach.number) && selectable(rules, c, subject.seeker, held) ? 'FREE' as const : taken ? 'OCCUPIED' as const : 'RESTRICTED' as const;
+      const status = sells.has(coach.number) && selectable(c, subject.seeker, held) ? 'FREE' as const : taken ? 'OCCUPIED' as const : 'RESTRICTED' as const;
       return { ...c, status };
     });
   });

@@ -16,11 +16,12 @@ export function hasRoom(ctx: Context, legs: ReadonlyArray<{ leg: Leg; code: stri
     if (rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation !== 'mandatory') return true;
     const candidates = candidatesFor(rules, leg.category, code);
     if (candidates.length === 0) return true;
-    const onTrain = held.filter((h) => h.train === trainKey(leg));
+    const train = trainKey(leg);
+    const onTrain = held.filter((h) => h.train === train);
     const seeker = { ...interval(leg), bookingId: '', private: rules.products.products[code]?.compartment === 'PRIVATE', wheelchair: false };
     let free = 0;
     for (const c of candidates) {
-      if (selectable(rules, c, seeker, onTrain) && ++free >= passengers) return true;
+      if (selectable(c, seeker, onTrain) && ++free >= passengers) return true;
     }
     return false;
   });

@@ -7,6 +7,8 @@ export interface Candidate {
   coach: FleetCoach;
   layout: CoachLayout;
   place: LayoutPlace;
+  /** Spec §2.10 rule 6: a wheelchair place (its properties name one of rules/fleet.yaml `wheelchair.placeProperties`). */
+  wheelchair: boolean;
 }
 
 /** The places of a category's trains whose coaches sell the product, in train and layout order. */
@@ -20,17 +22,20 @@ export function candidatesFor(rules: RuleSet, category: string, productCode: str
     const coaches = rules.fleet.categories[category]?.coaches ?? [];
     list = coaches.filter((c) => c.products.includes(productCode)).flatMap((coach) => {
       const layout = rules.coachLayouts.layouts[coach.layout]!;
-      return layout.places.map((place) => ({ coach, layout, place }));
+      return layout.places.map((place) => candidate(rules, coach, layout, place));
     });
     known.set(key, list);
   }
   return list;
 }
+export const candidate = (rules: RuleSet, coach: FleetCoach, layout: CoachLayout, place: LayoutPlace): Candidate =>
+  ({ coach, layout, place, wheelchair: place.placeProperties.some((p) => rules.fleet.wheelchair.placeProperties.includes(p)) });
 const candidateLists = new WeakMap<RuleSet, Map<string, readonly Candidate[]>>();
 
 /** What others hold, by coach: made once per list of holdings, as every candidate of a train asks it. */
 const byCoach = new WeakMap<readonly Holding[], Map<string, Holding[]>>();
 function heldInCoach(held: readonly Holding[], coach: string): readonly Holding[] {
+  if (held.length === 0) return held; // an empty train (most offers): no index to make
   let index = byCoach.get(held);
   if (!index) {
     index = new Map();
@@ -59,17 +64,17 @@ export interface Seeker {
   wheelchair: boolean;
 }
 
-export const isWheelchairPlace = (rules: RuleSet, c: Candidate) => c.place.placeProperties.some((p) => rules.fleet.wheelchair.placeProperties.includes(p));
-
 /**
  * Whether the seeker may hold the place, given what others hold on the train: nobody holds it over an
  * overlapping interval; wheelchair places are for wheelchair users and they get nothing else (spec §2.10 rule 6);
  * a compartment held privately admits no other booking, and a shared one only passengers of its gender
  * (spec §2.5 rules 4, 6).
  */
-export function selectable(rules: RuleSet, c: Candidate, seeker: Seeker, held: readonly Holding[]): boolean {
-  if (isWheelchairPlace(rules, c) !== seeker.wheelchair) return false;
-  const others = heldInCoach(held, c.coach.number).filter((h) => h.reservationId !== seeker.reservationId && overlaps(h, seeker));
+export function selectable(c: Candidate, seeker: Seeker, held: readonly Holding[]): boolean {
+  if (c.wheelchair !== seeker.wheelchair) return false;
+  const inCoach = heldInCoach(held, c.coach.number);
+  if (inCoach.length === 0) return true; // most coaches of an offer's train: nothing to compare
+  const others = inCoach.filter((h) => h.reservationId !== seeker.reservationId && overlaps(h, seeker));
   if (others.some((h) => h.placeNumber === c.place.number)) return false;
   const compartment = c.place.compartment;
   if (!compartment) return true;
