@@ -1,5 +1,6 @@
 import { createEngine, type Call } from '../engine/index.ts';
 import { CLIENT, offersBody } from './fixtures.ts';
+import { engineAt, interleaved } from './baseline.ts';
 import { fmt, median, microsPerCall, ratios, report, type CaseReport } from './measure.ts';
 
 /**
@@ -41,8 +42,25 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
   r.ratio('offers / stringify, 1 passenger', ratios(results[1].offers, results[1].stringify));
   r.ratio('offers / stringify, 9 passengers', ratios(results[9].offers, results[9].stringify));
   r.ratio('9 passengers / 1 passenger', ratios(results[9].offers, results[1].offers));
+  const against = process.env['BENCH_AGAINST'];
+  if (against) {
+    // The same calls on another commit's engine, timed in turns with this one (bench/baseline.ts).
+    const before = await engineAt(against);
+    const old = before.createEngine();
+    for (const p of ['1', '9'] as const) {
+      const body = bodies[p];
+      const sameAnswer = withoutIds(old.offers(call, body).value.response) === withoutIds(engine.offers(call, body).value.response);
+      const t = interleaved(() => engine.offers(call, body), () => old.offers(call, body));
+      r.row(`engine.offers at ${before.commit}, ${p} passenger(s), in turns with this tree`, 'µs', t.before);
+      r.row(`engine.offers in this tree, ${p} passenger(s), in turns with ${before.commit}`, 'µs', t.now);
+      r.ratio(`this tree / ${before.commit}, ${p} passenger(s) (${t.ratio.length} turns)${sameAnswer ? '' : ' — THE ANSWERS DIFFER'}`, t.ratio);
+    }
+  }
   const nine = median(results[9].offers);
   r.goal('engine.offers for 9 passengers < 50 µs', nine < 50, `${fmt(nine)} µs`);
   r.note(sizes.join('; '));
   return r;
 }
+
+/** A response as JSON with its generated offer and part ids blanked, to compare two engines' answers. */
+const withoutIds = (response: unknown) => JSON.stringify(response).replace(/"(offer|part)-\d+/g, '"$1');

@@ -19,7 +19,7 @@ export interface ServerProcess {
 
 export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', label: string = kind): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
-  const execArgv = ['--import', 'tsx'];
+  const execArgv = ['--import', 'tsx', ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {
     // One folder per server: every thread writes its own profile (tsx's loader runs in a worker thread);
     // the main thread's, the one that serves, is the biggest.

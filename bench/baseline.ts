@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { createEngine } from '../engine/index.ts';
+import { root } from './fixtures.ts';
+
+/**
+ * The engine of another commit (`BENCH_AGAINST=REF`), loaded into this process beside the working tree's, so that
+ * the two are timed in turns of a few calls each: on a shared machine whose speed moves by 20–30 % from one minute
+ * to the next (PERFORMANCE.md), a change of 10 % shows only when both sides are measured in the same moments.
+ * The commit's engine, machines and rules are extracted with `git archive` into a temp folder that borrows this
+ * clone's node_modules; the folder is removed when the process exits.
+ */
+export async function engineAt(ref: string): Promise<{ commit: string; createEngine: typeof createEngine }> {
+  const commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
+  const dir = mkdtempSync(join(tmpdir(), `signalbox-${commit}-`));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const tar = execFileSync('git', ['archive', '--format=tar', commit, 'package.json', 'engine', 'machines', 'rules'], { cwd: root, maxBuffer: 1 << 28 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const mod = (await import(pathToFileURL(join(dir, 'engine/index.ts')).href)) as { createEngine: typeof createEngine };
+  return { commit, createEngine: mod.createEngine };
+}
+
+/**
+ * Times `now` and `before` in alternation, `rounds` turns of `calls` calls each, and returns the µs per call of each
+ * side and the ratio now / before of each turn (whose median is the figure to read).
+ */
+export function interleaved(now: () => unknown, before: () => unknown, rounds = 200, calls = 50): { now: number[]; before: number[]; ratio: number[] } {
+  const time = (fn: () => unknown) => {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < calls; i++) fn();
+    return Number(process.hrtime.bigint() - t0) / 1000 / calls;
+  };
+  for (let i = 0; i < 20; i++) { time(before); time(now); } // warm-up of both
+  const out = { now: [] as number[], before: [] as number[], ratio: [] as number[] };
+  for (let i = 0; i < rounds; i++) {
+    // Which side goes first alternates too, so neither always runs on the other's garbage.
+    let b: number, n: number;
+    if (i % 2 === 0) { b = time(before); n = time(now); } else { n = time(now); b = time(before); }
+    out.before.push(b);
+    out.now.push(n);
+    out.ratio.push(n / b);
+  }
+  return out;
+}
