@@ -7,19 +7,29 @@ import type { createEngine } from '../engine/index.ts';
 import { root } from './fixtures.ts';
 
 /**
- * The engine of another commit (`BENCH_AGAINST=REF`), loaded into this process beside the working tree's, so that
- * the two are timed in turns of a few calls each: on a shared machine whose speed moves by 20–30 % from one minute
- * to the next (PERFORMANCE.md), a change of 10 % shows only when both sides are measured in the same moments.
- * The commit's engine, machines and rules are extracted with `git archive` into a temp folder that borrows this
- * clone's node_modules; the folder is removed when the process exits.
+ * Another commit (`BENCH_AGAINST=REF`, e.g. the last session's), measured beside the working tree in the same run:
+ * on a shared machine whose speed moves by 20–30 % from one minute to the next, and by 3× from one day to the next
+ * (PERFORMANCE.md), a change of 10 % shows only when both sides are measured in the same moments. The commit is
+ * extracted with `git archive` into a temp folder that borrows this clone's node_modules, once per process, and
+ * removed when the process exits.
  */
-export async function engineAt(ref: string): Promise<{ commit: string; createEngine: typeof createEngine }> {
+let extracted: { commit: string; dir: string } | undefined;
+export function treeAt(ref: string): { commit: string; dir: string } {
   const commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
+  if (extracted?.commit === commit) return extracted;
   const dir = mkdtempSync(join(tmpdir(), `signalbox-${commit}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const tar = execFileSync('git', ['archive', '--format=tar', commit, 'package.json', 'engine', 'machines', 'rules'], { cwd: root, maxBuffer: 1 << 28 });
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['archive', '--format=tar', commit], { cwd: root, maxBuffer: 1 << 28 }) });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return (extracted = { commit, dir });
+}
+
+/** The commit named by BENCH_AGAINST, if any. */
+export const against = (): string | undefined => process.env['BENCH_AGAINST'] || undefined;
+
+/** The engine of another commit, loaded into this process beside the working tree's (timed in turns by `interleaved`). */
+export async function engineAt(ref: string): Promise<{ commit: string; createEngine: typeof createEngine }> {
+  const { commit, dir } = treeAt(ref);
   const mod = (await import(pathToFileURL(join(dir, 'engine/index.ts')).href)) as { createEngine: typeof createEngine };
   return { commit, createEngine: mod.createEngine };
 }

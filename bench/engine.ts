@@ -1,6 +1,6 @@
 import { createEngine, type Call } from '../engine/index.ts';
 import { CLIENT, offersBody } from './fixtures.ts';
-import { engineAt, interleaved } from './baseline.ts';
+import { against, engineAt, interleaved } from './baseline.ts';
 import { fmt, median, microsPerCall, ratios, report, type CaseReport } from './measure.ts';
 
 /**
@@ -42,10 +42,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
   r.ratio('offers / stringify, 1 passenger', ratios(results[1].offers, results[1].stringify));
   r.ratio('offers / stringify, 9 passengers', ratios(results[9].offers, results[9].stringify));
   r.ratio('9 passengers / 1 passenger', ratios(results[9].offers, results[1].offers));
-  const against = process.env['BENCH_AGAINST'];
-  if (against) {
+  const ref = against();
+  if (ref) {
     // The same calls on another commit's engine, timed in turns with this one (bench/baseline.ts).
-    const before = await engineAt(against);
+    const before = await engineAt(ref);
     const old = before.createEngine();
     for (const p of ['1', '9'] as const) {
       const body = bodies[p];

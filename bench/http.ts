@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { against, treeAt } from './baseline.ts';
 import { client, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
 import { fmt, fmtBytes, median, ratios, report, type CaseReport } from './measure.ts';
@@ -33,6 +34,14 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       { name: 'signalbox, memory store', server: memory, headers: resellerHeaders(await token(memory.base)) },
       { name: 'signalbox, SQLite store', server: sqlite, headers: resellerHeaders(await token(sqlite.base)) },
     ];
+    // BENCH_AGAINST=REF: the same SQLite server as built at another commit, in the same rounds (bench/baseline.ts).
+    const ref = against();
+    const before = ref ? treeAt(ref) : undefined;
+    if (before) {
+      const old = await startServer('signalbox', `sqlite:${join(dir, 'before.db')}`, `signalbox-sqlite-${before.commit}`, before.dir);
+      servers.push(old);
+      targets.push({ name: `signalbox at ${before.commit}, SQLite store`, server: old, headers: resellerHeaders(await token(old.base)) });
+    }
     // One checked request each: the load is only worth measuring on 200 answers.
     const sizes: string[] = [];
     for (const t of targets) {
@@ -42,11 +51,15 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       if (res.status !== 200) throw new Error(`${t.name}: POST /v3/offers answered ${res.status}: ${res.text.slice(0, 400)}`);
       sizes.push(`${t.name} ${fmtBytes(Buffer.byteLength(res.text))}`);
     }
-    const once = (t: (typeof targets)[number], seconds?: number) =>
-      load({ base: t.server.base, method: 'POST', path: '/v3/offers', headers: t.headers, body, ...(seconds ? { seconds } : {}) }).then((x) => clean(t.name, x));
+    // The server's CPU time per request (all its threads, /proc) beside requests/s: steadier on a shared machine.
+    const once = async (t: (typeof targets)[number], seconds?: number) => {
+      const cpu0 = t.server.cpuMs();
+      const x = clean(t.name, await load({ base: t.server.base, method: 'POST', path: '/v3/offers', headers: t.headers, body, ...(seconds ? { seconds } : {}) }));
+      return { ...x, cpuUs: ((t.server.cpuMs() - cpu0) * 1000) / Math.max(1, x.requests) };
+    };
 
     for (const t of targets) await once(t, Math.min(3, DURATION)); // warm-up: JIT, connection pools, SQLite pages
-    const results = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
+    const results = new Map<string, Array<LoadResult & { cpuUs: number }>>(targets.map((t) => [t.name, []]));
     for (let i = 0; i < runs; i++) for (const t of targets) results.get(t.name)!.push(await once(t));
 
     const rps = (name: string) => results.get(name)!.map((x) => x.rps);
@@ -54,7 +67,13 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     for (const t of targets) r.row(`${t.name}: requests/s`, 'req/s', rps(t.name));
     for (const t of targets) r.row(`${t.name}: p99 latency`, 'ms', p99(t.name));
     for (const t of targets) r.row(`${t.name}: p50 latency`, 'ms', results.get(t.name)!.map((x) => x.p50));
-    const [, mem, sql] = targets;
+    const cpu = (name: string) => results.get(name)!.map((x) => x.cpuUs);
+    for (const t of targets.slice(1)) r.row(`${t.name}: server CPU per request (all threads)`, 'µs', cpu(t.name));
+    const [, mem, sql, old] = targets;
+    if (old) {
+      r.ratio(`this tree / ${before!.commit}, SQLite store (requests/s)`, ratios(rps(sql!.name), rps(old.name)));
+      r.ratio(`this tree / ${before!.commit}, SQLite store (server CPU per request)`, ratios(cpu(sql!.name), cpu(old.name)));
+    }
     const memShare = r.ratio('signalbox memory / bare (requests/s)', ratios(rps(mem!.name), rps(targets[0]!.name)), '%');
     const sqlShare = r.ratio('signalbox SQLite / bare (requests/s)', ratios(rps(sql!.name), rps(targets[0]!.name)), '%');
     r.goal('POST /v3/offers ≥ 35% of bare requests/s (memory store)', median(memShare) >= 0.35, `${fmt(median(memShare) * 100)}%`);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { against, treeAt } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
 import { DURATION } from './load.ts';
 import { fmt, median, ratios, report, sleep, type CaseReport } from './measure.ts';
@@ -162,6 +163,14 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       { name: 'SQLite (WAL, synchronous=FULL)', server: sqlite, token: await token(sqlite.base) },
       { name: 'memory store', server: memory, token: await token(memory.base) },
     ];
+    // BENCH_AGAINST=REF: the same SQLite server as built at another commit, in the same rounds (bench/baseline.ts).
+    const ref = against();
+    const before = ref ? treeAt(ref) : undefined;
+    if (before) {
+      const old = await startServer('signalbox', `sqlite:${join(dir, 'before.db')}`, `lifecycle-sqlite-${before.commit}`, before.dir);
+      servers.push(old);
+      targets.push({ name: `SQLite at ${before.commit}`, server: old, token: await token(old.base) });
+    }
     const probeClient = client(sqlite.base, 1);
     const headers = resellerHeaders(targets[0]!.token);
     const { steps, missing } = await probe((m, p, b) => probeClient.send(m, p, b, headers));
@@ -187,6 +196,13 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     // All threads of the server process: the SQLite store commits on a writer thread of its own.
     r.row(`server CPU per lifecycle (all threads), ${sql!.name}`, 'µs', cpu(sql!.name));
     r.row(`server CPU per lifecycle (all threads), ${mem!.name}`, 'µs', cpu(mem!.name));
+    const old = targets[2];
+    if (old) {
+      r.row(`lifecycles/s, ${old.name}`, '/s', perSecond(old.name));
+      r.row(`server CPU per lifecycle (all threads), ${old.name}`, 'µs', cpu(old.name));
+      r.ratio(`this tree / ${before!.commit}, SQLite (lifecycles/s)`, ratios(perSecond(sql!.name), perSecond(old.name)));
+      r.ratio(`this tree / ${before!.commit}, SQLite (server CPU per lifecycle)`, ratios(cpu(sql!.name), cpu(old.name)));
+    }
     for (const [i, step] of steps.entries()) {
       r.row(`  mean time of ${step.name} (SQLite, under load)`, 'ms', results.get(sql!.name)!.map((x) => x.stepMs[i]!));
     }

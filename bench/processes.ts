@@ -17,7 +17,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', label: string = kind): Promise<ServerProcess> {
+/** `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits). */
+export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', label: string = kind, tree = root): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
   const execArgv = ['--import', 'tsx', ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {
@@ -27,8 +28,8 @@ export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', 
     mkdirSync(dir, { recursive: true });
     execArgv.push('--cpu-prof', '--cpu-prof-dir', dir);
   }
-  const child: ChildProcess = fork(join(root, 'bench/server.ts'), [kind, store], {
-    cwd: root, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  const child: ChildProcess = fork(join(tree, 'bench/server.ts'), [kind, store], {
+    cwd: tree, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
   const port = await new Promise<number>((resolve, reject) => {
