@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { against, treeAt } from './baseline.ts';
 import { client, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
-import { fmt, fmtBytes, median, ratios, report, type CaseReport } from './measure.ts';
+import { fmt, fmtBytes, median, ratios, report, rotated, type CaseReport } from './measure.ts';
 import { startServer, type ServerProcess } from './processes.ts';
 
 /**
@@ -60,7 +60,8 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
 
     for (const t of targets) await once(t, Math.min(3, DURATION)); // warm-up: JIT, connection pools, SQLite pages
     const results = new Map<string, Array<LoadResult & { cpuUs: number }>>(targets.map((t) => [t.name, []]));
-    for (let i = 0; i < runs; i++) for (const t of targets) results.get(t.name)!.push(await once(t));
+    // Each round starts one target later than the last, so that no server always runs after the same one.
+    for (let i = 0; i < runs; i++) for (const t of rotated(targets, i)) results.get(t.name)!.push(await once(t));
 
     const rps = (name: string) => results.get(name)!.map((x) => x.rps);
     const p99 = (name: string) => results.get(name)!.map((x) => x.p99);

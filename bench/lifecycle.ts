@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { against, treeAt } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
 import { DURATION } from './load.ts';
-import { fmt, median, ratios, report, sleep, type CaseReport } from './measure.ts';
+import { fmt, median, ratios, report, rotated, sleep, type CaseReport } from './measure.ts';
 import { startServer, type ServerProcess } from './processes.ts';
 
 /**
@@ -180,7 +180,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     const results = new Map(targets.map((t) => [t.name, [] as Array<{ perSecond: number; stepMs: number[]; cpuUs: number }>]));
     const commits: number[] = [];
     for (let i = 0; i < runs; i++) {
-      for (const t of targets) results.get(t.name)!.push(await drive(t.server, t.token, steps, DURATION));
+      for (const t of rotated(targets, i)) results.get(t.name)!.push(await drive(t.server, t.token, steps, DURATION));
       await sleep(100);
       commits.push(durableCommitsPerSecond(dir, Math.min(2, DURATION)));
     }

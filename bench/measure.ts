@@ -139,4 +139,7 @@ export function printReport(r: CaseReport): string {
   return out.join('\n') + '\n';
 }
 
+/** The list started at its `round`-th item (wrapping): targets measured in turn, a different one first each round. */
+export const rotated = <T>(list: readonly T[], round: number): T[] => list.map((_, i) => list[(i + round) % list.length]!);
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
