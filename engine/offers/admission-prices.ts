@@ -26,7 +26,8 @@ export function admissionPrices(
   const fare = fullFare(rules, main.category as ProductCategoryCode, minutes, productCode, flexibility);
   const discounted = familyDiscounted(ctx, passengers, travelClass);
   const prices = new Map<string, { price: Money; travelPass?: string }>();
-  const busy = busyPasses(passUses, ctx.now, { from: interval(trip.legs[0]!).from, to: interval(trip.legs[trip.legs.length - 1]!).to });
+  // No pass in use anywhere (most requests): nothing can be busy, and the journey's interval need not be parsed.
+  const busy = passUses.length === 0 ? undefined : busyPasses(passUses, ctx.now, { from: interval(trip.legs[0]!).from, to: interval(trip.legs[trip.legs.length - 1]!).to });
   for (const p of passengers) {
     const pass = coveringPass(ctx, p, trip, travelClass, busy);
     const { outcome } = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {

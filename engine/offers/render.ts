@@ -37,6 +37,46 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
   for (const r of offer.reservations) (reservationsOf.get(r.passengerRef) ?? reservationsOf.set(r.passengerRef, []).get(r.passengerRef)!).push(r);
   const passengerOf = new Map(offer.passengers.map((p) => [p.externalRef, p]));
   const legCoverage = new Map(trip.legs.map((l) => [l.id, { coveredTripId: trip.id, coveredLegIds: [l.id] }]));
+  /** An admission part: its passengers' types and cards, and the groups of reservations and ancillaries they book with it. */
+  const admissionPart = (a: StoredOffer['admissions'][number]): AdmissionOfferPart => {
+    const appliedPassengerTypes: AdmissionOfferPart['appliedPassengerTypes'] = [];
+    const appliedReductionCardTypes: NonNullable<AdmissionOfferPart['appliedReductionCardTypes']> = [];
+    const reservationRefs: Array<{ id: string }> = [];
+    const ancillaries: NonNullable<AdmissionOfferPart['ancillaries']> = [];
+    for (const ref of a.passengerRefs) {
+      const p = passengerOf.get(ref)!;
+      appliedPassengerTypes.push({ passengerRef: p.externalRef, type: p.responseType, description: p.description[language] });
+      for (const c of p.cards) if (c.type === 'REDUCTION_CARD' || c.type === 'TRAVEL_PASS') appliedReductionCardTypes.push({ code: c.code, type: c.type });
+      for (const r of reservationsOf.get(ref) ?? []) reservationRefs.push({ id: r.id });
+      for (const [key, items] of groupsOf.get(ref) ?? []) {
+        ancillaries.push({
+          minGroupItemsToBeBooked: items[0]!.groupMin,
+          maxGroupItemsToBeBooked: 1,
+          ancillaryGroup: { id: `${offer.offerId}:${key}`, name: '', ancillaryRefs: items.map((i) => ({ id: i.id })) },
+        });
+      }
+    }
+    const part: AdmissionOfferPart = {
+      objectType: 'AdmissionOfferPart',
+      id: a.id, createdOn, validFrom: createdOn, validUntil, price: a.price, offerMode, passengerRefs: a.passengerRefs,
+      refundable: flex.refundable, exchangeable: flex.exchangeable, availableFulfillmentOptions: fulfillmentOptions,
+      products: [{ productId: a.product.id, legIds: a.legIds }],
+      tripCoverage: { coveredTripId: trip.id, coveredLegIds: a.legIds },
+      appliedPassengerTypes,
+      // Spec §2.3 rule 5: echoes of the request, whether applied or not.
+      appliedCorporateCodes: offer.corporateCodes,
+      appliedPromotionCodes: offer.promotionCodes,
+      appliedReductionCardTypes,
+      isReservationRequired: reservationRefs.length > 0,
+    };
+    if (reservationRefs.length > 0) {
+      const n = reservationRefs.length;
+      part.reservations = [{ minGroupItemsToBeBooked: n, maxGroupItemsToBeBooked: n, reservationGroup: { id: `${a.id}:reservations`, name: '', reservationRefs } }];
+    }
+    if (ancillaries.length > 0) part.ancillaries = ancillaries;
+    if (trip.international) part.regulatoryConditions = ['CIV'];
+    return part;
+  };
   return {
     offerId: offer.offerId,
     createdOn,
@@ -55,36 +95,7 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
       return { id, code: id, summary: rules.products.products[p.code]!.summary[language], description: '' };
     }),
     tripCoverage: { coveredTripId: trip.id, coveredLegIds: trip.legs.map((l) => l.id) },
-    admissionOfferParts: offer.admissions.map((a) => {
-      const passengers = a.passengerRefs.map((ref) => passengerOf.get(ref)!);
-      const reservations = a.passengerRefs.flatMap((ref) => reservationsOf.get(ref) ?? []);
-      const ancillaryGroups = a.passengerRefs.flatMap((ref) => [...(groupsOf.get(ref) ?? [])]);
-      const part: AdmissionOfferPart = {
-        objectType: 'AdmissionOfferPart',
-        id: a.id, createdOn, validFrom: createdOn, validUntil, price: a.price, offerMode, passengerRefs: a.passengerRefs,
-        refundable: flex.refundable, exchangeable: flex.exchangeable, availableFulfillmentOptions: fulfillmentOptions,
-        products: [{ productId: a.product.id, legIds: a.legIds }],
-        tripCoverage: { coveredTripId: trip.id, coveredLegIds: a.legIds },
-        appliedPassengerTypes: passengers.map((p) => ({ passengerRef: p.externalRef, type: p.responseType, description: p.description[language] })),
-        // Spec §2.3 rule 5: echoes of the request, whether applied or not.
-        appliedCorporateCodes: offer.corporateCodes,
-        appliedPromotionCodes: offer.promotionCodes,
-        appliedReductionCardTypes: passengers.flatMap((p) => p.cards.filter((c) => c.type === 'REDUCTION_CARD' || c.type === 'TRAVEL_PASS').map((c) => ({ code: c.code, type: c.type }))),
-        isReservationRequired: reservations.length > 0,
-      };
-      if (reservations.length > 0) {
-        part.reservations = [{ minGroupItemsToBeBooked: reservations.length, maxGroupItemsToBeBooked: reservations.length, reservationGroup: { id: `${a.id}:reservations`, name: '', reservationRefs: reservations.map((r) => ({ id: r.id })) } }];
-      }
-      if (ancillaryGroups.length > 0) {
-        part.ancillaries = ancillaryGroups.map(([key, items]) => ({
-          minGroupItemsToBeBooked: items[0]!.groupMin,
-          maxGroupItemsToBeBooked: 1,
-          ancillaryGroup: { id: `${offer.offerId}:${key}`, name: '', ancillaryRefs: items.map((i) => ({ id: i.id })) },
-        }));
-      }
-      if (trip.international) part.regulatoryConditions = ['CIV'];
-      return part;
-    }),
+    admissionOfferParts: offer.admissions.map(admissionPart),
     reservationOfferParts: offer.reservations.map((r) => {
       const rp = rules.products.products[r.product.code]!;
       const part: ReservationOfferPart = {
