@@ -27,6 +27,8 @@ export function offerAncillaries(
     const { outcomes } = decide<'ancillaryGroups', GroupOutcome>(ctx, 'ancillaryGroups', {
       touchesAirport, travelClass, productCategory: leg.category as ProductCategoryCode,
     });
+    // An item costs the same for every passenger: priced once per leg.
+    const prices = new Map(outcomes.flatMap((g) => g.items).map((item) => [item, priceFor(rules, rules.ancillaryItems[item]!.price, 1, currency, international)]));
     for (const group of outcomes) for (const p of passengers) for (const item of group.items) {
       const def = rules.ancillaryItems[item]!;
       parts.push({
@@ -37,7 +39,7 @@ export function offerAncillaries(
         group: group.group,
         groupMin: group.min,
         isDefault: (group.min > 0 || group.included === true) && group.default === item,
-        price: priceFor(rules, def.price, 1, currency, international),
+        price: prices.get(item)!,
         refundable: admission.refundable,
         exchangeable: def.inheritsFlexibility ? admission.exchangeable : 'NO',
       });

@@ -56,6 +56,8 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
     const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
     const category = rules.products.productCategories[main.category as ProductCategoryCode];
     if (!category) continue;
+    // Nothing is sold once the train has left: an offer's bookable time ends at departure at the latest.
+    const preBookableUntil = earliest(plus(ctx.now, rules.limits.offerBookableFor), trip.legs[0]!.departure);
     for (const productCode of category.products) {
       const product = rules.products.products[productCode]!;
       if (wantedClasses?.length && !wantedClasses.includes(product.travelClass)) continue;
@@ -67,7 +69,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
       if (!hasRoom(ctx, trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, productCode) })), passengers.length, held)) continue;
       for (const flexibility of Object.keys(rules.products.flexibilities) as Flexibility[]) {
         if (wantedFlex?.length && !wantedFlex.includes(flexibility)) continue;
-        offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request, passUses));
+        offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request, passUses, preBookableUntil));
       }
     }
   }
@@ -76,7 +78,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
 
 function priceOffer(
   ctx: Context, trip: Trip, passengers: OfferPassenger[], choice: { code: string; flexibility: Flexibility }, currency: 'SEK' | 'EUR',
-  request: OfferCollectionRequest, passUses: readonly PassUse[],
+  request: OfferCollectionRequest, passUses: readonly PassUse[], preBookableUntil: string,
 ): StoredOffer {
   const { rules, ids } = ctx;
   const now = ctx.now.toISOString();
@@ -87,17 +89,24 @@ function priceOffer(
   // Spec §2.6 rule 8: one admission per passenger for all legs (through fare).
   const prices = admissionPrices(ctx, trip, choice.code, choice.flexibility, passengers, currency, passUses);
   const legIds = trip.legs.map((l) => l.id);
-  // Parts are whole object literals, the optional pass assigned after: cheaper than spreads (PERFORMANCE.md).
-  const admission = (passengerRefs: string[], price: Money, travelPasses: string[]): AdmissionPart => {
+  // Spec §2.3 rule 3: collective mode has one price for all passengers, who cannot be refunded separately.
+  const groups = offerMode === 'COLLECTIVE' ? [passengers] : passengers.map((p) => [p]);
+  const admissions: AdmissionPart[] = groups.map((group) => {
+    const passengerRefs: string[] = [];
+    const amounts: Money[] = [];
+    const travelPasses: string[] = [];
+    for (const p of group) {
+      const priced = prices.get(p.externalRef)!;
+      passengerRefs.push(p.externalRef);
+      amounts.push(priced.price);
+      if (priced.travelPass) travelPasses.push(priced.travelPass);
+    }
+    const price = offerMode === 'COLLECTIVE' ? sum(rules, amounts, currency, trip.international) : amounts[0]!;
+    // A whole object literal, the optional passes assigned after: cheaper than spreads (PERFORMANCE.md).
     const part: AdmissionPart = { id: ids.next('part'), passengerRefs, offerMode, price, legIds, product, refundable: flex.refundable, exchangeable: flex.exchangeable };
     if (travelPasses.length > 0) part.travelPasses = travelPasses;
     return part;
-  };
-  const passesOf = (refs: readonly OfferPassenger[]) => refs.flatMap((p) => prices.get(p.externalRef)!.travelPass ?? []);
-  // Spec §2.3 rule 3: collective mode has one price for all passengers, who cannot be refunded separately.
-  const admissions: AdmissionPart[] = offerMode === 'COLLECTIVE'
-    ? [admission(passengers.map((p) => p.externalRef), sum(rules, passengers.map((p) => prices.get(p.externalRef)!.price), currency, trip.international), passesOf(passengers))]
-    : passengers.map((p) => admission([p.externalRef], prices.get(p.externalRef)!.price, passesOf([p])));
+  });
 
   // Spec §2.6 rule 2: reservations always cost 0; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
   const legProducts = trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, choice.code) }));
@@ -123,8 +132,7 @@ function priceOffer(
     owner: ctx.requestor.client,
     salesApplication: ctx.salesApplication.code,
     createdOn: now,
-    // Nothing is sold once the train has left: the offer's bookable time ends at departure at the latest.
-    preBookableUntil: earliest(plus(ctx.now, rules.limits.offerBookableFor), trip.legs[0]!.departure),
+    preBookableUntil,
     currency,
     trip,
     passengers,

@@ -18,8 +18,13 @@ export function hasRoom(ctx: Context, legs: ReadonlyArray<{ leg: Leg; code: stri
     if (candidates.length === 0) return true;
     const train = trainKey(leg);
     const onTrain = held.filter((h) => h.train === train);
-    const seeker = { ...interval(leg), bookingId: '', private: rules.products.products[code]?.compartment === 'PRIVATE', wheelchair: false };
     let free = 0;
+    if (onTrain.length === 0) {
+      // Nobody holds a place on this train: every place but the wheelchair places (spec §2.10 rule 6) is free.
+      for (const c of candidates) if (!c.wheelchair && ++free >= passengers) return true;
+      return false;
+    }
+    const seeker = { ...interval(leg), bookingId: '', private: rules.products.products[code]?.compartment === 'PRIVATE', wheelchair: false };
     for (const c of candidates) {
       if (selectable(c, seeker, onTrain) && ++free >= passengers) return true;
     }
