@@ -8,6 +8,7 @@ import type { TripSpecification } from './request.ts';
  * picks the main leg, the longest one, which fixes the offer's overall properties (spec §2.6 rule 8).
  */
 export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip {
+  const times: Array<[departs: number, arrives: number]> = []; // each instant parsed once
   const legs: Leg[] = spec.legs.map((leg, l) => {
     const at = `#/tripSpecifications/${t}/legs/${l}/timedLeg`;
     const { start, end, service } = leg.timedLeg;
@@ -16,7 +17,8 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
     }
     const departure = start.serviceDeparture.timetabledTime;
     const arrival = end.serviceArrival.timetabledTime;
-    if (new Date(arrival).getTime() <= new Date(departure).getTime()) {
+    times.push([Date.parse(departure), Date.parse(arrival)]);
+    if (times[l]![1] <= times[l]![0]) {
       throw violation('86001', { reason: 'the arrival must be after the departure' }, `${at}/end/serviceArrival/timetabledTime`);
     }
     if (start.stopPlaceRef.stopPlaceRef === end.stopPlaceRef.stopPlaceRef) {
@@ -35,12 +37,12 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
     };
   });
   for (let l = 1; l < legs.length; l++) {
-    if (new Date(legs[l]!.departure).getTime() < new Date(legs[l - 1]!.arrival).getTime()) {
+    if (times[l]![0] < times[l - 1]![1]) {
       throw violation('86001', { reason: 'a leg must not depart before the previous leg arrives' }, `#/tripSpecifications/${t}/legs/${l}/timedLeg/start/serviceDeparture/timetabledTime`);
     }
   }
-  const duration = (leg: Leg) => new Date(leg.arrival).getTime() - new Date(leg.departure).getTime();
-  const main = legs.reduce((best, leg) => (duration(leg) > duration(best) ? leg : best), legs[0]!);
+  let main = 0;
+  for (let l = 1; l < legs.length; l++) if (times[l]![1] - times[l]![0] > times[main]![1] - times[main]![0]) main = l;
   const crossesBorder = legs.some((leg) => [leg.origin, leg.destination].some((ref) => {
     const station = ctx.rules.stations.byRef(ref);
     return station !== undefined && station.country !== ctx.rules.tariff.vat.countryCode;
@@ -48,7 +50,7 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
   return {
     id: spec.externalRef ?? `trip-${t + 1}`,
     legs,
-    mainLegId: main.id,
+    mainLegId: legs[main]!.id,
     international: spec.isPartOfInternationalTrip === true || crossesBorder,
   };
 }
