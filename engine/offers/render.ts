@@ -1,4 +1,4 @@
-import type { AncillaryPart, Money, StoredOffer } from '../model.ts';
+import type { AncillaryPart, StoredOffer } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';

@@ -28,6 +28,8 @@ export function candidatesFor(rules: RuleSet, category: string, productCode: str
   }
   return list;
 }
+
+/** A place as a candidate, its wheelchair flag decided once (the lists are made once per rule set). */
 export const candidate = (rules: RuleSet, coach: FleetCoach, layout: CoachLayout, place: LayoutPlace): Candidate =>
   ({ coach, layout, place, wheelchair: place.placeProperties.some((p) => rules.fleet.wheelchair.placeProperties.includes(p)) });
 const candidateLists = new WeakMap<RuleSet, Map<string, readonly Candidate[]>>();
