@@ -8,14 +8,19 @@ import { root } from './fixtures.ts';
 
 /**
  * Another commit (`BENCH_AGAINST=REF`, e.g. the last session's), measured beside the working tree in the same run:
- * on a shared machine whose speed moves by 20–30 % from one minute to the next, and by 3× from one day to the next
+ * on a shared machine whose speed moves by 20–30 % from one minute to the next, and by 3–4× from one day to the next
  * (PERFORMANCE.md), a change of 10 % shows only when both sides are measured in the same moments. The commit is
  * extracted with `git archive` into a temp folder that borrows this clone's node_modules, once per process, and
  * removed when the process exits.
  */
 let extracted: { commit: string; dir: string } | undefined;
 export function treeAt(ref: string): { commit: string; dir: string } {
-  const commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
+  let commit: string;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    throw new Error(`BENCH_AGAINST=${ref}: no such commit in this clone`);
+  }
   if (extracted?.commit === commit) return extracted;
   const dir = mkdtempSync(join(tmpdir(), `signalbox-${commit}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem } from 'node:os';
+import { against, treeAt } from './baseline.ts';
 import { root } from './fixtures.ts';
 import { fmtBytes, printReport, table, type CaseReport } from './measure.ts';
 
@@ -11,7 +12,8 @@ import { fmtBytes, printReport, table, type CaseReport } from './measure.ts';
  *
  * Environment: BENCH_RUNS (runs per figure), BENCH_DURATION (seconds per HTTP load run),
  * BENCH_SCALE=small (10k / 100k bookings instead of 10k / 1M), BENCH_CPU_PROF=DIR (server processes
- * write CPU profiles there), BENCH_JSON=FILE (every figure as JSON).
+ * write CPU profiles there), BENCH_JSON=FILE (every figure as JSON), BENCH_AGAINST=REF (also measure that commit,
+ * in the same rounds: bench/baseline.ts), BENCH_SERVER_FLAGS (node flags for the bench's servers).
  */
 const cases: Record<string, { about: string; load: () => Promise<{ run: () => Promise<CaseReport> }> }> = {
   rules: { about: 'compiled rule evaluator vs json-rules-engine, 9 passengers', load: () => import('./rules.ts') },
@@ -42,6 +44,14 @@ async function main() {
     return 2;
   }
   const chosen = args.length > 0 ? args : Object.keys(cases);
+  const ref = against();
+  let before: string | undefined;
+  try {
+    if (ref) before = treeAt(ref).commit; // extracted once, before any case runs
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    return 2;
+  }
   const dirty = sh('git', ['status', '--porcelain', '--untracked-files=no']) !== '';
   const machine = {
     date: new Date().toISOString(),
@@ -50,6 +60,7 @@ async function main() {
     memory: `${fmtBytes(totalmem())} total, ${fmtBytes(freemem())} free`,
     load: sh('cat', ['/proc/loadavg']),
     commit: `${sh('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' + uncommitted changes' : ''}`,
+    ...(before ? { against: `${before} (BENCH_AGAINST=${ref})` } : {}),
   };
   process.stdout.write(`signalbox bench: ${chosen.join(', ')}\n${Object.entries(machine).map(([k, v]) => `  ${k.padEnd(7)} ${v}`).join('\n')}\n\n`);
 
