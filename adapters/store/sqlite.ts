@@ -8,8 +8,6 @@ import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
 
 /** Quote writes between two sweeps of old quotes. */
 const SWEEP_EVERY = 1000;
-/** Bookings kept as the JSON text last written: a sale's next requests read the booking just written. */
-const RECENT_BOOKINGS = 1000;
 
 /** A booking write as the writer thread takes it (adapters/store/sqlite-writer.cjs). */
 interface BookingWrite {
@@ -159,25 +157,11 @@ export function sqliteStore(path: string): Store {
   writer.on('error', (e) => fail(new Error(`the SQLite writer of ${path} stopped: ${e.message}`)));
   writer.on('exit', () => fail(broken ?? new Error(`the SQLite writer of ${path} has exited`)));
 
-  // One process owns the file, so the booking this process last committed is the one the file holds: a read of it
-  // is a JSON.parse of the text written, without the select and the inflate. A failed write drops its booking's
-  // entry, so the next read goes to the file. Text, not objects: readers get copies (the store contract).
-  const recent = new Map<string, { json: string; version: number }>();
-  const remember = (id: string, json: string, version: number) => {
-    recent.delete(id); // re-inserted at the end: Map order is the order of use
-    recent.set(id, { json, version });
-    if (recent.size > RECENT_BOOKINGS) recent.delete(recent.keys().next().value!);
-  };
   const write = (b: Booking, version?: number) => new Promise<void>((done, failed) => {
     if (broken) return failed(broken);
     const id = ++nextId;
-    const booking = writeOf(b, version);
-    pending.set(id, {
-      done: () => { remember(b.id, booking.json, (version ?? 0) + 1); done(); },
-      failed: (e) => { recent.delete(b.id); failed(e); },
-      bookingId: b.id,
-    });
-    writer.postMessage({ kind: 'write', id, booking });
+    pending.set(id, { done, failed, bookingId: b.id });
+    writer.postMessage({ kind: 'write', id, booking: writeOf(b, version) });
   });
 
   return {
@@ -199,8 +183,6 @@ export function sqliteStore(path: string): Store {
       return out;
     },
     async getBooking(id) {
-      const known = recent.get(id);
-      if (known) return { booking: JSON.parse(known.json) as Booking, version: known.version };
       const row = selectBooking.get(id);
       return row ? { booking: decodeBooking(row.data), version: row.version } : undefined;
     },
@@ -218,7 +200,6 @@ export function sqliteStore(path: string): Store {
         resets.set(id, resolve);
         writer.postMessage({ kind: 'reset', id });
       });
-      recent.clear(); // after the writes queued before the reset have settled
     },
     async close() {
       if (!broken) {
