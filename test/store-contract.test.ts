@@ -299,6 +299,8 @@ for (const subject of subjects) {
 
       const viaB = confirm();
       await b.updateBooking(viaB, 1);
+      // The handle that wrote version 1 reads version 2 at once, not what it wrote itself.
+      expect(await a.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
       await expect(a.updateBooking(confirm(), 1)).rejects.toBeInstanceOf(StoreConflict);
       expect(await a.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
       expect(await a.bookingOfFulfillment(ids(viaB)[0]!)).toBe(provisional.id);

@@ -8,6 +8,8 @@ import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
 
 /** Quote writes between two sweeps of old quotes. */
 const SWEEP_EVERY = 1000;
+/** Bookings kept as the JSON text last written: a sale's next requests read the booking just written. */
+const RECENT_BOOKINGS = 1000;
 
 /** A booking write as the writer thread takes it (adapters/store/sqlite-writer.cjs). */
 interface BookingWrite {
@@ -106,6 +108,7 @@ export function sqliteStore(path: string): Store {
     }
   });
   const selectBooking = db.prepare<[string], { data: Buffer | string; version: number }>('SELECT data, version FROM bookings WHERE id = ?');
+  const selectVersion = db.prepare<[string], { version: number }>('SELECT version FROM bookings WHERE id = ?');
   const selectFulfillment = db.prepare<[string], { booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = ?');
   const selectHoldings = db.prepare<[string], { data: string }>('SELECT data FROM train_holdings WHERE train_key = ?');
   const selectPassUses = db.prepare<[string], { data: string }>('SELECT data FROM pass_uses WHERE pass = ?');
@@ -157,11 +160,25 @@ export function sqliteStore(path: string): Store {
   writer.on('error', (e) => fail(new Error(`the SQLite writer of ${path} stopped: ${e.message}`)));
   writer.on('exit', () => fail(broken ?? new Error(`the SQLite writer of ${path} has exited`)));
 
+  // The bookings this handle last committed, as the JSON text it wrote: while the file still holds that version, a
+  // read is a JSON.parse of it, without reading and inflating the row (a sale's next requests read the booking just
+  // written). A failed write drops its booking's entry. Text, not objects: readers get copies (the store contract).
+  const recent = new Map<string, { json: string; version: number }>();
+  const remember = (id: string, json: string, version: number) => {
+    recent.delete(id); // re-inserted at the end: Map order is the order of use
+    recent.set(id, { json, version });
+    if (recent.size > RECENT_BOOKINGS) recent.delete(recent.keys().next().value!);
+  };
   const write = (b: Booking, version?: number) => new Promise<void>((done, failed) => {
     if (broken) return failed(broken);
     const id = ++nextId;
-    pending.set(id, { done, failed, bookingId: b.id });
-    writer.postMessage({ kind: 'write', id, booking: writeOf(b, version) });
+    const booking = writeOf(b, version);
+    pending.set(id, {
+      done: () => { remember(b.id, booking.json, (version ?? 0) + 1); done(); },
+      failed: (e) => { recent.delete(b.id); failed(e); },
+      bookingId: b.id,
+    });
+    writer.postMessage({ kind: 'write', id, booking });
   });
 
   return {
@@ -183,6 +200,9 @@ export function sqliteStore(path: string): Store {
       return out;
     },
     async getBooking(id) {
+      const known = recent.get(id);
+      // Another handle on the file may have written since: the text serves only while the file holds its version.
+      if (known && selectVersion.get(id)?.version === known.version) return { booking: JSON.parse(known.json) as Booking, version: known.version };
       const row = selectBooking.get(id);
       return row ? { booking: decodeBooking(row.data), version: row.version } : undefined;
     },
@@ -200,6 +220,7 @@ export function sqliteStore(path: string): Store {
         resets.set(id, resolve);
         writer.postMessage({ kind: 'reset', id });
       });
+      recent.clear(); // after the writes queued before the reset have settled
     },
     async close() {
       if (!broken) {
