@@ -165,7 +165,7 @@ export function sqliteStore(path: string): Store {
   // written). A failed write drops its booking's entry. Text, not objects: readers get copies (the store contract).
   const recent = new Map<string, { json: string; version: number }>();
   const remember = (id: string, json: string, version: number) => {
-    recent.delete(id); // re-inserted at the end: Map order is the order of use
+    recent.delete(id); // re-inserted at the end: the oldest write goes first
     recent.set(id, { json, version });
     if (recent.size > RECENT_BOOKINGS) recent.delete(recent.keys().next().value!);
   };
