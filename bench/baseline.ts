@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { createEngine } from '../engine/index.ts';
 import { root } from './fixtures.ts';
+import { startServer, type ServerProcess } from './processes.ts';
 
 /**
  * Another commit (`BENCH_AGAINST=REF`, e.g. the last session's), measured beside the working tree in the same run:
@@ -40,21 +41,37 @@ export async function engineAt(ref: string): Promise<{ commit: string; createEng
 }
 
 /**
- * Times `now` and `before` in alternation, `rounds` turns of `calls` calls each, and returns the µs per call of each
- * side and the ratio now / before of each turn (whose median is the figure to read).
+ * BENCH_AGAINST's commit as a signalbox server of its own on a SQLite file in `dir`, for the HTTP cases to load in the
+ * same rounds as this tree's; undefined when BENCH_AGAINST is not set.
  */
-export function interleaved(now: () => unknown, before: () => unknown, rounds = 200, calls = 50): { now: number[]; before: number[]; ratio: number[] } {
-  const time = (fn: () => unknown) => {
+export async function sqliteServerBefore(dir: string, label: string): Promise<{ commit: string; server: ServerProcess } | undefined> {
+  const ref = against();
+  if (!ref) return undefined;
+  const { commit, dir: tree } = treeAt(ref);
+  return { commit, server: await startServer('signalbox', `sqlite:${join(dir, `${commit}.db`)}`, `${label}-${commit}`, tree) };
+}
+
+/**
+ * Times `now` and `before` in alternation (awaiting what they return), `rounds` turns of `calls` calls each, and
+ * returns the µs per call of each side and the ratio now / before of each turn (whose median is the figure to read).
+ */
+export async function interleaved(
+  now: () => unknown, before: () => unknown, rounds = 200, calls = 50, warmUp = 20,
+): Promise<{ now: number[]; before: number[]; ratio: number[] }> {
+  const time = async (fn: () => unknown) => {
     const t0 = process.hrtime.bigint();
-    for (let i = 0; i < calls; i++) fn();
+    for (let i = 0; i < calls; i++) {
+      const result = fn();
+      if (result instanceof Promise) await result; // a synchronous call is timed without a microtask turn
+    }
     return Number(process.hrtime.bigint() - t0) / 1000 / calls;
   };
-  for (let i = 0; i < 20; i++) { time(before); time(now); } // warm-up of both
+  for (let i = 0; i < warmUp; i++) { await time(before); await time(now); }
   const out = { now: [] as number[], before: [] as number[], ratio: [] as number[] };
   for (let i = 0; i < rounds; i++) {
     // Which side goes first alternates too, so neither always runs on the other's garbage.
     let b: number, n: number;
-    if (i % 2 === 0) { b = time(before); n = time(now); } else { n = time(now); b = time(before); }
+    if (i % 2 === 0) { b = await time(before); n = await time(now); } else { n = await time(now); b = await time(before); }
     out.before.push(b);
     out.now.push(n);
     out.ratio.push(n / b);

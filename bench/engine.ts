@@ -50,7 +50,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     for (const p of ['1', '9'] as const) {
       const body = bodies[p];
       const sameAnswer = withoutIds(old.offers(call, body).value.response) === withoutIds(engine.offers(call, body).value.response);
-      const t = interleaved(() => engine.offers(call, body), () => old.offers(call, body));
+      const t = await interleaved(() => engine.offers(call, body), () => old.offers(call, body));
       r.row(`engine.offers at ${before.commit}, ${p} passenger(s), in turns with this tree`, 'µs', t.before);
       r.row(`engine.offers in this tree, ${p} passenger(s), in turns with ${before.commit}`, 'µs', t.now);
       r.ratio(`this tree / ${before.commit}, ${p} passenger(s) (${t.ratio.length} turns)${sameAnswer ? '' : ' — THE ANSWERS DIFFER'}`, t.ratio);

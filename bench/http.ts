@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { against, treeAt } from './baseline.ts';
+import { sqliteServerBefore } from './baseline.ts';
 import { client, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
 import { fmt, fmtBytes, median, ratios, report, rotated, type CaseReport } from './measure.ts';
@@ -35,12 +35,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       { name: 'signalbox, SQLite store', server: sqlite, headers: resellerHeaders(await token(sqlite.base)) },
     ];
     // BENCH_AGAINST=REF: the same SQLite server as built at another commit, in the same rounds (bench/baseline.ts).
-    const ref = against();
-    const before = ref ? treeAt(ref) : undefined;
+    const before = await sqliteServerBefore(dir, 'signalbox-sqlite');
     if (before) {
-      const old = await startServer('signalbox', `sqlite:${join(dir, 'before.db')}`, `signalbox-sqlite-${before.commit}`, before.dir);
-      servers.push(old);
-      targets.push({ name: `signalbox at ${before.commit}, SQLite store`, server: old, headers: resellerHeaders(await token(old.base)) });
+      servers.push(before.server);
+      targets.push({ name: `signalbox at ${before.commit}, SQLite store`, server: before.server, headers: resellerHeaders(await token(before.server.base)) });
     }
     // One checked request each: the load is only worth measuring on 200 answers.
     const sizes: string[] = [];

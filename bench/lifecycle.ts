@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { against, treeAt } from './baseline.ts';
+import { sqliteServerBefore } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
 import { DURATION } from './load.ts';
 import { fmt, median, ratios, report, rotated, sleep, type CaseReport } from './measure.ts';
@@ -164,12 +164,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       { name: 'memory store', server: memory, token: await token(memory.base) },
     ];
     // BENCH_AGAINST=REF: the same SQLite server as built at another commit, in the same rounds (bench/baseline.ts).
-    const ref = against();
-    const before = ref ? treeAt(ref) : undefined;
+    const before = await sqliteServerBefore(dir, 'lifecycle-sqlite');
     if (before) {
-      const old = await startServer('signalbox', `sqlite:${join(dir, 'before.db')}`, `lifecycle-sqlite-${before.commit}`, before.dir);
-      servers.push(old);
-      targets.push({ name: `SQLite at ${before.commit}`, server: old, token: await token(old.base) });
+      servers.push(before.server);
+      targets.push({ name: `SQLite at ${before.commit}`, server: before.server, token: await token(before.server.base) });
     }
     const probeClient = client(sqlite.base, 1);
     const headers = resellerHeaders(targets[0]!.token);

@@ -5,7 +5,7 @@ import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
 import { scenarioFiles } from '../adapters/scenarios/files.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
 import { inProcess, type HttpExchange, type Session, type Target } from '../adapters/scenarios/targets.ts';
-import { against, treeAt } from './baseline.ts';
+import { against, interleaved, treeAt } from './baseline.ts';
 import { root } from './fixtures.ts';
 import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
 
@@ -108,17 +108,13 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
   if (ref) {
     // Another commit's runner and server on its own scenarios, a pass each in turns with this tree's (bench/baseline.ts).
     const before = await suiteAt(treeAt(ref).dir);
-    const now = { pass: async () => { for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS }); return stepsPerPass; } };
-    const rates = { now: [] as number[], before: [] as number[] };
-    const timed = async (suite: { pass: () => Promise<number> }) => { const t0 = performance.now(); const steps = await suite.pass(); return steps / ((performance.now() - t0) / 1000); };
-    await timed(before); // warm-up
-    for (let i = 0; i < 2 * runs; i++) {
-      if (i % 2 === 0) { rates.before.push(await timed(before)); rates.now.push(await timed(now)); }
-      else { rates.now.push(await timed(now)); rates.before.push(await timed(before)); }
-    }
-    r.row(`runScenario at ${treeAt(ref).commit}, a pass in turns with this tree`, 'steps/s', rates.before);
-    r.row(`runScenario in this tree, a pass in turns with ${treeAt(ref).commit}`, 'steps/s', rates.now);
-    r.ratio(`this tree / ${treeAt(ref).commit} (steps/s)`, ratios(rates.now, rates.before));
+    const commit = treeAt(ref).commit;
+    const pass = async () => { for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS }); };
+    const t = await interleaved(pass, () => before.pass(), 2 * runs, 1, 1);
+    const rate = (usPerPass: number[], steps: number) => usPerPass.map((us) => steps / (us / 1e6));
+    r.row(`runScenario at ${commit}, a pass in turns with this tree`, 'steps/s', rate(t.before, before.steps));
+    r.row(`runScenario in this tree, a pass in turns with ${commit}`, 'steps/s', rate(t.now, stepsPerPass));
+    r.ratio(`this tree / ${commit} (steps/s)`, t.now.map((us, i) => (stepsPerPass / us) / (before.steps / t.before[i]!)));
   }
   r.goal('≥ 2,000 scenario steps/s in-process on one core', median(runner) >= 2000, `${fmt(median(runner))} steps/s`);
   r.note(`${stepsPerPass} steps per pass over ${files.length} files; every scenario opens a session on an emptied in-process server (apps are reused)`);
@@ -126,8 +122,8 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
   return r;
 }
 
-/** Another tree's scenario suite run by its own runner on its own in-process server: one pass gives the steps it ran. */
-async function suiteAt(dir: string): Promise<{ pass: () => Promise<number> }> {
+/** Another tree's scenario suite run by its own runner on its own in-process server; `steps`: what one pass runs (its first). */
+async function suiteAt(dir: string): Promise<{ steps: number; pass: () => Promise<number> }> {
   const load = <T>(path: string) => import(pathToFileURL(join(dir, path)).href) as Promise<T>;
   const [{ createEngine: engineOf }, { DEMO_SECRETS: secrets }, { scenarioFiles: filesOf }, { runScenario: runOf }, { inProcess: targetOf }] = await Promise.all([
     load<typeof import('../engine/index.ts')>('engine/index.ts'),
@@ -138,11 +134,10 @@ async function suiteAt(dir: string): Promise<{ pass: () => Promise<number> }> {
   ]);
   const files = filesOf([join(dir, 'scenarios')]);
   const target = targetOf(engineOf());
-  return {
-    async pass() {
-      let steps = 0;
-      for (const file of files) steps += (await runOf(file, target, { secrets })).steps.filter((s) => !s.skipped).length;
-      return steps;
-    },
+  const pass = async () => {
+    let steps = 0;
+    for (const file of files) steps += (await runOf(file, target, { secrets })).steps.filter((s) => !s.skipped).length;
+    return steps;
   };
+  return { steps: await pass(), pass };
 }

@@ -1,4 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../engine/index.ts';
+import type { Leg } from '../engine/model.ts';
+import type { Context } from '../engine/context.ts';
+import type { RuleSet } from '../engine/rules/ruleset.ts';
+import { hasRoom } from '../engine/seats/capacity.ts';
+import { interval, type Holding } from '../engine/seats/inventory.ts';
+import { candidatesFor } from '../engine/seats/places.ts';
+import { trainKey } from '../engine/seats/train.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**
@@ -53,5 +61,38 @@ describe('capacity drives offers', () => {
     server.clock.advance!('PT61M');
     expect((await firstClass()).map((o) => o.products[0]!.id)).toEqual(['JREFAP_N']);
     expect((await exchangeTo(['FIRST'])).body.exchangeOffers.map((o: { products: Array<{ id: string }> }) => o.products[0]!.id)).toEqual(['JREFAP_N']);
+  });
+});
+
+/**
+ * The count behind "sold out" on a train of three places, one of them a wheelchair place (spec §2.10 rule 6): the
+ * shipped fleet has dozens of places per product, so its offers never reach the limit with 9 passengers.
+ */
+describe('capacity of one product on one leg', () => {
+  const rules = createEngine().rules;
+  const all = candidatesFor(rules, 'IC', 'DAY_2_STANDARD');
+  const chosen = [...all.filter((c) => !c.wheelchair).slice(0, 2), all.find((c) => c.wheelchair)!];
+  const places = chosen.map((c, i) => ({ ...c.place, number: String(i + 1) }));
+  const tiny = {
+    ...rules,
+    fleet: { ...rules.fleet, categories: { ...rules.fleet.categories, IC: { ...rules.fleet.categories['IC']!, coaches: [{ number: '1', layout: 'TINY', products: ['DAY_2_STANDARD'] }] } } },
+    coachLayouts: { ...rules.coachLayouts, layouts: { ...rules.coachLayouts.layouts, TINY: { ...chosen[0]!.layout, places } } },
+  } as RuleSet;
+  const ctx = { rules: tiny } as Context;
+  const leg: Leg = { id: 'l1', origin: 'a', destination: 'b', departure: '2026-12-01T08:00:00+01:00', arrival: '2026-12-01T10:00:00+01:00', vehicleNumber: '531', category: 'IC', carrier: { ref: 'urn:x_swe:carrier:SJ' } };
+  const room = (passengers: number, held: Holding[] = []) => hasRoom(ctx, [{ leg, code: 'DAY_2_STANDARD' }], passengers, held);
+
+  it('an empty train has room for as many passengers as it has places that are not wheelchair places', () => {
+    expect(chosen.filter((c) => c.wheelchair)).toHaveLength(1);
+    expect(room(2)).toBe(true);
+    expect(room(3)).toBe(false);
+  });
+
+  it('a place another booking holds over the leg counts as taken', () => {
+    const held: Holding[] = [{
+      train: trainKey(leg), coachNumber: '1', placeNumber: '1', private: false, ...interval(leg), bookingId: 'other', reservationId: 'r1', passengerId: 'p1',
+    }];
+    expect(room(1, held)).toBe(true);
+    expect(room(2, held)).toBe(false);
   });
 });
