@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sqliteServerBefore } from './baseline.ts';
@@ -15,6 +15,10 @@ import { startServer, type ServerProcess } from './processes.ts';
  *
  * signalbox runs twice: on the memory store, and on SQLite in a temp dir (the default store, where every
  * POST /offers is a durable commit of the offers it made).
+ *
+ * The ceiling: a bare node:http server that parses the same request and answers signalbox's 15.7 KB answer to
+ * it (recorded, serialised anew each time), doing none of signalbox's work. What a request may cost beyond that
+ * ceiling's time, at the goal's share of the echo, is the budget of all of signalbox's own work.
  */
 export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promise<CaseReport> {
   const r = report('http', `POST /v3/offers, 2 passengers, 1 trip of 2 legs; autocannon 50 connections, ${DURATION} s per run`);
@@ -42,12 +46,28 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     }
     // One checked request each: the load is only worth measuring on 200 answers.
     const sizes: string[] = [];
-    for (const t of targets) {
+    const check = async (t: (typeof targets)[number]) => {
       const c = client(t.server.base, 1);
       const res = await c.send('POST', '/v3/offers', body, t.headers);
       c.close();
       if (res.status !== 200) throw new Error(`${t.name}: POST /v3/offers answered ${res.status}: ${res.text.slice(0, 400)}`);
       sizes.push(`${t.name} ${fmtBytes(Buffer.byteLength(res.text))}`);
+      return res;
+    };
+    for (const t of [...targets]) {
+      const res = await check(t);
+      if (t.server !== memory) continue;
+      const file = join(dir, 'offers-answer.json');
+      writeFileSync(file, JSON.stringify([{ method: 'POST', path: '/v3/offers', status: res.status, body: res.body }]));
+      const ceiling = await startServer('replay', file, 'replay-offers');
+      servers.push(ceiling);
+      const onFastify = await startServer('replay-fastify', file, 'replay-offers-fastify');
+      servers.push(onFastify);
+      targets.splice(1, 0,
+        { name: "ceiling: bare node:http answering signalbox's answer", server: ceiling, headers: targets[0]!.headers },
+        { name: "ceiling on Fastify: signalbox's answer, no other work", server: onFastify, headers: targets[0]!.headers });
+      await check(targets[1]!);
+      await check(targets[2]!);
     }
     // The server's CPU time per request (all its threads, /proc) beside requests/s: steadier on a shared machine.
     const once = async (t: (typeof targets)[number], seconds?: number) => {
@@ -67,14 +87,28 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     for (const t of targets) r.row(`${t.name}: p99 latency`, 'ms', p99(t.name));
     for (const t of targets) r.row(`${t.name}: p50 latency`, 'ms', results.get(t.name)!.map((x) => x.p50));
     const cpu = (name: string) => results.get(name)!.map((x) => x.cpuUs);
-    for (const t of targets.slice(1)) r.row(`${t.name}: server CPU per request (all threads)`, 'µs', cpu(t.name));
-    const [, mem, sql, old] = targets;
+    for (const t of targets) r.row(`${t.name}: server CPU per request (all threads)`, 'µs', cpu(t.name));
+    const [echo, top, fastify, mem, sql, old] = targets;
     if (old) {
       r.ratio(`this tree / ${before!.commit}, SQLite store (requests/s)`, ratios(rps(sql!.name), rps(old.name)));
       r.ratio(`this tree / ${before!.commit}, SQLite store (server CPU per request)`, ratios(cpu(sql!.name), cpu(old.name)));
     }
-    const memShare = r.ratio('signalbox memory / bare (requests/s)', ratios(rps(mem!.name), rps(targets[0]!.name)), '%');
-    const sqlShare = r.ratio('signalbox SQLite / bare (requests/s)', ratios(rps(sql!.name), rps(targets[0]!.name)), '%');
+    const memShare = r.ratio('signalbox memory / bare (requests/s)', ratios(rps(mem!.name), rps(echo!.name)), '%');
+    const sqlShare = r.ratio('signalbox SQLite / bare (requests/s)', ratios(rps(sql!.name), rps(echo!.name)), '%');
+    r.ratio('ceiling / bare (requests/s)', ratios(rps(top!.name), rps(echo!.name)), '%');
+    r.ratio('ceiling on Fastify / bare (requests/s)', ratios(rps(fastify!.name), rps(echo!.name)), '%');
+    // Time per request at 50 connections is 1 / (requests/s); the ceiling's is the least any server answering 15.7 KB
+    // spends. At 35 % of the echo, signalbox's own work (Fastify, token, Requestor, validation, engine, storing the
+    // offers) may cost the difference; beside it, what that work costs now.
+    const perRequest = (name: string) => rps(name).map((x) => 1e6 / x);
+    const budget = perRequest(echo!.name).map((t, i) => t / 0.35 - perRequest(top!.name)[i]!);
+    r.row("budget for signalbox's own work at 35 % of the echo: 1 / (0.35 × echo) − 1 / ceiling", 'µs', budget);
+    r.row("Fastify's own work: 1 / ceiling on Fastify − 1 / ceiling", 'µs', perRequest(fastify!.name).map((t, i) => t - perRequest(top!.name)[i]!));
+    r.row("signalbox's own work now, memory store: 1 / signalbox − 1 / ceiling", 'µs', perRequest(mem!.name).map((t, i) => t - perRequest(top!.name)[i]!));
+    // The same in server CPU per request, steadier on a shared machine than requests/s.
+    r.row("CPU budget for signalbox's own work at 35 % of the echo: echo's CPU / 0.35 − ceiling's", 'µs', cpu(echo!.name).map((c, i) => c / 0.35 - cpu(top!.name)[i]!));
+    r.row("Fastify's own work in CPU: ceiling on Fastify's − ceiling's", 'µs', cpu(fastify!.name).map((c, i) => c - cpu(top!.name)[i]!));
+    r.row("signalbox's own work in CPU, memory store: signalbox's − ceiling's", 'µs', cpu(mem!.name).map((c, i) => c - cpu(top!.name)[i]!));
     r.goal('POST /v3/offers ≥ 35% of bare requests/s (memory store)', median(memShare) >= 0.35, `${fmt(median(memShare) * 100)}%`);
     r.goal('POST /v3/offers ≥ 35% of bare requests/s (SQLite store)', median(sqlShare) >= 0.35, `${fmt(median(sqlShare) * 100)}%`);
     r.goal('POST /v3/offers p99 < 10 ms at 50 connections (memory store)', median(p99(mem!.name)) < 10, `${fmt(median(p99(mem!.name)))} ms`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,6 +7,7 @@ import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } f
 import { DURATION } from './load.ts';
 import { fmt, median, ratios, report, rotated, sleep, type CaseReport } from './measure.ts';
 import { startServer, type ServerProcess } from './processes.ts';
+import type { RecordedAnswer } from './server.ts';
 
 /**
  * The HTTP sale-and-refund lifecycle, as many times as it goes in a bounded time, from CONCURRENCY loops
@@ -18,8 +19,9 @@ import { startServer, type ServerProcess } from './processes.ts';
  * printed as missing, and left out of the timed runs; they join by themselves once the routes exist.
  *
  * Measured on the default store (SQLite, WAL, synchronous=FULL) in a temp dir. Baselines in the same run:
- * the same lifecycle on the memory store, and bare better-sqlite3 durable commits/s in the same folder
- * (a lifecycle makes at least one commit per writing step).
+ * the same lifecycle on the memory store, bare better-sqlite3 durable commits/s in the same folder
+ * (a lifecycle makes at least one commit per writing step), and the ceiling: a bare node:http server that
+ * answers each step with signalbox's answer to it (recorded on the first lifecycle), doing none of its work.
  */
 const CONCURRENCY = Number(process.env['BENCH_LIFECYCLE_CONCURRENCY'] ?? 16);
 const PASSENGERS = 1;
@@ -92,16 +94,25 @@ async function lifecycle(send: Send, steps: readonly Step[], n: number): Promise
   return times;
 }
 
-/** Finds the steps the server has: stops at the first route that is missing (later steps need its answer). */
-async function probe(send: Send): Promise<{ steps: Step[]; missing: Step[] }> {
+/**
+ * Finds the steps the server has: stops at the first route that is missing (later steps need its answer).
+ * Records the answers of the steps it has, for the ceiling's server.
+ */
+async function probe(server: Send): Promise<{ steps: Step[]; missing: Step[]; answers: RecordedAnswer[] }> {
   const s: State = {};
+  const answers: RecordedAnswer[] = [];
+  const send: Send = async (method, path, b) => {
+    const r = await server(method, path, b);
+    answers.push({ method, path, status: r.status, body: r.body });
+    return r;
+  };
   for (const [i, step] of STEPS.entries()) {
     const r = await step.run(send, s, -1);
-    if (routeMissing(r)) return { steps: STEPS.slice(0, i), missing: STEPS.slice(i) };
+    if (routeMissing(r)) return { steps: STEPS.slice(0, i), missing: STEPS.slice(i), answers: answers.slice(0, i) };
     if (r.status < 200 || r.status > 299) throw new Error(`${step.name} answered ${r.status}: ${r.text.slice(0, 400)}`);
     step.keep?.(r, s);
   }
-  return { steps: STEPS, missing: [] };
+  return { steps: STEPS, missing: [], answers };
 }
 
 /** CONCURRENCY loops of lifecycles for `seconds`; lifecycles/s and the mean time of each step. */
@@ -171,8 +182,18 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     }
     const probeClient = client(sqlite.base, 1);
     const headers = resellerHeaders(targets[0]!.token);
-    const { steps, missing } = await probe((m, p, b) => probeClient.send(m, p, b, headers));
+    const { steps, missing, answers } = await probe((m, p, b) => probeClient.send(m, p, b, headers));
     probeClient.close();
+    const recorded = join(dir, 'lifecycle-answers.json');
+    writeFileSync(recorded, JSON.stringify(answers));
+    const ceiling = await startServer('replay', recorded, 'replay-lifecycle');
+    servers.push(ceiling);
+    const onFastify = await startServer('replay-fastify', recorded, 'replay-lifecycle-fastify');
+    servers.push(onFastify);
+    targets.push(
+      { name: "ceiling: bare node:http answering signalbox's answers", server: ceiling, token: 'not-a-token-the-replay-ignores-it' },
+      { name: "ceiling on Fastify: signalbox's answers, no other work", server: onFastify, token: 'not-a-token-the-replay-ignores-it' },
+    );
     for (const t of targets) await drive(t.server, t.token, steps, Math.min(2, DURATION)); // warm-up
 
     const results = new Map(targets.map((t) => [t.name, [] as Array<{ perSecond: number; stepMs: number[]; cpuUs: number }>]));
@@ -187,14 +208,22 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.row(`lifecycles/s, ${sql!.name}`, '/s', perSecond(sql!.name));
     r.row(`lifecycles/s, ${mem!.name}`, '/s', perSecond(mem!.name));
     r.row('baseline: bare better-sqlite3 durable read-modify-write commits/s', '/s', commits);
+    const top = targets.find((t) => t.server === ceiling)!;
+    const fastify = targets.find((t) => t.server === onFastify)!;
+    r.row(`lifecycles/s, ${top.name}`, '/s', perSecond(top.name));
+    r.row(`lifecycles/s, ${fastify.name}`, '/s', perSecond(fastify.name));
     const writes = steps.filter((s) => s.writes).length;
     r.ratio('SQLite / memory store (lifecycles/s)', ratios(perSecond(sql!.name), perSecond(mem!.name)), '%');
+    r.ratio('SQLite / ceiling (lifecycles/s)', ratios(perSecond(sql!.name), perSecond(top.name)), '%');
+    r.ratio('SQLite / ceiling on Fastify (lifecycles/s)', ratios(perSecond(sql!.name), perSecond(fastify.name)), '%');
     r.ratio(`SQLite lifecycles/s / (bare commits/s ÷ ${writes} writing steps)`, ratios(perSecond(sql!.name), commits.map((c) => c / writes)), '%');
     const cpu = (name: string) => results.get(name)!.map((x) => x.cpuUs);
     // All threads of the server process: the SQLite store commits on a writer thread of its own.
     r.row(`server CPU per lifecycle (all threads), ${sql!.name}`, 'µs', cpu(sql!.name));
     r.row(`server CPU per lifecycle (all threads), ${mem!.name}`, 'µs', cpu(mem!.name));
-    const old = targets[2];
+    r.row(`server CPU per lifecycle (all threads), ${top.name}`, 'µs', cpu(top.name));
+    r.row(`server CPU per lifecycle (all threads), ${fastify.name}`, 'µs', cpu(fastify.name));
+    const old = before ? targets.find((t) => t.server === before.server) : undefined;
     if (old) {
       r.row(`lifecycles/s, ${old.name}`, '/s', perSecond(old.name));
       r.row(`server CPU per lifecycle (all threads), ${old.name}`, 'µs', cpu(old.name));

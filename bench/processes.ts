@@ -17,8 +17,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits). */
-export async function startServer(kind: 'bare' | 'signalbox', store = 'memory', label: string = kind, tree = root): Promise<ServerProcess> {
+/**
+ * `store`: the signalbox server's store, or the replay server's file of recorded answers.
+ * `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits).
+ */
+export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'replay-fastify', store = 'memory', label: string = kind, tree = root): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
   const execArgv = ['--import', 'tsx', ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {

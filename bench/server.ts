@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
  *
  *   tsx bench/server.ts signalbox <memory | sqlite:PATH>   the real server (buildServer, no logger)
  *   tsx bench/server.ts bare                               node:http: parse the JSON body, echo it
+ *   tsx bench/server.ts replay FILE                        node:http: parse the JSON body, answer what signalbox
+ *                                                          answered to the same method and path (FILE: recorded)
+ *   tsx bench/server.ts replay-fastify FILE                the same on Fastify, signalbox's HTTP framework
  *
  * IPC messages in: 'stop' (close and exit 0, so that --cpu-prof writes its profile), 'memory'.
  * Out: { port }, { rss, heapUsed, hwm } and { error }.
@@ -37,6 +40,55 @@ async function bare(): Promise<{ port: number; close: () => Promise<void> }> {
   return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** One answer signalbox gave, recorded by the bench (`recordAnswers` in bench/fixtures.ts). */
+export interface RecordedAnswer {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * The ceiling of a case: a bare server that does none of signalbox's work but still parses each request and
+ * serialises and sends signalbox's answer to it, as every server must. Answers are looked up by method and path:
+ * ids in later paths come from earlier answers, which are the recorded ones.
+ */
+async function replay(file: string): Promise<{ port: number; close: () => Promise<void> }> {
+  const answers = new Map((JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[]).map((a) => [`${a.method} ${a.path}`, a]));
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const answer = answers.get(`${req.method} ${req.url}`);
+      let out: string;
+      try {
+        if (chunks.length) JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        out = JSON.stringify(answer?.body ?? { detail: `nothing recorded for ${req.method} ${req.url}` });
+      } catch {
+        out = '{"error":"bad json"}';
+      }
+      res.writeHead(answer?.status ?? 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+  server.keepAliveTimeout = 72_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** `replay` on Fastify: one catch-all route, Fastify's own JSON body parser and serialiser, no hooks. */
+async function replayOnFastify(file: string): Promise<{ port: number; close: () => Promise<void> }> {
+  const { default: Fastify } = await import('fastify');
+  const answers = new Map((JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[]).map((a) => [`${a.method} ${a.path}`, a]));
+  const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
+  app.all('/*', async (req, reply) => {
+    const answer = answers.get(`${req.method} ${req.url}`);
+    return reply.code(answer?.status ?? 404).send(answer?.body ?? { detail: `nothing recorded for ${req.method} ${req.url}` });
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+}
+
 async function signalbox(storeSpec: string): Promise<{ port: number; close: () => Promise<void> }> {
   const { createEngine } = await import('../engine/index.ts');
   const { buildServer } = await import('../adapters/http/server.ts');
@@ -58,8 +110,9 @@ function hwm(): number {
 
 async function main() {
   const [kind, storeSpec = 'memory'] = process.argv.slice(2);
-  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec) : undefined;
-  if (!server) throw new Error(`usage: server.ts bare | signalbox <store>; got ${kind}`);
+  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec) : kind === 'replay' ? await replay(storeSpec)
+    : kind === 'replay-fastify' ? await replayOnFastify(storeSpec) : undefined;
+  if (!server) throw new Error(`usage: server.ts bare | signalbox <store> | replay <file> | replay-fastify <file>; got ${kind}`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -2,27 +2,42 @@ import type { StoredOffer } from '../../engine/index.ts';
 import { OFFERS_KEPT_MS } from './store.ts';
 
 /**
- * The memory store's offers: short-lived quotes (bookable for 30 minutes, CONTRACT §4a) kept as JSON text
- * and forgotten some hours after they were made (by the real clock, so a sandbox clock set in the past
- * cannot make fresh offers vanish) or when too many pile up, so a long-running sandbox does not grow forever.
+ * The memory store's offers: short-lived quotes (bookable for 30 minutes, CONTRACT §4a) kept as JSON text and
+ * forgotten some hours after they were made (by the real clock, so a sandbox clock set in the past cannot make
+ * fresh offers vanish) or, oldest first, once their text takes more than `maxBytes`, so a sandbox under load keeps a
+ * bounded amount of memory. Bounded by count instead (250,000 quotes), 9-passenger quotes (about 60 KB of text
+ * each) filled the 4 GiB heap after about 140,000 and the process died.
+ *
+ * A character is counted as two bytes, as V8 stores it once one character of the text is outside Latin-1 (an en dash
+ * in a passenger type's description is). Kept as UTF-8 Buffers instead, outside the heap, a quote cost 1.5–4× more
+ * to put: V8 answers the growth of external memory with more frequent full collections.
  */
-const MAX_OFFERS = 250_000;
+export const MAX_QUOTE_BYTES = 512 * 1024 * 1024;
 
-export function offerCache() {
+export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
   const offers = new Map<string, { data: string; at: number }>();
+  let bytes = 0;
+  const forget = (id: string) => {
+    const entry = offers.get(id);
+    if (!entry) return;
+    bytes -= 2 * entry.data.length;
+    offers.delete(id);
+  };
   const prune = () => {
     const oldest = Date.now() - OFFERS_KEPT_MS;
     for (const [id, entry] of offers) {
-      if (entry.at >= oldest && offers.size <= MAX_OFFERS) break;
-      offers.delete(id);
+      if (entry.at >= oldest && bytes <= maxBytes) break;
+      forget(id);
     }
   };
   return {
     put(list: readonly StoredOffer[]) {
       const at = Date.now();
       for (const o of list) {
-        offers.delete(o.offerId); // re-inserted at the end: Map order stays the order of age
-        offers.set(o.offerId, { data: JSON.stringify(o), at });
+        forget(o.offerId); // re-inserted at the end: Map order stays the order of age
+        const data = JSON.stringify(o);
+        offers.set(o.offerId, { data, at });
+        bytes += 2 * data.length;
       }
       prune();
     },
@@ -34,6 +49,8 @@ export function offerCache() {
       }
       return out;
     },
-    clear() { offers.clear(); },
+    /** What the quotes' text takes, two bytes a character. */
+    get bytes() { return bytes; },
+    clear() { offers.clear(); bytes = 0; },
   };
 }

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createEngine, type StoredOffer } from '../engine/index.ts';
+import { offerCache } from '../adapters/store/offer-cache.ts';
+import { sequentialIds } from '../adapters/ids.ts';
+import { passengers, trip } from './helpers/server.ts';
+
+/**
+ * The memory store's quotes (`--store memory`, the sandbox of CI and of scenario runs) are bounded by their size:
+ * kept as JavaScript strings and bounded by count, 9-passenger quotes filled the heap and the process died.
+ */
+const engine = createEngine();
+const ids = sequentialIds();
+const nine = { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 8, 40, 17, 70, 1, 22, 5, 64) };
+const quotes = (): StoredOffer[] =>
+  engine.offers({ requestor: { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'T', language: 'en-GB' }, now: new Date('2026-11-20T10:00:00+01:00'), ids }, nine).value.offers;
+
+describe('the memory store keeps a bounded amount of quotes', () => {
+  it('forgets the oldest quotes first once they hold more than their bound, and keeps the newest', () => {
+    const first = quotes();
+    const size = 2 * JSON.stringify(first).length;
+    const cache = offerCache(20 * size);
+    cache.put(first);
+    let last = first;
+    for (let i = 0; i < 100; i++) cache.put((last = quotes()));
+
+    expect(cache.bytes).toBeLessThanOrEqual(20 * size);
+    expect(cache.bytes).toBeGreaterThan(15 * size);
+    expect(cache.get(first.map((o) => o.offerId)).size).toBe(0);
+    expect([...cache.get(last.map((o) => o.offerId)).values()]).toEqual(last);
+  });
+
+  it('gives back copies: changing an offer read does not change the quote', () => {
+    const cache = offerCache();
+    const [offer] = quotes();
+    cache.put([offer!]);
+    const read = cache.get([offer!.offerId]).get(offer!.offerId)!;
+    read.admissions[0]!.price.amount = 1;
+    expect(cache.get([offer!.offerId]).get(offer!.offerId)).toEqual(offer);
+  });
+
+  it('counts a quote put again once', () => {
+    const cache = offerCache();
+    const list = quotes();
+    cache.put(list);
+    const bytes = cache.bytes;
+    cache.put(list);
+    expect(cache.bytes).toBe(bytes);
+  });
+});
