@@ -19,19 +19,25 @@ export const JWT_SECRET = 'signalbox-bench-jwt-secret';
 
 const send = (m: unknown) => process.send?.(m);
 
-async function bare(): Promise<{ port: number; close: () => Promise<void> }> {
+type Listening = { port: number; close: () => Promise<void> };
+
+/**
+ * A bare node:http server that parses each JSON body (none is `undefined`) and answers what `answer` gives for it,
+ * serialised anew each time; a body that is not JSON gets 400.
+ */
+async function bareJson(answer: (method: string, url: string, body: unknown) => { status: number; body: unknown }): Promise<Listening> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let out: string;
+      let status = 400;
+      let out = '{"error":"bad json"}';
       try {
-        out = JSON.stringify(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {});
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
-      } catch {
-        out = '{"error":"bad json"}';
-        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
-      }
+        const given = answer(req.method ?? '', req.url ?? '', chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
+        status = given.status;
+        out = JSON.stringify(given.body);
+      } catch { /* not JSON: 400 */ }
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
       res.end(out);
     });
   });
@@ -40,7 +46,10 @@ async function bare(): Promise<{ port: number; close: () => Promise<void> }> {
   return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** One answer signalbox gave, recorded by the bench (`recordAnswers` in bench/fixtures.ts). */
+/** The echo: the body it was sent, or {}. */
+const bare = () => bareJson((_method, _url, body) => ({ status: 200, body: body ?? {} }));
+
+/** One answer signalbox gave, recorded by bench/http.ts and bench/lifecycle.ts. */
 export interface RecordedAnswer {
   method: string;
   path: string;
@@ -48,48 +57,32 @@ export interface RecordedAnswer {
   body: unknown;
 }
 
+const recorded = (file: string) => {
+  const answers = new Map((JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[]).map((a) => [`${a.method} ${a.path}`, a]));
+  return (method: string, url: string) => answers.get(`${method} ${url}`) ?? { status: 404, body: { detail: `nothing recorded for ${method} ${url}` } };
+};
+
 /**
  * The ceiling of a case: a bare server that does none of signalbox's work but still parses each request and
  * serialises and sends signalbox's answer to it, as every server must. Answers are looked up by method and path:
  * ids in later paths come from earlier answers, which are the recorded ones.
  */
-async function replay(file: string): Promise<{ port: number; close: () => Promise<void> }> {
-  const answers = new Map((JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[]).map((a) => [`${a.method} ${a.path}`, a]));
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const answer = answers.get(`${req.method} ${req.url}`);
-      let out: string;
-      try {
-        if (chunks.length) JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        out = JSON.stringify(answer?.body ?? { detail: `nothing recorded for ${req.method} ${req.url}` });
-      } catch {
-        out = '{"error":"bad json"}';
-      }
-      res.writeHead(answer?.status ?? 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
-      res.end(out);
-    });
-  });
-  server.keepAliveTimeout = 72_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
+const replay = (file: string) => bareJson(recorded(file));
 
 /** `replay` on Fastify: one catch-all route, Fastify's own JSON body parser and serialiser, no hooks. */
-async function replayOnFastify(file: string): Promise<{ port: number; close: () => Promise<void> }> {
+async function replayOnFastify(file: string): Promise<Listening> {
   const { default: Fastify } = await import('fastify');
-  const answers = new Map((JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[]).map((a) => [`${a.method} ${a.path}`, a]));
+  const answerTo = recorded(file);
   const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
   app.all('/*', async (req, reply) => {
-    const answer = answers.get(`${req.method} ${req.url}`);
-    return reply.code(answer?.status ?? 404).send(answer?.body ?? { detail: `nothing recorded for ${req.method} ${req.url}` });
+    const answer = answerTo(req.method, req.url);
+    return reply.code(answer.status).send(answer.body);
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
 
-async function signalbox(storeSpec: string): Promise<{ port: number; close: () => Promise<void> }> {
+async function signalbox(storeSpec: string): Promise<Listening> {
   const { createEngine } = await import('../engine/index.ts');
   const { buildServer } = await import('../adapters/http/server.ts');
   const { openStore } = await import('../adapters/store/open.ts');
