@@ -62,4 +62,24 @@ describe('passenger type by age and reduction card (spec §2.9)', async () => {
     expect(infant).toBe(0);
     expect(res.body.offers[0].offerSummary.minimalPrice.amount).toBe(adult + child);
   });
+
+  // The offers of one request share the family discount and fare factor decisions of a travel class
+  // (engine/offers/admission-prices.ts): asking for both classes at once must price each as asking for it alone.
+  it('prices each class of a request for both classes as a request for that class alone (family discount in second class only)', async () => {
+    const ask = async (travelClasses: string[]) => (await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40, 8, 9, 10),
+      offerSearchCriteria: { travelClasses, flexibilities: ['NON_FLEXIBLE'] },
+    })).body.offers as Array<{ offerSummary: { overallTravelClass: string }; products: Array<{ id: string }>; admissionOfferParts: Array<{ price: { amount: number } }> }>;
+    const prices = (offers: Awaited<ReturnType<typeof ask>>) =>
+      Object.fromEntries(offers.map((o) => [o.products[0]!.id, o.admissionOfferParts.map((p) => p.price.amount)]));
+    const both = prices(await ask(['FIRST', 'SECOND']));
+    const first = prices(await ask(['FIRST']));
+    const second = prices(await ask(['SECOND']));
+    expect(both).toEqual({ ...first, ...second });
+    // Two of the three children get the family discount in second class, none in first.
+    const [secondClass] = Object.values(second);
+    const [firstClass] = Object.values(first);
+    expect(new Set(secondClass!.slice(1)).size).toBe(2);
+    expect(new Set(firstClass!.slice(1)).size).toBe(1);
+  });
 });

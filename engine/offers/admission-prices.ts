@@ -1,4 +1,5 @@
 import { decide, type Context } from '../context.ts';
+import type { DecisionResult, DecisionTrace } from '../rules/decision.ts';
 import type { Money, OfferPassenger, Trip } from '../model.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { minutesBetween } from '../time.ts';
@@ -17,24 +18,53 @@ import { interval } from '../seats/inventory.ts';
  */
 export function admissionPrices(
   ctx: Context, trip: Trip, productCode: string, flexibility: Flexibility, passengers: readonly OfferPassenger[], currency: 'SEK' | 'EUR',
-  passUses: readonly PassUse[] = [],
+  passUses: readonly PassUse[] = [], shares: PassengerShares = passengerShares(),
 ): Map<string, { price: Money; travelPass?: string }> {
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
   const travelClass = rules.products.products[productCode]!.travelClass;
   const minutes = minutesBetween(trip.legs[0]!.departure, trip.legs[trip.legs.length - 1]!.arrival);
   const fare = fullFare(rules, main.category as ProductCategoryCode, minutes, productCode, flexibility);
-  const discounted = familyDiscounted(ctx, passengers, travelClass);
+  const known = shares.get(travelClass);
+  const ofClass = known ?? { discounted: familyDiscountedTraced(ctx, passengers, travelClass), factors: new Map() };
+  if (known) ctx.traces.push(...known.discounted.traces);
+  else shares.set(travelClass, ofClass);
+  const discounted = ofClass.discounted.granted;
   const prices = new Map<string, { price: Money; travelPass?: string }>();
   // No pass in use anywhere (most requests): nothing can be busy, and the journey's interval need not be parsed.
   const busy = passUses.length === 0 ? undefined : busyPasses(passUses, ctx.now, { from: interval(trip.legs[0]!).from, to: interval(trip.legs[trip.legs.length - 1]!).to });
   for (const p of passengers) {
     const pass = coveringPass(ctx, p, trip, travelClass, busy);
-    const { outcome } = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
-      internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p), familyDiscount: discounted.has(p.externalRef),
-    });
+    let factor = ofClass.factors.get(p.externalRef);
+    if (factor) ctx.traces.push(factor.trace);
+    else {
+      factor = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
+        internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p), familyDiscount: discounted.has(p.externalRef),
+      });
+      ofClass.factors.set(p.externalRef, factor);
+    }
+    const { outcome } = factor;
     const price = priceFor(rules, fare, pass ? 0 : (outcome?.factor ?? 1), currency, trip.international);
     prices.set(p.externalRef, pass ? { price, travelPass: pass } : { price });
   }
   return prices;
+}
+
+/**
+ * What the passengers' type and age decide for their share of a fare, per travel class: the family discount and each
+ * passenger's fare factor. The products of one class in an offer request ask the same of the same passengers, so
+ * `createOffers` hands one of these to every offer it prices; the decisions are made once and their traces kept
+ * again at the same places, so the traces read exactly as if they had been evaluated for each offer.
+ */
+export type PassengerShares = Map<'FIRST' | 'SECOND', {
+  discounted: { granted: Set<string>; traces: DecisionTrace[] };
+  factors: Map<string, DecisionResult<{ factor: number }>>;
+}>;
+export const passengerShares = (): PassengerShares => new Map();
+
+/** `familyDiscounted`, with the traces it left. */
+function familyDiscountedTraced(ctx: Context, passengers: readonly OfferPassenger[], travelClass: 'FIRST' | 'SECOND') {
+  const from = ctx.traces.length;
+  const granted = familyDiscounted(ctx, passengers, travelClass);
+  return { granted, traces: ctx.traces.slice(from) };
 }

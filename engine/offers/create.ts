@@ -6,7 +6,7 @@ import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
 import { checkCorporateCodes } from './corporate-codes.ts';
-import { admissionPrices } from './admission-prices.ts';
+import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
 import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
 import { sum, withVat } from './pricing.ts';
@@ -50,6 +50,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
   const wantedClasses = request.offerSearchCriteria?.travelClasses?.filter((c) => c !== 'ANY_CLASS');
   const wantedFlex = request.offerSearchCriteria?.flexibilities;
   const offers: StoredOffer[] = [];
+  const shares = passengerShares(); // the passengers are the same for every trip and product
   for (const trip of readTrips) {
     // Spec §2.3: no offers for a train that is cancelled, not yet released or gone.
     if (!isReleased(ctx, trip)) continue;
@@ -69,7 +70,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
       if (!hasRoom(ctx, trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, productCode) })), passengers.length, held)) continue;
       for (const flexibility of Object.keys(rules.products.flexibilities) as Flexibility[]) {
         if (wantedFlex?.length && !wantedFlex.includes(flexibility)) continue;
-        offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request, passUses, preBookableUntil));
+        offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request, passUses, preBookableUntil, shares));
       }
     }
   }
@@ -78,7 +79,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
 
 function priceOffer(
   ctx: Context, trip: Trip, passengers: OfferPassenger[], choice: { code: string; flexibility: Flexibility }, currency: 'SEK' | 'EUR',
-  request: OfferCollectionRequest, passUses: readonly PassUse[], preBookableUntil: string,
+  request: OfferCollectionRequest, passUses: readonly PassUse[], preBookableUntil: string, shares: PassengerShares,
 ): StoredOffer {
   const { rules, ids } = ctx;
   const now = ctx.now.toISOString();
@@ -87,7 +88,7 @@ function priceOffer(
   const offerMode = request.offerSearchCriteria?.offerMode ?? 'INDIVIDUAL';
 
   // Spec §2.6 rule 8: one admission per passenger for all legs (through fare).
-  const prices = admissionPrices(ctx, trip, choice.code, choice.flexibility, passengers, currency, passUses);
+  const prices = admissionPrices(ctx, trip, choice.code, choice.flexibility, passengers, currency, passUses, shares);
   const legIds = trip.legs.map((l) => l.id);
   // Spec §2.3 rule 3: collective mode has one price for all passengers, who cannot be refunded separately.
   const groups = offerMode === 'COLLECTIVE' ? [passengers] : passengers.map((p) => [p]);
