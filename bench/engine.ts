@@ -49,11 +49,17 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     const old = before.createEngine();
     for (const p of ['1', '9'] as const) {
       const body = bodies[p];
-      const sameAnswer = withoutIds(old.offers(call, body).value.response) === withoutIds(engine.offers(call, body).value.response);
-      const t = await interleaved(() => engine.offers(call, body), () => old.offers(call, body));
+      const mine = engine.offers(call, body);
+      const theirs = old.offers(call, body);
+      const sameAnswer = withoutIds(theirs.value.response) === withoutIds(mine.value.response);
+      const sameTraces = tracesOf(theirs.traces) === tracesOf(mine.traces);
+      // Turns of 200 calls: a 9-passenger call allocates ~200 KB, so a turn of 50 calls sees a young-generation
+      // collection or not, and its ratio swings by ±40 %; over 200 calls the collections even out.
+      const t = await interleaved(() => engine.offers(call, body), () => old.offers(call, body), 150, 200);
       r.row(`engine.offers at ${before.commit}, ${p} passenger(s), in turns with this tree`, 'µs', t.before);
       r.row(`engine.offers in this tree, ${p} passenger(s), in turns with ${before.commit}`, 'µs', t.now);
-      r.ratio(`this tree / ${before.commit}, ${p} passenger(s) (${t.ratio.length} turns)${sameAnswer ? '' : ' — THE ANSWERS DIFFER'}`, t.ratio);
+      const differ = [sameAnswer ? '' : ' — THE ANSWERS DIFFER', sameTraces ? '' : ' — THE TRACES DIFFER'].join('');
+      r.ratio(`this tree / ${before.commit}, ${p} passenger(s) (${t.ratio.length} turns of 200 calls)${differ}`, t.ratio);
     }
   }
   const nine = median(results[9].offers);
@@ -61,6 +67,9 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
   r.note(sizes.join('; '));
   return r;
 }
+
+/** Traces as JSON with the rule files named from their folder: the other commit's rules lie in another folder. */
+const tracesOf = (traces: unknown) => JSON.stringify(traces).replace(/"[^"]*?(rules\/[\w.-]+\.yaml)/g, '"$1');
 
 /** A response as JSON with its generated offer and part ids blanked, to compare two engines' answers. */
 const withoutIds = (response: unknown) => JSON.stringify(response).replace(/"(offer|part)-\d+/g, '"$1');
