@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, type StoredOffer } from '../engine/index.ts';
+import type { StoredOffer } from '../engine/index.ts';
 import { offerCache } from '../adapters/store/offer-cache.ts';
-import { sequentialIds } from '../adapters/ids.ts';
-import { passengers, trip } from './helpers/server.ts';
+import { engine, engineCall, passengers, trip } from './helpers/server.ts';
 
 /**
  * The memory store's quotes (`--store memory`, the sandbox of CI and of scenario runs) are bounded by their size:
  * kept as JavaScript strings and bounded by count, 9-passenger quotes filled the heap and the process died.
  */
-const engine = createEngine();
-const ids = sequentialIds();
+const call = engineCall();
 const nine = { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 8, 40, 17, 70, 1, 22, 5, 64) };
-const quotes = (): StoredOffer[] =>
-  engine.offers({ requestor: { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'T', language: 'en-GB' }, now: new Date('2026-11-20T10:00:00+01:00'), ids }, nine).value.offers;
+const quotes = (): StoredOffer[] => engine().offers(call, nine).value.offers;
 
 describe('the memory store keeps a bounded amount of quotes', () => {
   it('forgets the oldest quotes first once they hold more than their bound, and keeps the newest', () => {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../engine/index.ts';
-import { sequentialIds } from '../adapters/ids.ts';
-import { passengers, trip } from './helpers/server.ts';
+import { engine, engineCall, passengers, trip } from './helpers/server.ts';
 
 /**
  * Every offer's prices come with the traces of the decisions behind them, also where the engine reuses a decision
@@ -10,11 +8,7 @@ import { passengers, trip } from './helpers/server.ts';
  */
 describe('the traces of an offer request', () => {
   it('name the family discount and fare factor of every passenger for every offer, in the order they were asked', () => {
-    const engine = createEngine();
-    const { value, traces } = engine.offers({
-      requestor: { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'T', language: 'en-GB' },
-      now: new Date('2026-11-20T10:00:00+01:00'), ids: sequentialIds(),
-    }, { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40, 8, 9), offerSearchCriteria: { travelClasses: ['SECOND'] } });
+    const { value, traces } = engine().offers(engineCall(), { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40, 8, 9), offerSearchCriteria: { travelClasses: ['SECOND'] } });
     expect(value.offers.length).toBeGreaterThan(1);
     const pricing = traces.filter((t) => t.decision === 'familyDiscountRole' || t.decision === 'fareFactor');
     // Per offer: the family discount role of each passenger, then each passenger's fare factor.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OfferCollectionResponse } from '../engine/offers/response.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**
@@ -66,12 +67,12 @@ describe('passenger type by age and reduction card (spec §2.9)', async () => {
   // The offers of one request share the family discount and fare factor decisions of a travel class
   // (engine/offers/admission-prices.ts): asking for both classes at once must price each as asking for it alone.
   it('prices each class of a request for both classes as a request for that class alone (family discount in second class only)', async () => {
-    const ask = async (travelClasses: string[]) => (await server.reseller('POST', '/v3/offers', {
+    const ask = async (travelClasses: string[]) => OfferCollectionResponse.parse((await server.reseller('POST', '/v3/offers', {
       tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40, 8, 9, 10),
       offerSearchCriteria: { travelClasses, flexibilities: ['NON_FLEXIBLE'] },
-    })).body.offers as Array<{ offerSummary: { overallTravelClass: string }; products: Array<{ id: string }>; admissionOfferParts: Array<{ price: { amount: number } }> }>;
+    })).body).offers;
     const prices = (offers: Awaited<ReturnType<typeof ask>>) =>
-      Object.fromEntries(offers.map((o) => [o.products[0]!.id, o.admissionOfferParts.map((p) => p.price.amount)]));
+      Object.fromEntries(offers.map((o) => [o.products[0]!.id, (o.admissionOfferParts ?? []).map((p) => p.price.amount)]));
     const both = prices(await ask(['FIRST', 'SECOND']));
     const first = prices(await ask(['FIRST']));
     const second = prices(await ask(['SECOND']));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createEngine, type Engine } from '../../engine/index.ts';
+import { createEngine, type Call, type Engine } from '../../engine/index.ts';
 import { virtualClock, type Clock } from '../../adapters/clock.ts';
 import { sequentialIds } from '../../adapters/ids.ts';
 import { buildServer } from '../../adapters/http/server.ts';
@@ -9,6 +9,12 @@ import type { Store } from '../../adapters/store/store.ts';
 /** One engine for the whole test run: the rules load once. */
 let shared: Engine | undefined;
 export const engine = () => (shared ??= createEngine());
+
+/** An engine call as the demo reseller's WEB_SE sales application makes it, at a fixed time, with readable ids. */
+export const engineCall = (now = '2026-11-20T10:00:00+01:00'): Call => ({
+  requestor: { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'TEST', language: 'en-GB' },
+  now: new Date(now), ids: sequentialIds(),
+});
 
 export const requestorHeader = (salesApplication = 'WEB_SE') =>
   Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'TEST' })).toString('base64');
