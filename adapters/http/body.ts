@@ -57,7 +57,15 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (encoding !== 'gzip') throw new RuleViolation('86001', { reason: `Content-Encoding ${encoding} is not supported; use gzip` }, [{ requestPointer: 'header:Content-Encoding' }]);
     delete request.headers['content-length'];
     const gunzip = createGunzip();
-    (payload as NodeJS.ReadableStream).pipe(gunzip);
+    // A body that is not gzip, or breaks after its first bytes, makes the stream emit 'error'. While Fastify reads
+    // the body it listens too and answers 400; but a route that never reads its body, or a body already refused
+    // with 413, leaves nobody listening, and an unheard 'error' event ends the process. Heard here, the request's
+    // remaining bytes are drained so the connection can carry the answer.
+    gunzip.on('error', () => {
+      payload.unpipe(gunzip);
+      payload.resume();
+    });
+    payload.pipe(gunzip);
     return gunzip;
   });
 }
