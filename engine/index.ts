@@ -31,6 +31,7 @@ import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
 import { fill, renderProblem, violation, type Problem, RuleViolation } from './violation.ts';
+import { limitPointers } from './pointer-limit.ts';
 
 export interface EngineOptions {
   /** A compiled rule set; defaults to loading `rulesDir`. */
@@ -245,7 +246,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return f ? { fulfillment: renderFulfillment(booking, f, language) } : undefined;
     },
     problem(error, language, instance) {
-      return renderProblem(rules.errors, language, error, instance);
+      return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit, rules.warnings, language), instance);
     },
     explain(decision, facts) {
       const schema = factCatalogue[decision as DecisionName];

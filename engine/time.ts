@@ -39,6 +39,18 @@ export function minutesBetween(from: string | Date, to: string | Date): number {
 /** ISO 8601 date-time with a UTC offset (spec §1.7): 2026-12-01T08:00:00+01:00 or …Z. */
 export const DATE_TIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * True when a string of DATE_TIME_WITH_OFFSET's form names a real instant: a day the month has, hours, minutes,
+ * seconds and offset in range. JavaScript's Date would turn 2026-02-30 into 2 March, and +25:00 into NaN.
+ */
+export function isRealInstant(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v))) as number[];
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
+}
+
 /** Age in whole years on a given day (for OSDM dateOfBirth, CONTRACT §4: counted at the first departure). */
 export function ageOn(dateOfBirth: string, day: string): number {
   const [by, bm, bd] = dateOfBirth.slice(0, 10).split('-').map(Number) as [number, number, number];

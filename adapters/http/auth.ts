@@ -1,4 +1,5 @@
-import { createHash, createSecretKey, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createSecretKey, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { RuleViolation, type RuleSet } from '../../engine/index.ts';
@@ -25,6 +26,23 @@ export class OAuthError extends Error {
   }
 }
 
+/** Hashing a secret takes tens of milliseconds: it runs on libuv's thread pool, not on the event loop. */
+const scryptAsync = promisify(scrypt) as (secret: string, salt: Buffer | string, length: number) => Promise<Buffer>;
+
+/** The client id and secret a token request claims: HTTP Basic (RFC 6749 §2.3.1) or the form fields. */
+export function credentialsOf(authorization: string | undefined, form: Readonly<Record<string, string | undefined>>): { clientId?: string; secret?: string } {
+  if (!authorization?.toLowerCase().startsWith('basic ')) return { clientId: form['client_id'], secret: form['client_secret'] };
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString();
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError(401, 'invalid_client', 'Basic credentials must be client_id:client_secret');
+  try {
+    // RFC 6749 §2.3.1: both parts are form-urlencoded before they are joined.
+    return { clientId: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    throw new OAuthError(401, 'invalid_client', 'the Basic credentials are not valid percent-encoding');
+  }
+}
+
 export interface Authenticator {
   /** POST /oauth2/token: from the Authorization header and the form fields. */
   issue(authorization: string | undefined, form: Record<string, string | undefined>): Promise<TokenGrant>;
@@ -40,17 +58,17 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
   // Successful checks are remembered by a hash of the secret, so scrypt runs once per client and secret.
   const verified = new Set<string>();
 
-  function checkSecret(clientId: string, secret: string): boolean {
+  async function checkSecret(clientId: string, secret: string): Promise<boolean> {
     const client = currentRules().clients.clients[clientId];
     if (!client) {
-      scryptSync(secret, 'no-such-client', 32); // same cost whether or not the client exists
+      await scryptAsync(secret, 'no-such-client', 32); // same cost whether or not the client exists
       return false;
     }
     const memo = `${client.secretHash}\u0000${createHash('sha256').update(secret).digest('hex')}`;
     if (verified.has(memo)) return true;
     const [, salt, hash] = client.secretHash.split('$') as [string, string, string];
     const expected = Buffer.from(hash, 'base64url');
-    const given = scryptSync(secret, Buffer.from(salt, 'base64url'), expected.length);
+    const given = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length);
     const ok = timingSafeEqual(given, expected);
     if (ok) verified.add(memo);
     return ok;
@@ -58,19 +76,11 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
 
   return {
     async issue(authorization, form) {
-      let clientId = form['client_id'];
-      let secret = form['client_secret'];
-      if (authorization?.toLowerCase().startsWith('basic ')) {
-        const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString();
-        const colon = decoded.indexOf(':');
-        if (colon < 0) throw new OAuthError(401, 'invalid_client', 'Basic credentials must be client_id:client_secret');
-        clientId = decodeURIComponent(decoded.slice(0, colon));
-        secret = decodeURIComponent(decoded.slice(colon + 1));
-      }
+      const { clientId, secret } = credentialsOf(authorization, form);
       if (form['grant_type'] === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
       if (form['grant_type'] !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', 'only client_credentials is supported');
       if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'client authentication is required (HTTP Basic or client_id and client_secret)');
-      if (!checkSecret(clientId, secret)) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong secret');
+      if (!(await checkSecret(clientId, secret))) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong secret');
       const rules = currentRules();
       const client = rules.clients.clients[clientId]!;
       const lifetime = Math.round(durationMs(rules.limits.accessTokenLifetime) / 1000);
@@ -93,9 +103,10 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
       }
       const token = authorization.trim().split(/\s+/)[1]!;
       let payload = verifiedTokens.get(token);
-      if (!payload || (payload.exp ?? 0) * 1000 <= Date.now()) {
+      if (!payload || payload.exp! * 1000 <= Date.now()) {
         try {
-          ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER }));
+          // A token without exp would be valid forever; one without sub names no client.
+          ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'sub'] }));
         } catch (e) {
           verifiedTokens.delete(token);
           const reason = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token is not valid';
@@ -105,7 +116,7 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
         verifiedTokens.set(token, payload);
       }
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-      if (!payload.sub || !currentRules().clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: 'the token names no known client' });
+      if (typeof payload.sub !== 'string' || !currentRules().clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: 'the token names no known client' });
       if (!scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: `The token lacks the scope "${scope}".` });
       return payload.sub;
     },

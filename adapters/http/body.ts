@@ -27,8 +27,27 @@ export function nestingBeyond(text: string, limit: number): boolean {
 }
 
 /**
+ * The pointer of the first array in `value` longer than `limit` (breadth first, no recursion), or undefined.
+ * Every array is bounded before any schema looks at its elements: validating 500,000 elements one by one would
+ * cost seconds and produce a problem per element.
+ */
+export function arrayBeyond(value: unknown, limit: number): string | undefined {
+  const queue: Array<[unknown, string]> = [[value, '#']];
+  for (let i = 0; i < queue.length; i++) {
+    const [item, at] = queue[i]!;
+    if (Array.isArray(item)) {
+      if (item.length > limit) return at;
+      item.forEach((element, index) => { if (element !== null && typeof element === 'object') queue.push([element, `${at}/${index}`]); });
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) if (child !== null && typeof child === 'object') queue.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+    }
+  }
+  return undefined;
+}
+
+/**
  * Request bodies (CONTRACT §4): JSON (application/json or any +json type such as
- * application/vnd.uic.osdm+json), form fields for the token endpoint, and gzip request bodies.
+ * application/vnd.uic.osdm+json) and gzip request bodies; form fields for the token endpoint are parsed there.
  * Fastify's bodyLimit counts the bytes after decompression, so a gzip bomb ends in 413, not in memory.
  */
 export function registerBodyParsers(app: FastifyInstance): void {
@@ -38,19 +57,19 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, undefined);
     const depth = nestingBeyond(text, MAX_JSON_DEPTH);
     if (depth) return done(new RuleViolation('86001', { reason: `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }, [{ requestPointer: '#' }]), undefined);
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = JSON.parse(text);
     } catch (e) {
-      done(new RuleViolation('86001', { reason: `the body is not valid JSON (${(e as Error).message})` }, [{ requestPointer: '#' }]), undefined);
+      return done(new RuleViolation('86001', { reason: `the body is not valid JSON (${(e as Error).message})` }, [{ requestPointer: '#' }]), undefined);
     }
+    const limit = app.engine.rules.limits.requestArrayLimit;
+    const long = arrayBeyond(value, limit);
+    if (long) return done(new RuleViolation('86001', { reason: `${long.slice(2) || 'the body'} holds more than ${limit} elements` }, [{ requestPointer: long }]), undefined);
+    done(null, value);
   });
-  // Form fields are for the token endpoint only (RFC 6749); elsewhere a form is a wrong media type (415).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
-    if (!req.url.startsWith('/oauth2/')) {
-      return done(new RuleViolation('X_UNSUPPORTED_MEDIA_TYPE', { contentType: 'application/x-www-form-urlencoded' }, [{ requestPointer: 'header:Content-Type' }]), undefined);
-    }
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  // Form fields are for the token endpoint only (RFC 6749), which has its own parsers (routes/token.ts); elsewhere a
+  // form, like every type without a parser here, is a wrong media type (415).
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = request.headers['content-encoding']?.toLowerCase();
     if (!encoding || encoding === 'identity') return payload;

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RuleViolation, type Engine, type Language } from '../../engine/index.ts';
 
@@ -31,19 +32,21 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
 
 /**
  * A Problem written straight to a socket, for requests Node's HTTP parser refused before Fastify saw them
- * (a header with CR or LF, headers beyond Node's limit, a method Node does not know): 400 86001 in the default
- * language, as no Accept-Language could be read.
+ * (a header with CR or LF, headers beyond Node's limit, a method Node does not know): 400 86001; or for a request
+ * that did not arrive within requestTimeout (rules/limits.yaml): 408. In the default language, as no
+ * Accept-Language could be read.
  */
 export function rawProblem(engine: Engine, error: { code?: string }): string {
-  const reason = error.code === 'HPE_HEADER_OVERFLOW'
-    ? 'the request headers are larger than the server accepts'
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? 'the request did not arrive in time'
-      : `the request is not valid HTTP/1.1 (${error.code ?? 'unreadable'})`;
   const language = engine.rules.limits.languages[0]!;
-  const body = JSON.stringify(engine.problem(new RuleViolation('86001', { reason }), language));
+  const violation = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? new RuleViolation('X_REQUEST_TIMEOUT', { timeout: engine.rules.limits.requestTimeout })
+    : new RuleViolation('86001', {
+      reason: error.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are larger than the server accepts' : `the request is not valid HTTP/1.1 (${error.code ?? 'unreadable'})`,
+    });
+  const problem = engine.problem(violation, language);
+  const body = JSON.stringify(problem);
   return [
-    'HTTP/1.1 400 Bad Request',
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
     'Content-Type: application/problem+json; charset=utf-8',
     `Content-Language: ${language}`,
     `Content-Length: ${Buffer.byteLength(body)}`,

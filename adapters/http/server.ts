@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RuleViolation, type DecisionTrace, type Engine, type IdSource, type Language, type Requestor } from '../../engine/index.ts';
+import { durationMs } from '../../engine/time.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
 import { randomIds } from '../ids.ts';
 import { createService, type Service } from '../service.ts';
@@ -101,6 +102,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       if (socket.writable) socket.write(rawProblem(service!.engine, error));
       socket.destroy(error);
     },
+    // A request, body included, must arrive within requestTimeout (rules/limits.yaml): a body trickled a byte at a
+    // time is ended with 408 (rawProblem), other connections untouched. Node checks at connectionsCheckingInterval.
+    // Node arms the check only when the timeout is given to its constructor, hence `http` as well.
+    requestTimeout: durationMs(rules.limits.requestTimeout),
+    http: { requestTimeout: durationMs(rules.limits.requestTimeout), connectionsCheckingInterval: Math.max(100, Math.min(5_000, durationMs(rules.limits.requestTimeout) / 4)) },
     // On SIGTERM (adapters/cli/serve.ts), requests already on a connection are served, not refused with a bare 503.
     return503OnClosing: false,
   });

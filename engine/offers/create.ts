@@ -23,6 +23,9 @@ import type { PassUse } from '../booking/pass-uses.ts';
  * Returns the offers to store; render.ts turns them into the response.
  */
 export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
+  // Spec §8: the counts are decided before any element is validated, so 250,000 passengers cost one comparison,
+  // not 250,000 validation problems.
+  enforce(ctx, 'offerRequestLimits', countsOf(body));
   const request = parseRequest(OfferCollectionRequest, body);
   const { rules, salesApplication } = ctx;
 
@@ -34,11 +37,6 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
   if (request.offerSearchCriteria?.productTags?.includes('PASS')) return createPassOffers(ctx, request, currency);
 
   const trips = request.tripSpecifications ?? [];
-  enforce(ctx, 'offerRequestLimits', {
-    passengerCount: request.anonymousPassengerSpecifications.length,
-    tripCount: trips.length,
-    mostLegsInOneTrip: Math.max(0, ...trips.map((t) => t.legs.length)),
-  });
   if (trips.length === 0) throw violation('86001', { reason: 'a journey offer request needs tripSpecifications' }, '#/tripSpecifications');
   assertUnique(request.anonymousPassengerSpecifications.map((p) => p.externalRef), (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`, 'passenger externalRef');
   assertUnique(trips.flatMap((t) => t.legs.map((l) => l.externalRef)), (i) => legPointer(trips, i), 'leg externalRef');
@@ -75,6 +73,18 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
     }
   }
   return offers;
+}
+
+/** The spec §8 counts of an offer request as sent, whatever its elements hold (arrays only; anything else counts 0). */
+function countsOf(body: unknown): { passengerCount: number; tripCount: number; mostLegsInOneTrip: number } {
+  const raw = (body && typeof body === 'object' ? body : {}) as { anonymousPassengerSpecifications?: unknown; tripSpecifications?: unknown };
+  const length = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+  const trips = Array.isArray(raw.tripSpecifications) ? raw.tripSpecifications : [];
+  return {
+    passengerCount: length(raw.anonymousPassengerSpecifications),
+    tripCount: trips.length,
+    mostLegsInOneTrip: trips.reduce((most: number, trip: unknown) => Math.max(most, length((trip as { legs?: unknown } | null)?.legs)), 0),
+  };
 }
 
 function priceOffer(

@@ -8,6 +8,7 @@ import {
 } from './schemas.ts';
 import type { CoachLayouts, Fleet } from './seat-schemas.ts';
 import { parseSource, RuleFileError, type SourceFile } from './source.ts';
+import { withoutPrototypes } from './null-prototype.ts';
 
 /** Everything the operator decides, loaded once, checked, compiled and frozen before serving. */
 export interface RuleSet {
@@ -92,7 +93,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     }
     const parsed = (schema as z.ZodType).safeParse(data);
     if (!parsed.success) { problems.push(...zodProblems(source, parsed.error)); continue; }
-    values[base] = parsed.data;
+    values[base] = withoutPrototypes(parsed.data);
   }
 
   // Missing pieces are only worth reporting when nothing else failed: a broken file is usually why.

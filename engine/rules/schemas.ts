@@ -69,6 +69,14 @@ export const LimitsFile = z.strictObject({
   requestBodyLimitBytes: z.number().int().positive(),
   languages: z.array(Language).min(1),
   defaultOsdmVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/),
+  requestTimeout: IsoDuration.describe('A request, body included, must have arrived within this time; else 408.'),
+  requestArrayLimit: z.number().int().positive().describe('No array in a request body may hold more elements than this.'),
+  problemPointerLimit: z.number().int().positive().describe('A Problem lists at most this many pointers, then says how many more there are.'),
+  failedTokenAttempts: z.strictObject({
+    perClient: z.number().int().positive(),
+    perAddress: z.number().int().positive(),
+    window: IsoDuration,
+  }).describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
 });
 export type Limits = z.infer<typeof LimitsFile>;
 

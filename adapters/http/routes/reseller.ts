@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RuleViolation, type AftersalesCommand } from '../../../engine/index.ts';
+import { parseRequest } from '../../../engine/validate.ts';
+import { OnHoldOfferPatchRequest } from '../openapi/operations.ts';
 import { answer } from '../server.ts';
 import { osdmVersionNumber } from '../version.ts';
 
@@ -92,7 +94,10 @@ export async function resellerRoutes(app: FastifyInstance) {
   }
   // OSDM: the on-hold offer path is singular; PATCH {} confirms it.
   app.post<WithId>('/bookings/:bookingId/on-hold-offer', (request, reply) => run(request, reply, { kind: 'on-hold-offer', action: 'create', body: request.body ?? {} }));
-  app.patch<WithOffer>('/bookings/:bookingId/on-hold-offer/:offerId', (request, reply) => run(request, reply, { kind: 'on-hold-offer', action: 'confirm', id: request.params.offerId }));
+  app.patch<WithOffer>('/bookings/:bookingId/on-hold-offer/:offerId', (request, reply) => {
+    parseRequest(OnHoldOfferPatchRequest, request.body ?? {});
+    return run(request, reply, { kind: 'on-hold-offer', action: 'confirm', id: request.params.offerId });
+  });
   app.delete<WithOffer>('/bookings/:bookingId/on-hold-offer/:offerId', (request, reply) => run(request, reply, { kind: 'on-hold-offer', action: 'delete', id: request.params.offerId }));
   // Exchange (spec §3, §4.1 rule 7): offers, then an operation; the booking's fulfillment call confirms it.
   app.post<WithId>('/bookings/:bookingId/exchange-offers', async (request, reply) => {
@@ -112,9 +117,10 @@ export async function resellerRoutes(app: FastifyInstance) {
   app.post<WithId>('/bookings/:bookingId/booked-offers', async (request) => {
     const requestor = await app.requestorOf(request);
     await service.booking(requestor, request.params.bookingId);
-    const offerIds = ((request.body as { offers?: Array<{ offerId?: unknown }> } | undefined)?.offers ?? []).map((o) => String(o?.offerId));
-    const offers = await service.store.getOffers(offerIds);
-    if ([...offers.values()].some((o) => o.pass && o.owner === requestor.client)) throw new RuleViolation('86007', {}, [{ requestPointer: '#/offers' }]);
+    const offers = (request.body as { offers?: unknown } | undefined)?.offers;
+    const offerIds = Array.isArray(offers) ? offers.map((o: { offerId?: unknown } | null) => String(o?.offerId)) : [];
+    const stored = await service.store.getOffers(offerIds);
+    if ([...stored.values()].some((o) => o.pass && o.owner === requestor.client)) throw new RuleViolation('86007', {}, [{ requestPointer: '#/offers' }]);
     throw new RuleViolation('X_NOT_SUPPORTED', { feature: 'Adding offers to a booking' });
   });
   for (const path of ['/bookings/:bookingId/booked-offers/*', '/availabilities/nearby']) {

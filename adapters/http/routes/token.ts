@@ -1,17 +1,75 @@
-import type { FastifyInstance } from 'fastify';
-import { OAuthError, type Authenticator } from '../auth.ts';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { durationMs } from '../../../engine/time.ts';
+import { credentialsOf, OAuthError, type Authenticator } from '../auth.ts';
+import { toViolation } from '../problems.ts';
 
-/** POST /oauth2/token (spec §5, CONTRACT §3): RFC 6749 answers, errors included. */
+type Form = Record<string, string | undefined>;
+
+/**
+ * POST /oauth2/token (spec §5, CONTRACT §3): RFC 6749 answers, errors included. The endpoint reads only
+ * application/x-www-form-urlencoded bodies (RFC 6749 §4.4.2); anything else is 400 invalid_request.
+ */
 export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance) => {
+  // These parsers replace the server's JSON and form parsers for this route only (Fastify encapsulation).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    // RFC 6749 §3.2: a parameter must not be sent more than once. A null-prototype object: names are the caller's.
+    const form = Object.create(null) as Form;
+    for (const [name, value] of new URLSearchParams(body as string)) {
+      if (name in form) return done(new OAuthError(400, 'invalid_request', `${name} is given more than once`), undefined);
+      form[name] = value;
+    }
+    done(null, form);
+  });
+  // Not read at all: whatever it holds, the answer is the same.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    done(new OAuthError(400, 'invalid_request', `the token endpoint takes application/x-www-form-urlencoded, not ${request.headers['content-type']}`), undefined);
+  });
+
+  // Failed attempts are counted per claimed client and per address; at the limit, 429 with Retry-After until the
+  // window has passed (limits in rules/limits.yaml, failedTokenAttempts). Good secrets are never counted.
+  await app.register(rateLimit, { global: false });
+  const limits = () => app.engine.rules.limits.failedTokenAttempts;
+  const claimedClient = (request: FastifyRequest) => {
+    try { return credentialsOf(request.headers.authorization, formOf(request)).clientId ?? ''; } catch { return ''; }
+  };
+  const counters = [
+    app.createRateLimit({ keyGenerator: (request) => `client:${claimedClient(request)}`, max: () => limits().perClient, timeWindow: () => durationMs(limits().window) }),
+    app.createRateLimit({ keyGenerator: (request) => `address:${request.ip}`, max: () => limits().perAddress, timeWindow: () => durationMs(limits().window) }),
+  ];
+
+  app.setErrorHandler((error, request, reply) => {
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    if (error instanceof OAuthError) return reply.status(error.status).send({ error: error.error, error_description: error.description });
+    // Errors met before the handler (body too large, broken gzip, a timeout): still an RFC 6749 body.
+    const problem = app.engine.problem(toViolation(error, request, app.engine.rules.limits.requestBodyLimitBytes), request.language);
+    if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
+    return reply.status(problem.status).send({ error: problem.status >= 500 ? 'server_error' : 'invalid_request', error_description: problem.detail });
+  });
+
   app.post('/oauth2/token', async (request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    const form = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, string | undefined>;
+    const statuses = await Promise.all(counters.map((count) => count(request, { increment: false })));
+    const exceeded = statuses.filter((s) => !s.isAllowed && s.isExceeded);
+    if (exceeded.length > 0) {
+      const wait = Math.max(...exceeded.map((s) => (s.isAllowed ? 0 : s.ttlInSeconds)), 1);
+      reply.header('retry-after', String(wait));
+      return reply.status(429).send({ error: 'invalid_request', error_description: `too many failed attempts; try again in ${wait} s` });
+    }
     try {
-      return await auth.issue(request.headers.authorization, form);
+      return await auth.issue(request.headers.authorization, formOf(request));
     } catch (e) {
       if (!(e instanceof OAuthError)) throw e;
-      if (e.status === 401) reply.header('www-authenticate', 'Basic realm="signalbox"');
+      if (e.status === 401) {
+        await Promise.all(counters.map((count) => count(request)));
+        reply.header('www-authenticate', 'Basic realm="signalbox"');
+      }
       return reply.status(e.status).send({ error: e.error, error_description: e.description });
     }
   });
 };
+
+function formOf(request: FastifyRequest): Form {
+  return (request.body && typeof request.body === 'object' ? request.body : {}) as Form;
+}
