@@ -145,7 +145,7 @@ function asForm(text: string): string {
   let value: unknown;
   try { value = JSON.parse(text); } catch { return text; }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return text;
-  return new URLSearchParams(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+  return new URLSearchParams(Object.entries(value).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
 }
 
 const encodeBody = (text: string, encoding: number): { payload: Buffer; header?: string } => {
