@@ -111,7 +111,7 @@ function problemStatuses(key: string, op: Operation): Map<number, string> {
   const byAccess: Record<Access, () => void> = {
     public: () => add(500),
     sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
-    client: () => add(413, 415, 500),
+    client: () => add(500), // every other error of the token endpoint is an RFC 6749 body (below)
     reseller: () => add(400, 401, 403, ...(hasPathParameter || hasBody ? [404] : []), ...(hasBody ? [413, 415] : []), 500),
     customer: () => {
       add(400, 401, 403, 404, 413, 415, 500);
@@ -152,7 +152,12 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
     responses[status] = { description: answer.description, headers: RESPONSE_HEADERS, ...(answer.schema ? { content: content(answer) } : {}) };
   }
   if (op.access === 'client') {
-    for (const [status, text] of [[400, 'invalid_request, unsupported_grant_type, invalid_scope'], [401, 'invalid_client (WWW-Authenticate: Basic)']] as const) {
+    for (const [status, text] of [
+      [400, 'invalid_request (also for a body that is not application/x-www-form-urlencoded), unsupported_grant_type, invalid_scope'],
+      [401, 'invalid_client (WWW-Authenticate: Basic)'],
+      [413, 'invalid_request: more than 1 MiB after decompression'],
+      [429, 'invalid_request: too many failed attempts for this client or from this address; Retry-After says when to try again'],
+    ] as const) {
       responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
     }
   }
@@ -311,8 +316,10 @@ Content-Type. A malformed version → 400 86001; an operation that needs a highe
 
 **Languages.** \`Accept-Language: sv-SE\` or \`en-GB\` (default); \`Content-Language\` names the one used.
 
-**Bodies.** JSON; \`Content-Encoding: gzip\` request bodies are accepted; at most 1 MiB after decompression (413) and
-64 levels of nesting; answers are gzip-compressed when \`Accept-Encoding\` allows.
+**Bodies.** JSON; \`Content-Encoding: gzip\` request bodies are accepted; at most 1 MiB after decompression (413),
+64 levels of nesting and 1,000 elements in any array (400); a request, body included, must arrive within 30 s (408).
+Answers are gzip-compressed when \`Accept-Encoding\` allows. A Problem lists at most 20 pointers and then how many
+more there are. These limits live in rules/limits.yaml (docs/limits.md).
 
 **Errors** are RFC 9457 Problems (\`application/problem+json\`): \`code\` (spec §7's five digits or a named code),
 \`title\` and \`detail\` in the caller's language, and \`pointers[].requestPointer\` naming the field
