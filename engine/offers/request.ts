@@ -9,7 +9,7 @@ import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../time.ts';
 const ignored = z.unknown().optional();
 const objectType = z.string().optional();
 
-export const DateTimeWithOffset = z.string().regex(DATE_TIME_WITH_OFFSET, 'an ISO 8601 date-time with a UTC offset').refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)');
+export const DateTimeWithOffset = z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with a UTC offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)');
 export const StationRef = z.string().regex(/^urn:(x_swe:stn:\d{9}|uic:stn:\d{7})$/, 'a station URN: urn:x_swe:stn:<9 digits> or urn:uic:stn:<7 digits>');
 
 export const StopPlaceRef = z.strictObject({ objectType: z.literal('StopPlaceRef'), stopPlaceRef: StationRef });

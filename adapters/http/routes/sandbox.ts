@@ -12,7 +12,7 @@ import type { Clock } from '../../clock.ts';
  * without it, so a scenario run against a live server sees the exact instants it sees in-process.
  */
 export const ClockChange = z.union([
-  z.strictObject({ now: z.string().regex(DATE_TIME_WITH_OFFSET, 'an ISO 8601 date-time with offset').refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)'), freeze: z.boolean().optional() }),
+  z.strictObject({ now: z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)'), freeze: z.boolean().optional() }),
   z.strictObject({ advance: IsoDuration, freeze: z.boolean().optional() }),
 ]);
 
