@@ -24,7 +24,7 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
   });
   // Not read at all: whatever it holds, the answer is the same.
   app.addContentTypeParser('*', (request, _payload, done) => {
-    done(new OAuthError(400, 'invalid_request', `the token endpoint takes application/x-www-form-urlencoded, not ${request.headers['content-type']}`), undefined);
+    done(new OAuthError(400, 'invalid_request', `the token endpoint takes application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`), undefined);
   });
 
   // Failed attempts are counted per claimed client and per address; at the limit, 429 with Retry-After until the
