@@ -170,6 +170,7 @@ const request: fc.Arbitrary<Sent> = fc.constantFrom(...operations).chain((op) =>
     { weight: 1, arbitrary: malformed },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
     { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom(`{"padding":"${'x'.repeat(1_100_000)}"}`, `[${'{},'.repeat(300_000)}{}]`) },
   ),
   contentType: fc.constantFrom(op.bodyType ?? 'application/json', op.bodyType ?? 'application/json', 'application/json', 'application/vnd.uic.osdm+json; version=3.4', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json; version=abc', '\u00ff/\u00ff', undefined),
   encoding: fc.nat(12),
