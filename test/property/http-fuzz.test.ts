@@ -14,8 +14,10 @@ import { passengers, requestorHeader, testServer, trip } from '../helpers/server
  * a code (RFC 6749 bodies on the token endpoint); no answer is much larger than its request; and the server still
  * serves afterwards. docs/limits.md lists the limits behind this.
  *
- * `npm test` sends a few hundred requests; `npm run test:deep` (FC_RUNS) thousands. Replay a failure with FC_SEED.
+ * `npm test` sends a few hundred requests; `npm run test:deep` 10,000 (FUZZ_REQUESTS, else FC_RUNS, sets the number).
+ * Replay a failure with FC_SEED.
  */
+const requests = Number(process.env['FUZZ_REQUESTS'] ?? runs(400));
 const server = await testServer();
 const { app } = server;
 afterAll(() => app.close());
@@ -231,8 +233,8 @@ async function send(sent: Sent) {
 
 describe('fuzzing every operation of /openapi.json', () => {
   it(`never crashes, never answers an undocumented 5xx, every error a Problem, no answer out of proportion (seed ${seed()})`, async () => {
-    console.log(`http-fuzz: seed ${seed()}, ${runs(400)} requests over ${operations.length} operations (replay with FC_SEED=${seed()})`);
-    await fc.assert(fc.asyncProperty(request, send), { seed: seed(), numRuns: runs(400), endOnFailure: true });
+    console.log(`http-fuzz: seed ${seed()}, ${requests} requests over ${operations.length} operations (replay with FC_SEED=${seed()})`);
+    await fc.assert(fc.asyncProperty(request, send), { seed: seed(), numRuns: requests, endOnFailure: true });
     console.log(`http-fuzz: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
     expect((await app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
   }, 600_000);
@@ -278,7 +280,7 @@ describe('fuzzing with headers the HTTP parser refuses', () => {
       const where = `${op.key} with ${JSON.stringify(header.slice(0, 60))} → ${res.head}`;
       expect(Number.isNaN(res.status) || res.status < 500 || (res.status === 501 && op.documented501), where).toBe(true);
       if (res.status >= 400) expect(res.head, where).toMatch(/content-type: application\/(problem\+)?json/i);
-    }), { seed: seed(), numRuns: Math.max(40, Math.floor(runs(400) / 10)), endOnFailure: true });
+    }), { seed: seed(), numRuns: Math.max(40, Math.floor(requests / 10)), endOnFailure: true });
     expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   }, 600_000);
 });
