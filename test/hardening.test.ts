@@ -26,17 +26,19 @@ const token = await tokenOf();
 const asReseller = { authorization: `Bearer ${token}`, requestor: requestorHeader(), 'content-type': 'application/json' };
 const offerBody = { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) };
 
-/** A request over a raw socket: what arrives on the wire, and whether the socket was closed. */
-function raw(text: string | Buffer, opts: { keepOpen?: boolean } = {}): Promise<{ status: number; head: string; body: string }> {
+/**
+ * A request over a raw socket, written without ending our side (a half-closed socket gets no answer), the socket
+ * ended once the whole answer is in.
+ */
+function raw(text: string | Buffer): Promise<{ status: number; head: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => (opts.keepOpen ? socket.write(text) : socket.end(text)));
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
     let out = '';
     socket.on('data', (d: Buffer) => {
       out += d.toString('latin1');
-      if (opts.keepOpen && /\r\n\r\n/.test(out) && /content-length: (\d+)/i.test(out)) {
-        const [head = '', body = ''] = out.split('\r\n\r\n');
-        if (Buffer.byteLength(body, 'latin1') >= Number(/content-length: (\d+)/i.exec(head)![1])) socket.end();
-      }
+      const [head = '', body = ''] = out.split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(head)?.[1];
+      if (out.includes('\r\n\r\n') && length !== undefined && Buffer.byteLength(body, 'latin1') >= Number(length)) socket.end();
     });
     socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE') && out ? undefined : reject(e));
     socket.on('close', () => {
@@ -70,7 +72,7 @@ async function stillServing() {
 
 describe('broken gzip request bodies (the stream error is handled where the stream is)', () => {
   it('a GET whose body claims gzip but is not: answered, and the process lives on', async () => {
-    const res = await raw('GET /health HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 1\r\n\r\nx', { keepOpen: true });
+    const res = await raw('GET /health HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 1\r\n\r\nx');
     expect(res.status).toBeLessThan(500);
     await stillServing();
   });
@@ -78,7 +80,7 @@ describe('broken gzip request bodies (the stream error is handled where the stre
   it('a gzip body that inflates past the limit and then turns out broken: 413, and the process lives on', async () => {
     const cut = gzipSync(Buffer.alloc(4 * 1024 * 1024, 'a')).subarray(0, 3279);
     const head = `POST /oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Encoding: gzip\r\nContent-Length: ${cut.length}\r\nConnection: close\r\n\r\n`;
-    const res = await raw(Buffer.concat([Buffer.from(head), cut]), { keepOpen: true });
+    const res = await raw(Buffer.concat([Buffer.from(head), cut]));
     expect(res.status).toBe(413);
     await stillServing();
   });
