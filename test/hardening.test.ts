@@ -7,6 +7,7 @@ import { sequentialIds } from '../adapters/ids.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { createEngine } from '../engine/index.ts';
+import { rawRequest } from './helpers/raw-http.ts';
 import { engine, passengers, requestorHeader, trip } from './helpers/server.ts';
 
 /**
@@ -26,27 +27,7 @@ const token = await tokenOf();
 const asReseller = { authorization: `Bearer ${token}`, requestor: requestorHeader(), 'content-type': 'application/json' };
 const offerBody = { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) };
 
-/**
- * A request over a raw socket, written without ending our side (a half-closed socket gets no answer), the socket
- * ended once the whole answer is in.
- */
-function raw(text: string | Buffer): Promise<{ status: number; head: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let out = '';
-    socket.on('data', (d: Buffer) => {
-      out += d.toString('latin1');
-      const [head = '', body = ''] = out.split('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(head)?.[1];
-      if (out.includes('\r\n\r\n') && length !== undefined && Buffer.byteLength(body, 'latin1') >= Number(length)) socket.end();
-    });
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE') && out ? undefined : reject(e));
-    socket.on('close', () => {
-      const [head = '', ...rest] = out.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head, body: rest.join('\r\n\r\n') });
-    });
-  });
-}
+const raw = (text: string | Buffer) => rawRequest(port, text);
 
 /** A booking of the demo reseller, made once through the API. */
 let booked: string | undefined;

@@ -1,9 +1,10 @@
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runs, seed } from '../helpers/facts.ts';
+import { rawRequest } from '../helpers/raw-http.ts';
 import { passengers, requestorHeader, testServer, trip } from '../helpers/server.ts';
 
 /**
@@ -245,25 +246,7 @@ describe('fuzzing every operation of /openapi.json', () => {
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as AddressInfo).port;
 
-/** One request as raw bytes on its own connection; the status line and headers of the answer. */
-function raw(text: string): Promise<{ status: number; head: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let out = '';
-    socket.on('data', (d: Buffer) => {
-      out += d.toString('latin1');
-      // Enough once the head and its Content-Length of body are in.
-      const [head = '', body = ''] = out.split('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(head)?.[1];
-      if (out.includes('\r\n\r\n') && length !== undefined && Buffer.byteLength(body, 'latin1') >= Number(length)) socket.end();
-    });
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE') && out ? undefined : reject(e));
-    socket.on('close', () => {
-      const head = out.split('\r\n\r\n')[0] ?? '';
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head });
-    });
-  });
-}
+const raw = (text: string) => rawRequest(port, text);
 
 const badHeader = fc.constantFrom(
   'Requestor: e30=\nX-Injected: 1', 'Requestor: e30=\rX-Injected: 1', 'Requestor: e30=\r X-Injected: 1',
