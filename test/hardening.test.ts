@@ -45,9 +45,17 @@ async function confirmedBooking(): Promise<string> {
   return booked;
 }
 
-/** The process still serves: a fresh /health after the event loop has had time to deliver any stray stream error. */
+/**
+ * The process still serves: no error went unheard (in production it would have ended the process), and a fresh
+ * /health answers after the event loop has had time to deliver any stray stream error.
+ */
+const unheard: Error[] = [];
+const hear = (e: Error) => { unheard.push(e); };
+process.on('uncaughtException', hear);
+afterAll(() => { process.off('uncaughtException', hear); });
 async function stillServing() {
   await new Promise((r) => setTimeout(r, 50));
+  expect(unheard.map((e) => `${(e as NodeJS.ErrnoException).code}: ${e.message}`)).toEqual([]);
   expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
 }
 
