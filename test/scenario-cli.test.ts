@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -68,5 +68,25 @@ describe('signalbox test', () => {
     const { stdout } = await cli('scenarios/failing/wrong-status.yaml', '--coverage', '--coverage-out', join(out, 'c2.json'));
     expect(stdout).toMatch(/1 step\)\n\ncoverage of 1 scenario:\n {2}decision rows/);
     expect(stdout).toMatch(/^ {2}error codes +1\/\d+/m);
+  });
+
+  it('--osdm reports each step whose answer breaks the OSDM document, and fails the run; --osdm-known counts them instead', async () => {
+    // A stand-in for the OSDM document whose offers answer wants a field signalbox never sends.
+    const document = join(out, 'osdm.yml');
+    writeFileSync(document, [
+      'openapi: 3.0.3', 'paths:', '  /offers:', '    post:', '      responses:', "        '200':", '          content:', '            application/json:',
+      '              schema: { $ref: "#/components/schemas/Answer" }', 'components:', '  responses: {}', '  schemas:',
+      '    Answer: { type: object, required: [neverSent], properties: { neverSent: { type: string, nullable: true } } }', '',
+    ].join('\n'));
+    const { code, stdout } = await cli('scenarios/offers/no-offers.yaml', '--osdm', document);
+    expect(code).toBe(1);
+    expect(stdout).toContain('1 passed, 0 failed');
+    expect(stdout).toMatch(/OSDM 3\.4 conformance\n {2}✗ the train 999 on Christmas Eve is cancelled {2}\(scenarios\/offers\/no-offers\.yaml:\d+\)\n {6}POST \/v3\/offers → 200 {2}\(POST \/offers\)\n {8}\(body\): required property neverSent is missing/);
+    expect(stdout).toContain('3 responses checked: 3 violations');
+    const known = join(out, 'known.txt');
+    writeFileSync(known, '# already known\nPOST /offers 200 : required property neverSent is missing\n');
+    const again = await cli('scenarios/offers/no-offers.yaml', '--osdm', document, '--osdm-known', known);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('3 responses checked: 0 violations, 3 known (--osdm-known)');
   });
 });

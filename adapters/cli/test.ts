@@ -7,6 +7,8 @@ import { coverageMatrix } from '../scenarios/coverage.ts';
 import { coverageSummary } from '../scenarios/coverage-summary.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
 import { jsonReport } from '../scenarios/json-report.ts';
+import { osdmConformance, readKnownViolations } from '../scenarios/osdm-conformance.ts';
+import { osdmReport } from '../scenarios/osdm-report.ts';
 import { junit } from '../scenarios/junit.ts';
 import { runFiles } from '../scenarios/pool.ts';
 import { progressLine } from '../scenarios/progress.ts';
@@ -31,6 +33,10 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
   --coverage              which decision rows, error codes, routes and booking transitions were exercised
   --coverage-out FILE     the coverage matrix as JSON (default reports/coverage.json)
   --rules DIR             the rules the in-process engine loads (default: rules/)
+  --osdm FILE             check every Reseller API response against the OSDM OpenAPI document FILE
+                          (e.g. ../shared/osdm/OSDM-online-api-v3.4.0.yml) and report its violations per step;
+                          any violation beyond the deviations CONTRACT §4c allows fails the run
+  --osdm-known FILE       with --osdm: violations listed in FILE (one signature a line) are counted, not failed
 `;
 
 /** `signalbox test`: select, run in parallel, report in file order; exit 1 on any failure or an empty selection. */
@@ -50,6 +56,8 @@ export async function test(args: string[]): Promise<number> {
       'coverage-out': { type: 'string', default: 'reports/coverage.json' },
       help: { type: 'boolean', default: false },
       reset: { type: 'boolean', default: false },
+      osdm: { type: 'string' },
+      'osdm-known': { type: 'string' },
     },
   });
   if (values.help) { process.stdout.write(TEST_USAGE); return 0; }
@@ -66,6 +74,11 @@ export async function test(args: string[]): Promise<number> {
     return 1;
   }
 
+  if (values['osdm-known'] && !values.osdm) throw new Error('--osdm-known goes with --osdm');
+  // Read now: a wrong path is the user's mistake, said before any scenario runs.
+  const known = values['osdm-known'] ? readKnownViolations(values['osdm-known']) : undefined;
+  if (values.osdm) osdmConformance(values.osdm);
+
   const rules = values.rules ? { rulesDir: values.rules } : {};
   let engine: Engine | undefined;
   const needEngine = () => (engine ??= createEngine(rules));
@@ -74,7 +87,7 @@ export async function test(args: string[]): Promise<number> {
   const progress = progressLine(files.length);
   const results = await runFiles(files, target, {
     jobs,
-    run: { secrets: DEMO_SECRETS, coverage: values.coverage },
+    run: { secrets: DEMO_SECRETS, coverage: values.coverage, ...(values.osdm ? { osdm: values.osdm } : {}) },
     ...(values.target ? {} : { workers: rules }),
     onResult: (r) => progress.done(r),
   });
@@ -90,7 +103,9 @@ export async function test(args: string[]): Promise<number> {
     write(values['coverage-out'], `${JSON.stringify(coverage, null, 2)}\n`);
     (machineOnStdout ? process.stderr : process.stdout).write(`\n${coverageSummary(coverage)}matrix: ${values['coverage-out']}\n`);
   }
-  return results.every((r) => r.passed) ? 0 : 1;
+  const conformance = values.osdm ? osdmReport(results, known) : undefined;
+  if (conformance) (machineOnStdout ? process.stderr : process.stdout).write(conformance.text);
+  return results.every((r) => r.passed) && !conformance?.violations ? 0 : 1;
 }
 
 function write(file: string, text: string): void {

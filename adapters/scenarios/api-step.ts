@@ -1,6 +1,7 @@
 import { checkResponse } from './api-schema.ts';
 import type { LoadedScenario } from './load.ts';
 import { match, type Mismatch } from './match.ts';
+import { osdmConformance } from './osdm-conformance.ts';
 import type { RunOptions, StepResult } from './results.ts';
 import { methodOf, type ApiStep, type Fixtures, type Scenario } from './schema.ts';
 import { StepError } from './step-error.ts';
@@ -60,6 +61,7 @@ export async function runApiStep(step: ApiStep, index: number, run: StepContext)
     request: { method: method.toUpperCase(), path, ...(body !== undefined ? { body } : {}) },
     response: { status: res.status, body: res.body },
     mismatches: mismatches.map((m) => ({ ...m, at: here(m.keys ?? ['expect']) })),
+    ...(run.options.osdm ? { osdm: osdmConformance(run.options.osdm).check(method, path, res.status, res.body) } : {}),
   };
   if (!result.passed) Object.assign(result, await tracesOf(res, session));
   return result;

@@ -1,6 +1,7 @@
 import type { DecisionTrace } from '../../engine/index.ts';
 import type { Exercised } from './exercised.ts';
 import type { Mismatch } from './match.ts';
+import type { OsdmCheck } from './osdm-conformance.ts';
 
 /** What running a scenario file gives: a verdict per step, and for a failing one why, with the rule traces behind it. */
 export interface StepResult {
@@ -19,6 +20,11 @@ export interface StepResult {
   traces?: readonly DecisionTrace[];
   /** Why a failing step has no traces (a live target without a sandbox). */
   tracesUnavailable?: string;
+  /**
+   * With `osdm`: where the response breaks the OSDM 3.4 schema of its operation and status, and where it
+   * differs as CONTRACT §4c allows. A conformance report of its own: the step's verdict does not depend on it.
+   */
+  osdm?: OsdmCheck;
   ms: number;
 }
 export interface ScenarioResult {
@@ -39,4 +45,6 @@ export interface RunOptions {
   secrets: Readonly<Record<string, string>>;
   /** Record what every request exercised (live targets: one more request per step, for its traces). */
   coverage?: boolean;
+  /** The OSDM 3.4 OpenAPI document to check every Reseller API response against (osdm-conformance.ts). */
+  osdm?: string;
 }

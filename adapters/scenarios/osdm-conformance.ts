@@ -1,0 +1,260 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { parse } from 'yaml';
+import { deviationOf, operationAlias, type Deviation, type Violation } from './osdm-deviations.ts';
+
+/**
+ * Checks Reseller API responses against the official OSDM 3.4 OpenAPI document (CONTRACT §4c), read as it
+ * is (never copied into the project), so drift from OSDM shows up where signalbox's own schemas cannot see it.
+ *
+ * The document is OpenAPI 3.0; three of its details need translating before a JSON Schema validator can
+ * read it literally:
+ * - `nullable: true` becomes a type that also admits null;
+ * - a schema with a `discriminator` on `objectType` and subtypes (`allOf: [$ref base, …]`) is checked as the
+ *   subtype its `objectType` names (OpenAPI's implicit mapping: the schema name), else as the base;
+ * - an `allOf` chain is merged into one object with every property of the chain, closed where any part of it
+ *   is closed: read literally, `allOf` plus `additionalProperties: false` rejects every subtype, and merged it
+ *   still catches a property no part of the chain defines.
+ */
+
+export type { Violation } from './osdm-deviations.ts';
+
+/** A violation that CONTRACT §4c allows, with the deviation that allows it. */
+export interface Allowed extends Violation {
+  deviation: Deviation['id'];
+}
+
+export interface OsdmCheck {
+  violations: Violation[];
+  allowed: Allowed[];
+}
+
+export interface OsdmConformance {
+  /** The document's path, as given. */
+  readonly source: string;
+  /** Checks one response of the Reseller API (a path under /v3); other paths are not OSDM's and give nothing. */
+  check(method: string, path: string, status: number, body: unknown): OsdmCheck;
+}
+
+type Schema = Record<string, unknown>;
+
+/** A violation's pointer with its array indices as `*`: the same root cause in every response it shows in. */
+export function signatureOf(v: Violation): string {
+  return `${v.operation} ${v.status} ${v.pointer.replace(/\/\d+(?=\/|$)/g, '/*')}: ${v.message}`;
+}
+
+const cache = new Map<string, OsdmConformance>();
+
+/** The checker for the OSDM document at `file`, built once per process (compiling it takes about a second). */
+export function osdmConformance(file: string): OsdmConformance {
+  let known = cache.get(file);
+  if (!known) cache.set(file, (known = build(file)));
+  return known;
+}
+
+/** Where the test suite and `.ci/run` find the document: beside the project, never inside it. */
+export const DEFAULT_OSDM_DOCUMENT = new URL('../../../shared/osdm/OSDM-online-api-v3.4.0.yml', import.meta.url).pathname;
+
+/** The default document's checker, or why there is none (a checkout without ../shared). */
+export function defaultOsdmConformance(): OsdmConformance | { missing: string } {
+  if (!existsSync(DEFAULT_OSDM_DOCUMENT)) return { missing: `${DEFAULT_OSDM_DOCUMENT} is not there (a checkout without ../shared)` };
+  return osdmConformance(DEFAULT_OSDM_DOCUMENT);
+}
+
+interface Operation {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  params: number;
+  responses: Record<string, unknown>;
+}
+
+function build(file: string): OsdmConformance {
+  const doc = parse(readFileSync(file, 'utf8')) as {
+    paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    components: { schemas: Record<string, Schema>; responses: Record<string, Schema> };
+  };
+  const components = doc.components.schemas;
+  const definitions = translate(components);
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
+  ajv.addSchema({ $id: 'osdm', definitions });
+
+  const operations: Operation[] = [];
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!op?.responses) continue;
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      operations.push({ method, template, pattern, params: (template.match(/\{/g) ?? []).length, responses: op.responses });
+    }
+  }
+  // A literal segment wins over a parameter: /availabilities/place-map before a templated sibling.
+  operations.sort((a, b) => a.params - b.params);
+
+  const compiled = new Map<string, ValidateFunction | null>();
+  const validatorOf = (op: Operation, statusKey: string): ValidateFunction | null => {
+    const key = `${op.method} ${op.template} ${statusKey}`;
+    if (compiled.has(key)) return compiled.get(key)!;
+    let response = op.responses[statusKey] as Schema;
+    const ref = response.$ref as string | undefined;
+    if (ref) response = doc.components.responses[ref.split('/').pop()!]!;
+    const content = response.content as Record<string, { schema?: Schema }> | undefined;
+    const schema = content && Object.values(content).find((c) => c.schema)?.schema;
+    const validate = schema ? ajv.compile(rewriteRefs(convert(schema, components)) as Schema) : null;
+    compiled.set(key, validate);
+    return validate;
+  };
+
+  return {
+    source: file,
+    check(method, rawPath, status, body) {
+      const found: OsdmCheck = { violations: [], allowed: [] };
+      const path = rawPath.split('?')[0]!;
+      if (!path.startsWith('/v3/')) return found;
+      const asked = `${method.toUpperCase()} ${path.slice(3)}`;
+      const report = (v: Violation) => {
+        const deviation = deviationOf(v, asked);
+        if (deviation) found.allowed.push({ ...v, deviation: deviation.id });
+        else found.violations.push(v);
+      };
+      const alias = operationAlias(method, path.slice(3));
+      const osdmPath = alias ?? path.slice(3);
+      const op = operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(osdmPath));
+      if (!op) {
+        report({ operation: asked, status, pointer: '', message: 'no such operation in OSDM 3.4' });
+        return found;
+      }
+      const operation = `${method.toUpperCase()} ${op.template}`;
+      if (alias) report({ operation, status, pointer: '', message: `answered at the operator's path ${path.slice(3)}` });
+      const statusKey = String(status) in op.responses ? String(status) : 'default' in op.responses ? 'default' : undefined;
+      if (!statusKey) {
+        report({ operation, status, pointer: '', message: `status ${status} is not an answer of this operation in OSDM 3.4` });
+        return found;
+      }
+      if (statusKey === 'default' && status < 400) report({ operation, status, pointer: '', message: `status ${status} is not an answer of this operation in OSDM 3.4` });
+      else if (statusKey === 'default') report({ operation, status, pointer: '', message: `status ${status} is left to OSDM's default answer` });
+      const validate = validatorOf(op, statusKey);
+      if (!validate) {
+        if (body !== undefined && body !== '') report({ operation, status, pointer: '', message: 'a body where OSDM defines none' });
+        return found;
+      }
+      if (body === undefined || body === '') {
+        report({ operation, status, pointer: '', message: 'an empty body where OSDM defines one' });
+        return found;
+      }
+      if (!validate(body)) for (const e of relevant(validate.errors ?? [])) report({ operation, status, pointer: e.instancePath, message: describe(e) });
+      return found;
+    },
+  };
+}
+
+/** ajv's own words, with the property or value it is about. */
+function describe(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  if (e.keyword === 'additionalProperties') return `property ${String(p.additionalProperty)} is not defined here`;
+  if (e.keyword === 'required') return `required property ${String(p.missingProperty)} is missing`;
+  if (e.keyword === 'enum') return `${e.message}: ${(p.allowedValues as unknown[]).join(', ')}`;
+  return e.message ?? e.keyword;
+}
+
+/** The errors worth a line: not the `if` that merely picked a subtype, nor the null branch a nullable type also offers. */
+function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    if (e.keyword === 'if' || e.keyword === 'anyOf') return false;
+    if (e.keyword === 'type' && (e.params as { type?: string }).type === 'null') return false;
+    const key = `${e.instancePath} ${describe(e)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const REF = '#/components/schemas/';
+const nameOf = (ref: string) => ref.slice(REF.length);
+
+/**
+ * Every component schema as a JSON Schema definition: a discriminated base becomes a dispatch on
+ * `objectType` to its subtypes (closed, merged), with `Name__base` the base itself, closed.
+ */
+function translate(components: Record<string, Schema>): Record<string, unknown> {
+  const subtypes = new Map<string, string[]>();
+  for (const [name, schema] of Object.entries(components)) {
+    for (const part of (schema.allOf as Schema[] | undefined) ?? []) {
+      const ref = part.$ref as string | undefined;
+      if (ref) subtypes.set(nameOf(ref), [...(subtypes.get(nameOf(ref)) ?? []), name]);
+    }
+  }
+  // Subtypes of subtypes dispatch from the root too.
+  const allSubtypes = (name: string): string[] => (subtypes.get(name) ?? []).flatMap((s) => [s, ...allSubtypes(s)]);
+  const definitions: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(components)) {
+    const merged = convert(mergeAllOf(schema, components), components);
+    const discriminated = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;
+    const subs = discriminated ? allSubtypes(name) : [];
+    if (subs.length === 0) { definitions[name] = merged; continue; }
+    definitions[`${name}__base`] = merged;
+    let dispatch: Schema = { $ref: `#/definitions/${name}__base` };
+    for (const sub of subs.reverse()) {
+      dispatch = {
+        if: { type: 'object', required: [discriminated], properties: { [discriminated!]: { const: sub } } },
+        then: { $ref: `#/definitions/${sub}` },
+        else: dispatch,
+      };
+    }
+    definitions[name] = dispatch;
+  }
+  return rewriteRefs(definitions, '#/definitions/') as Record<string, unknown>;
+}
+
+const isObjectSchema = (s: Schema) => s.type === 'object' || s.properties !== undefined;
+
+/** The `allOf` chain of an object schema as one object: every property, every required one, closed if any part is. */
+function mergeAllOf(schema: Schema, components: Record<string, Schema>): Schema {
+  const parts = schema.allOf as Schema[] | undefined;
+  if (!parts) return schema;
+  const resolved = parts.map((p) => (p.$ref ? mergeAllOf(components[nameOf(p.$ref as string)]!, components) : mergeAllOf(p, components)));
+  if (!resolved.every(isObjectSchema)) return schema;
+  const { allOf: _, discriminator: __, ...own } = schema;
+  const merged: Schema = { ...own, type: 'object', properties: {}, required: [] };
+  for (const part of [...resolved, own]) {
+    Object.assign(merged.properties as Schema, part.properties ?? {});
+    (merged.required as string[]).push(...((part.required as string[] | undefined) ?? []));
+    if (part.additionalProperties === false) merged.additionalProperties = false;
+  }
+  merged.required = [...new Set(merged.required as string[])];
+  return merged;
+}
+
+/** OpenAPI 3.0 to JSON Schema, node by node: `nullable`, and `allOf` chains merged wherever they appear. */
+function convert(node: unknown, components: Record<string, Schema>): unknown {
+  if (Array.isArray(node)) return node.map((n) => convert(n, components));
+  if (!node || typeof node !== 'object') return node;
+  let schema = node as Schema;
+  if (schema.allOf) schema = mergeAllOf(schema, components);
+  const { nullable, discriminator: _, example: __, ...rest } = schema;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(rest)) {
+    if (k === 'properties') out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, convert(s, components)]));
+    else if (k === 'items' || k === 'additionalProperties' || k === 'not' || k === 'allOf' || k === 'anyOf' || k === 'oneOf') out[k] = convert(v, components);
+    else out[k] = v;
+  }
+  if (nullable !== true) return out;
+  if (out.$ref || out.allOf) return { anyOf: [{ type: 'null' }, out] };
+  if (typeof out.type === 'string') out.type = [out.type, 'null'];
+  if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+  return out;
+}
+
+/** `#/components/schemas/X` to the definitions registered under the id `osdm`. */
+function rewriteRefs(node: unknown, to = 'osdm#/definitions/'): unknown {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, to));
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith(REF) ? to + nameOf(v) : rewriteRefs(v, to)]));
+}
+
+/** A list of known violations: one signature (signatureOf) a line; `#` comments and blank lines skipped. */
+export function readKnownViolations(file: string): Set<string> {
+  return new Set(readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+}

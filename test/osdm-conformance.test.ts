@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { scenarioFiles } from '../adapters/scenarios/files.ts';
+import { defaultOsdmConformance, DEFAULT_OSDM_DOCUMENT, readKnownViolations, signatureOf, type OsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
+import { DEVIATIONS } from '../adapters/scenarios/osdm-deviations.ts';
+import { runScenario } from '../adapters/scenarios/runner.ts';
+import { inProcess } from '../adapters/scenarios/targets.ts';
+import { engine } from './helpers/server.ts';
+
+/**
+ * Every Reseller API response of the scenario corpus against the official OSDM 3.4 document (CONTRACT §4c),
+ * read from ../shared at test time. Differences CONTRACT §4c allows are listed once in osdm-deviations.ts;
+ * anything else is a violation.
+ */
+const found = defaultOsdmConformance();
+const osdm = 'missing' in found ? undefined : found;
+if (!osdm) console.warn(`OSDM conformance tests skipped: ${(found as { missing: string }).missing}`);
+
+describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
+  const check: OsdmConformance = osdm!;
+
+  it('every response of every scenario conforms, apart from the listed deviations', async () => {
+    const target = inProcess(engine());
+    const seen = new Map<string, string>();
+    let responses = 0;
+    const deviationsUsed = new Set<string>();
+    for (const file of scenarioFiles(['scenarios'])) {
+      const result = await runScenario(file, target, { secrets: DEMO_SECRETS, osdm: DEFAULT_OSDM_DOCUMENT });
+      for (const step of result.steps) {
+        if (step.osdm) responses++;
+        for (const a of step.osdm?.allowed ?? []) deviationsUsed.add(a.deviation);
+        for (const v of step.osdm?.violations ?? []) if (!seen.has(signatureOf(v))) seen.set(signatureOf(v), `${step.at} ${step.request?.method} ${step.request?.path}`);
+      }
+    }
+    const known = readKnownViolations(new URL('./osdm-known-violations.txt', import.meta.url).pathname);
+    const unlisted = [...seen].filter(([s]) => !known.has(s)).map(([s, where]) => `${s}\n    first at ${where}`);
+    const gone = [...known].filter((s) => !seen.has(s));
+    expect(responses).toBeGreaterThan(300);
+    expect(unlisted, 'violations of OSDM 3.4 that are neither a deviation of CONTRACT §4c nor a known one').toEqual([]);
+    expect(gone, 'known violations no longer seen: take them off test/osdm-known-violations.txt').toEqual([]);
+    // Each deviation that can show in a schema check is met somewhere in the corpus, or it is not needed.
+    expect(DEVIATIONS.filter((d) => d.allows && !deviationsUsed.has(d.id)).map((d) => d.id)).toEqual([]);
+  });
+
+  it('merges an allOf chain into one closed object: a subtype validates, a property no part defines does not', () => {
+    const body = { fulfillments: [] };
+    expect(check.check('GET', '/v3/bookings/1', 200, { booking: { id: 'b1' } }).violations.map((v) => v.message))
+      .toContain('required property createdOn is missing');
+    const part = { objectType: 'Admission', id: 'a1', createdOn: '2026-11-20T10:00:00+01:00', validFrom: '2026-12-01T08:00:00+01:00', price: { currency: 'SEK', amount: 100, scale: 2 }, status: 'PREBOOKED', passengerIds: ['p1'], refundable: 'YES', exchangeable: 'YES', summary: null };
+    expect(check.check('POST', '/v3/bookings/1/fulfillments', 200, body).violations).toEqual([]);
+    const admissionOf = (admission: object) => check.check('GET', '/v3/bookings/1/booked-offers/2', 200, { bookedOffer: { admissions: [admission] } })
+      .violations.filter((v) => v.pointer === '/bookedOffer/admissions/0').map((v) => v.message);
+    expect(admissionOf(part).filter((m) => /not defined/.test(m))).toEqual([]);
+    expect(admissionOf({ ...part, seatWidth: 40 })).toContain('property seatWidth is not defined here');
+  });
+
+  it('checks a reference to a discriminated base as the subtype its objectType names', () => {
+    const account = { issuer: 'urn:x_swe:carrier:74', validFrom: '2026-01-01T00:00:00Z', validUntil: '2026-12-31T00:00:00Z', number: '1' };
+    const messages = (objectType: string, extra = {}) => check.check('GET', '/v3/travel-accounts', 200, { travelAccount: { objectType, ...account, ...extra } }).violations.map((v) => v.message);
+    expect(messages('MultiRideAccount')).toContain('required property balance is missing');
+    expect(messages('TravelPassAccount', { regionalConstraintSummary: 'Stockholm–Göteborg' })).toEqual([]);
+    // The base alone, closed: a subtype's field is foreign to it.
+    expect(messages('SomethingElse', { regionalConstraintSummary: 'x' })).toContain('property regionalConstraintSummary is not defined here');
+  });
+
+  it('reads a Problem with relative type and instance as a violation, and absolute ones as conforming', () => {
+    const problem = { code: '86001', title: 'Bad request', status: 400, type: '/problems/86001', instance: '/v3/offers' };
+    expect(check.check('POST', '/v3/offers', 400, problem).violations.map((v) => v.pointer)).toEqual(['/type', '/instance']);
+    expect(check.check('POST', '/v3/offers', 400, { ...problem, type: 'http://127.0.0.1/problems/86001', instance: 'urn:uuid:0b5e' }).violations).toEqual([]);
+  });
+});
