@@ -111,3 +111,32 @@ describe('OAuth token endpoint (spec §5, CONTRACT §3)', async () => {
     expect(scope.json().error).toBe('invalid_scope');
   });
 });
+
+/** OSDM's Problem.type is an absolute URI that, dereferenced, documents the error (CONTRACT §4c). */
+describe("a Problem's type and instance", async () => {
+  const server = await testServer();
+
+  it('are absolute URIs on the server asked, and the type resolves to the error page', async () => {
+    const res = await server.reseller('POST', '/v3/offers', '{"tripSpecifications": [', { 'content-type': 'application/json', host: 'sandbox.example:8443' });
+    expect(res.body).toMatchObject({ type: 'http://sandbox.example:8443/errors/86001', instance: 'http://sandbox.example:8443/v3/offers' });
+    const page = await server.app.inject({ method: 'GET', url: new URL(res.body.type).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('Error 86001');
+    expect(page.body).toContain('HTTP status 400');
+    expect(page.body).toContain('Validation error');
+    expect(page.body).toContain('Valideringsfel');
+  });
+
+  it('the page names the rule rows that reject with the code; JSON on request; an unknown code is a 404 Problem', async () => {
+    const page = await server.app.inject({ method: 'GET', url: '/errors/86005', headers: { accept: 'application/json' } });
+    expect(page.json()).toMatchObject({
+      code: '86005', status: 400,
+      texts: { 'en-GB': { title: 'Gender place property required' }, 'sv-SE': { title: 'Könsplacering krävs' } },
+      raisedBy: expect.arrayContaining([expect.objectContaining({ at: expect.stringMatching(/^rules\/night-gender\.yaml:\d+/) })]),
+    });
+    const unknown = await server.app.inject({ method: 'GET', url: '/errors/99999' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+  });
+});

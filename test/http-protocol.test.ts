@@ -164,7 +164,7 @@ describe('every answer names its language; every error is a Problem', async () =
       if (status < 400 || url === '/oauth2/token') continue; // the token endpoint answers RFC 6749 bodies
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       const problem = res.json();
-      expect(problem).toMatchObject({ status, type: `/errors/${problem.code}` });
+      expect(problem).toMatchObject({ status, type: `http://localhost/errors/${problem.code}` });
       expect(typeof problem.title).toBe('string');
       if (status === 405) expect(res.headers['allow']).toBeTruthy();
     }
@@ -181,8 +181,8 @@ describe('every answer names its language; every error is a Problem', async () =
     const res = await app.inject({ method: 'GET', url: '/test-only/boom', headers: { 'x-request-id': 'ref-4711' } });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
-      code: 'INTERNAL_ERROR', type: '/errors/INTERNAL_ERROR', title: 'Internal error', status: 500,
-      detail: 'Something went wrong on our side; the reference is ref-4711.', instance: '/test-only/boom',
+      code: 'INTERNAL_ERROR', type: 'http://localhost/errors/INTERNAL_ERROR', title: 'Internal error', status: 500,
+      detail: 'Something went wrong on our side; the reference is ref-4711.', instance: 'http://localhost/test-only/boom',
     });
     expect(res.body).not.toMatch(/kaboom|\/srv\/|stack|\bat\s+\S+\s+\(/);
   });

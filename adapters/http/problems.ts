@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RuleViolation, type Engine, type Language } from '../../engine/index.ts';
+import { RuleViolation, type Engine, type Language, type Problem } from '../../engine/index.ts';
 
 /**
  * Every 4xx and 5xx leaves as an application/problem+json Problem rendered from rules/errors.yaml
@@ -36,14 +36,15 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
  * that did not arrive within requestTimeout (rules/limits.yaml): 408. In the default language, as no
  * Accept-Language could be read.
  */
-export function rawProblem(engine: Engine, error: { code?: string }): string {
+export function rawProblem(engine: Engine, error: { code?: string }, socket: { localAddress?: string; localPort?: number }): string {
   const language = engine.rules.limits.languages[0]!;
   const violation = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
     ? new RuleViolation('X_REQUEST_TIMEOUT', { timeout: engine.rules.limits.requestTimeout })
     : new RuleViolation('86001', {
       reason: error.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are larger than the server accepts' : `the request is not valid HTTP/1.1 (${error.code ?? 'unreadable'})`,
     });
-  const problem = engine.problem(violation, language);
+  const host = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress;
+  const problem = absolute(engine.problem(violation, language), originOf('http', `${host}:${socket.localPort}`));
   const body = JSON.stringify(problem);
   return [
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
@@ -57,7 +58,28 @@ export function rawProblem(engine: Engine, error: { code?: string }): string {
 }
 
 export function sendProblem(engine: Engine, reply: FastifyReply, request: FastifyRequest, error: RuleViolation, language: Language) {
-  const problem = engine.problem(error, language, request.url.split('?')[0]);
+  const problem = absolute(engine.problem(error, language, request.url.split('?')[0]), originOf(request.protocol, request.host));
   if (problem.status === 401) reply.header('www-authenticate', 'Bearer');
   return reply.status(problem.status).type('application/problem+json').send(problem);
+}
+
+/**
+ * OSDM's Problem wants `type` and `instance` as absolute URIs (CONTRACT §4c): the engine names them by path, the
+ * server they were asked of completes them. `type` is then the error's page on this server (routes/errors.ts).
+ */
+function absolute(problem: Problem, origin: string): Problem {
+  return {
+    ...problem,
+    type: new URL(problem.type, origin).href,
+    ...(problem.instance !== undefined ? { instance: new URL(problem.instance, origin).href } : {}),
+  };
+}
+
+/** `http://host:port` as the request named it; a Host header that is no host at all gives localhost. */
+function originOf(protocol: string, host: string | undefined): string {
+  try {
+    return new URL(`${protocol}://${host}`).origin;
+  } catch {
+    return `${protocol}://localhost`;
+  }
 }

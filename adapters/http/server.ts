@@ -14,6 +14,7 @@ import { loggerOptions, traceOf, traceparentOf } from './logging.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
+import { errorPageRoutes } from './routes/errors.ts';
 import { customerRoutes } from './routes/customer.ts';
 import { resellerRoutes } from './routes/reseller.ts';
 import { availabilityRoutes } from './routes/availability.ts';
@@ -99,7 +100,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Fastify; they get a Problem too, written to the socket.
     clientErrorHandler: (error: Error & { code?: string }, socket) => {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
-      if (socket.writable) socket.write(rawProblem(service!.engine, error));
+      if (socket.writable) socket.write(rawProblem(service!.engine, error, socket));
       socket.destroy(error);
     },
     // A request, body included, must arrive within requestTimeout (rules/limits.yaml): a body trickled a byte at a
@@ -171,6 +172,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.get('/health', async () => ({ status: 'ok' }));
   await app.register(docsRoutes(() => routes));
   await app.register(tokenRoutes(auth));
+  await app.register(errorPageRoutes);
   // The token and the Requestor are checked before the body is read: an unauthenticated caller cannot make the
   // server parse a megabyte, and no /v3 handler runs without a requestor (and so a final request.osdmVersion).
   await app.register(async (v3) => {

@@ -5,6 +5,7 @@ import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest,
 import { OfferCollectionRequest } from '../../../engine/offers/request.ts';
 import { CleanupRequest, OfferConfirmation, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
+import { ErrorPage } from '../routes/errors.ts';
 import { AfterSalesOverrideChange, ClockChange } from '../routes/sandbox.ts';
 import * as S from './schemas.ts';
 
@@ -82,6 +83,12 @@ export const operations: Record<string, Operation> = {
   'GET /docs/{file}': {
     summary: 'Scripts and styles of /docs', section: 'CONTRACT §2', tag: 'Service', access: 'public',
     responses: { 200: { description: 'A static file.', schema: z.string(), contentType: 'application/octet-stream' } },
+  },
+
+  'GET /errors/{code}': {
+    summary: "An error's page", section: 'CONTRACT §4c', tag: 'Service', access: 'public',
+    description: "What a Problem's `type` points at: the code's status, title and detail in both languages, and the rule rows that raise it. JSON when Accept asks for it.",
+    responses: { 200: { description: 'An HTML page, or the same as JSON.', schema: ErrorPage } },
   },
 
   // ---------------------------------------------------------------- OAuth

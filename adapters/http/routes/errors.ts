@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { RuleViolation, type Engine } from '../../../engine/index.ts';
+
+/**
+ * GET /errors/{code}: the page a Problem's `type` points at (RFC 9457: "when dereferenced, it SHOULD provide
+ * human-readable documentation for the problem type"; CONTRACT §4c). Everything on it comes from the rules:
+ * the catalogue entry of rules/errors.yaml (status, title and detail in every language) and the decision rows
+ * that reject with the code. HTML for a browser, JSON for a client that asks for it.
+ */
+export async function errorPageRoutes(app: FastifyInstance) {
+  app.get<{ Params: { code: string } }>('/errors/:code', async (request, reply) => {
+    const page = errorPage(app.engine, request.params.code);
+    if (!page) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'error code', id: request.params.code });
+    if (/\bjson\b/.test(request.headers.accept ?? '')) return page;
+    return reply.type('text/html; charset=utf-8').send(html(page));
+  });
+}
+
+export const ErrorPage = z.strictObject({
+  code: z.string(),
+  status: z.number().int().describe('The HTTP status a Problem with this code has.'),
+  texts: z.record(z.string(), z.strictObject({ title: z.string(), detail: z.string().describe('With `{parameters}` the occurrence fills in.') }))
+    .describe('Title and detail in every language the operator serves (sv-SE, en-GB).'),
+  catalogue: z.string().describe('The rule file holding the entry (errors.yaml of the rules in force).'),
+  raisedBy: z.array(z.strictObject({ decision: z.string(), at: z.string().describe('`file:line:col` of the decision row.') }))
+    .describe('The decision rows that reject with this code; empty when the engine raises it where it checks a request or a state.'),
+}).meta({ examples: [{
+  code: '86005', status: 400, catalogue: 'errors.yaml',
+  texts: {
+    'en-GB': { title: 'Gender place property required', detail: 'A shared night-train compartment needs exactly one place property MEN, LADIES or MIXED per passenger.' },
+    'sv-SE': { title: 'Könsplacering krävs', detail: 'En delad kupé på nattåg kräver exakt en platsegenskap MEN, LADIES eller MIXED per resenär.' },
+  },
+  raisedBy: [{ decision: 'nightGender', at: 'rules/night-gender.yaml:16:5' }],
+}] });
+export type ErrorPage = z.infer<typeof ErrorPage>;
+
+function errorPage(engine: Engine, code: string): ErrorPage | undefined {
+  const entry = Object.hasOwn(engine.rules.errors, code) ? engine.rules.errors[code] : undefined;
+  if (!entry) return undefined;
+  const raisedBy = Object.values(engine.rules.decisions).flatMap((d) => d.rows
+    .filter((row) => row.then['reject'] === code)
+    .map((row) => ({ decision: d.name, at: row.at })));
+  const texts = Object.fromEntries(engine.rules.limits.languages.map((l) => [l, { title: entry.title[l], detail: entry.detail[l] }]));
+  return { code, status: entry.status, texts, catalogue: 'errors.yaml', raisedBy };
+}
+
+const escape = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function html(page: ErrorPage): string {
+  const texts = Object.entries(page.texts).map(([language, t]) =>
+    `<section lang="${escape(language)}"><h2>${escape(t.title)}</h2><p>${escape(t.detail)}</p></section>`).join('\n');
+  const rows = page.raisedBy.length === 0
+    ? '<p>No decision table rejects with this code: the engine raises it where it checks the request or the state.</p>'
+    : `<ul>${page.raisedBy.map((r) => `<li><code>${escape(r.decision)}</code> at <code>${escape(r.at)}</code></li>`).join('')}</ul>`;
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${escape(page.code)}</title></head>
+<body>
+<h1>Error ${escape(page.code)}</h1>
+<p>HTTP status ${page.status}. Catalogue entry: <code>${escape(page.catalogue)}</code>.</p>
+${texts}
+<h2>Raised by</h2>
+${rows}
+</body></html>
+`;
+}
