@@ -11,7 +11,7 @@ import { createBooking, readBookingRequest, type Warning } from './booking/creat
 import { confirmBooking, isExpired } from './booking/lifecycle.ts';
 import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
 import { createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
-import { renderExchangeOperation } from './aftersales/render.ts';
+import { renderExchangeOffer, renderExchangeOperation } from './aftersales/render.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { makeContext, type Context } from './context.ts';
@@ -195,26 +195,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return traced(ctx, () => {
         // The booking's own journeys give their passes back when exchanged: only other bookings' uses count.
         const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
-        const zero = (m: StoredOffer['minimalPrice']) => ({ currency: m.currency, amount: 0, scale: 2 as const });
-        return {
-          offers,
-          response: {
-            exchangeOffers: offers.map((o) => ({
-              ...renderOffer(rules, o, call.requestor.language),
-              // Spec §4.1 rule 7: no fee; the price is the full price of the new journey, not a difference.
-              exchangeFee: zero(o.minimalPrice),
-              exchangePrice: o.minimalPrice,
-              fulfillments: o.exchange!.fulfillmentIds.map((id) => ({ id })),
-            })),
-          },
-        };
+        return { offers, response: { exchangeOffers: offers.map((o) => renderExchangeOffer(rules, booking, o, call.requestor.language)) } };
       });
     },
     exchangeOperation(call, booking, body, offers, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
         const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now), passUses);
-        return { booking: next, response: { exchangeOperation: renderExchangeOperation(next, next.exchangeOperations!.at(-1)!) } };
+        return { booking: next, response: { exchangeOperation: renderExchangeOperation(rules, next, next.exchangeOperations!.at(-1)!, call.requestor.language) } };
       });
     },
     exchangeOfferIds(body) {

@@ -147,6 +147,8 @@ export interface BookedPassenger {
   prmNeeds?: string[];
   /** The age and cards the admission is priced for. */
   pricing: { age: number; cards: CardReference[] };
+  /** The passenger type that price is for (spec §2.9), shown on the admission; absent on bookings stored before it was kept. */
+  pricedAs?: { type: string; description: Record<Language, string> };
 }
 
 export type BookingPartStatus = 'PREBOOKED' | 'ON_HOLD' | 'FULFILLED' | 'CANCELLED' | 'EXCHANGE_ONGOING' | 'EXCHANGED' | 'RELEASED';
@@ -227,6 +229,8 @@ export interface ExchangeOperation {
   createdOn: string;
   validUntil: string;
   exchangeOfferId: string;
+  /** The exchange offer booked, as it was offered (its answer shows it again); absent on operations stored before it was kept. */
+  offer?: StoredOffer;
   /** The parts given up, EXCHANGE_ONGOING meanwhile. */
   originalPartIds: string[];
   fulfillmentIds: string[];

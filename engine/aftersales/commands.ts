@@ -33,7 +33,7 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
   const booking = expireOperations(ctx, current);
   switch (c.kind) {
     case 'exchange-operation': {
-      const one = (b: Booking) => ({ exchangeOperation: renderExchangeOperation(b, findOperation(b, c.id)) });
+      const one = (b: Booking) => ({ exchangeOperation: renderExchangeOperation(ctx.rules, b, findOperation(b, c.id), language) });
       switch (c.action) {
         case 'read': return { booking, status: 200, response: one(booking) };
         case 'patch': {

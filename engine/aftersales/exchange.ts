@@ -131,6 +131,7 @@ export function createExchangeOperation(
     createdOn: now,
     validUntil: plus(ctx.now, ctx.rules.limits.provisionalBookingLifetime).toISOString(),
     exchangeOfferId: offer.offerId,
+    offer,
     originalPartIds: offer.exchange.partIds,
     fulfillmentIds: offer.exchange.fulfillmentIds,
     trip: offer.trip,

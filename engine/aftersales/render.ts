@@ -1,4 +1,7 @@
-import type { AftersalesOfferRecord, Booking, CoversTickets, ExchangeOperation, OnHoldOffer, RefundOffer, ReleaseOffer } from '../model.ts';
+import { fulfillmentSummary } from '../booking/fulfillment-summary.ts';
+import type { AftersalesOfferRecord, Booking, CoversTickets, ExchangeOperation, Money, OnHoldOffer, RefundOffer, ReleaseOffer, StoredOffer } from '../model.ts';
+import { renderOffer } from '../offers/render.ts';
+import { renderTrip } from '../osdm/trip.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';
@@ -15,20 +18,28 @@ function offerHeader(booking: Booking, o: AftersalesOfferRecord & CoversTickets)
     status: o.state === 'CONFIRMED' ? 'CONFIRMED' as const : 'PROPOSED' as const,
     ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
     // An offer covers fulfillments of its own booking (refund.ts, release.ts).
-    fulfillments: o.fulfillmentIds.map((id) => ({ id, status: booking.fulfillments.find((f) => f.id === id)!.status })),
+    fulfillments: fulfillmentsOf(booking, o.fulfillmentIds),
   };
 }
 
+const fulfillmentsOf = (booking: Booking, ids: readonly string[]) => ids.map((id) => fulfillmentSummary(booking, booking.fulfillments.find((f) => f.id === id)!));
+
+const zero = (m: Money): Money => ({ ...m, amount: 0, ...(m.vats ? { vats: m.vats.map((v) => ({ ...v, amount: 0 })) } : {}) });
+
+/**
+ * `refundableAmount` reads "what this offer still refunds", on the offer and on each breakdown item alike: the
+ * amount while proposed, 0 once confirmed (spec §3: "refundableAmount becomes 0"). What was paid back stays on
+ * the booking and its parts as `refundAmount` (spec §2.6 rule 10).
+ */
 export function renderRefundOffer(booking: Booking, o: RefundOffer): z.infer<typeof R.RefundOffer> {
-  const zero = { ...o.refundableAmount, amount: 0, ...(o.refundableAmount.vats ? { vats: o.refundableAmount.vats.map((v) => ({ ...v, amount: 0 })) } : {}) };
+  const refundable = (m: Money) => (o.state === 'CONFIRMED' ? zero(m) : m);
   return {
     ...offerHeader(booking, o),
     refundFee: o.refundFee,
-    // Spec §3: once the refund is confirmed, nothing more is refundable by this offer.
-    refundableAmount: o.state === 'CONFIRMED' ? zero : o.refundableAmount,
+    refundableAmount: refundable(o.refundableAmount),
     ...(o.overruleCode ? { appliedOverruleCode: o.overruleCode } : {}),
     reimbursementStatus: 'IMMEDIATE' as const,
-    refundOfferBreakdown: o.parts.map((p) => ({ refundFee: { ...o.refundFee, amount: 0 }, refundableAmount: p.refundAmount, bookingParts: [{ id: p.partId }] })),
+    refundOfferBreakdown: o.parts.map((p) => ({ refundFee: { ...o.refundFee, amount: 0 }, refundableAmount: refundable(p.refundAmount), bookingParts: [{ id: p.partId }] })),
   };
 }
 
@@ -39,17 +50,26 @@ export function renderReleaseOffer(booking: Booking, o: ReleaseOffer): z.infer<t
   };
 }
 
-export function renderExchangeOperation(booking: Booking, o: ExchangeOperation): z.infer<typeof R.ExchangeOperation> {
+/** OSDM ExchangeOffer: the new journey's offer, no fee, its full price (spec §4.1 rule 7), and the fulfillments it replaces. */
+export function renderExchangeOffer(rules: RuleSet, booking: Booking, offer: StoredOffer, language: Language): z.infer<typeof R.ExchangeOffer> {
+  return {
+    ...renderOffer(rules, offer, language),
+    exchangeFee: { currency: offer.minimalPrice.currency, amount: 0, scale: offer.minimalPrice.scale },
+    exchangePrice: offer.minimalPrice,
+    fulfillments: fulfillmentsOf(booking, offer.exchange?.fulfillmentIds ?? []),
+  };
+}
+
+export function renderExchangeOperation(rules: RuleSet, booking: Booking, o: ExchangeOperation, language: Language): z.infer<typeof R.ExchangeOperation> {
   const newParts = new Set([...o.admissions, ...o.reservations, ...o.ancillaries].map((p) => p.id));
   return {
     id: o.id,
     status: o.state === 'FULFILLED' ? 'FULFILLED' : o.state === 'PREBOOKED' ? 'PREBOOKED' : 'ERROR',
     ticketTimeLimit: o.validUntil,
-    exchangeOffers: [{ offerId: o.exchangeOfferId, exchangePrice: o.exchangePrice, exchangeFee: { ...o.exchangePrice, amount: 0, vats: undefined } }],
-    // The new trip's parts, pre-booked until the operation is confirmed.
-    bookingParts: [...o.admissions, ...o.reservations, ...o.ancillaries].map((p) => ({ id: p.id, status: p.status })),
-    fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => newParts.has(id))).map((f) => ({ id: f.id, status: f.status })),
-    ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
+    exchangeOffers: o.offer ? [renderExchangeOffer(rules, booking, o.offer, language)] : [],
+    // The new trip's fulfillments, once the operation is confirmed.
+    fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => newParts.has(id))).map((f) => fulfillmentSummary(booking, f)),
+    trips: [renderTrip(rules, o.trip, language)],
   };
 }
 

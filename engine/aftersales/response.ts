@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { Offer } from '../offers/response.ts';
-import { BookingPartStatus, FulfillmentStatus, Instant, Price, Ref } from '../osdm/shapes.ts';
+import { FulfillmentSummary, Instant, Price, Ref } from '../osdm/shapes.ts';
+import { Trip } from '../osdm/trip.ts';
 
 /**
  * The aftersales answers (spec §3, §4.1 rules 5–12; CONTRACT §6) as engine/aftersales/render.ts and
  * engine/index.ts render them, in OSDM 3.4 names: refund, release and on-hold offers, exchange offers and
  * exchange operations. Cleanup answers 202 with no body.
  */
-
-/** A fulfillment an offer covers, with its status now. */
-const CoveredFulfillment = z.strictObject({ id: z.string(), status: FulfillmentStatus });
 
 /** The fields every refund and release offer shows (render.ts `offerHeader`). */
 const offerHeader = {
@@ -19,14 +17,15 @@ const offerHeader = {
   validUntil: Instant,
   status: z.enum(['PROPOSED', 'CONFIRMED']),
   confirmedOn: Instant.optional(),
-  fulfillments: z.array(CoveredFulfillment),
+  /** The fulfillments the offer covers, as they are now. */
+  fulfillments: z.array(FulfillmentSummary),
 };
 
 /** OSDM RefundOffer (spec §4.1 rule 6); refunds are paid at once (`reimbursementStatus` IMMEDIATE). */
 export const RefundOffer = z.strictObject({
   ...offerHeader,
   refundFee: Price,
-  refundableAmount: Price.describe('0 once the refund is confirmed (spec §3).'),
+  refundableAmount: Price.describe('What the offer still refunds: 0 once the refund is confirmed (spec §3), as each breakdown item; the booking\'s and its parts\' refundAmount keep what was paid back (spec §2.6 rule 10).'),
   appliedOverruleCode: z.string().optional(),
   reimbursementStatus: z.literal('IMMEDIATE'),
   refundOfferBreakdown: z.array(z.strictObject({ refundFee: Price, refundableAmount: Price, bookingParts: z.array(Ref) })),
@@ -51,25 +50,24 @@ export const OnHoldOffer = z.strictObject({
   confirmedOn: Instant.optional(),
 });
 
+/** OSDM ExchangeOffer: an Offer with its fee (none, spec §4.1 rule 7), its price (the new journey's) and the fulfillments it replaces. */
+export const ExchangeOffer = Offer.extend({
+  exchangeFee: Price,
+  exchangePrice: Price,
+  fulfillments: z.array(FulfillmentSummary),
+});
+
 /**
- * OSDM ExchangeOperation (spec §4.1 rule 7). `bookingParts` (the new trip's parts and their status) and
- * `confirmedOn` are the renderer's additions to OSDM 3.4's ExchangeOperation, which has neither.
+ * OSDM ExchangeOperation (spec §4.1 rule 7): the exchange offer it books, the new trip, and once confirmed the
+ * new trip's fulfillments. `status` FULFILLED says it was confirmed.
  */
 export const ExchangeOperation = z.strictObject({
   id: z.string(),
   status: z.enum(['PREBOOKED', 'FULFILLED', 'ERROR']),
   ticketTimeLimit: Instant,
-  exchangeOffers: z.array(z.strictObject({ offerId: z.string(), exchangePrice: Price, exchangeFee: Price })),
-  bookingParts: z.array(z.strictObject({ id: z.string(), status: BookingPartStatus })),
-  fulfillments: z.array(CoveredFulfillment),
-  confirmedOn: Instant.optional(),
-});
-
-/** OSDM ExchangeOffer: an Offer with its fee (none, spec §4.1 rule 7), its price (the new journey's) and the fulfillments it replaces. */
-export const ExchangeOffer = Offer.extend({
-  exchangeFee: Price,
-  exchangePrice: Price,
-  fulfillments: z.array(Ref),
+  exchangeOffers: z.array(ExchangeOffer),
+  fulfillments: z.array(FulfillmentSummary),
+  trips: z.array(Trip),
 });
 
 export const RefundOfferCollectionResponse = z.strictObject({ refundOffers: z.array(RefundOffer) });

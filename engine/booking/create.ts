@@ -75,6 +75,7 @@ export function createBooking(
       cards,
       // What the admission was priced for; a patch of the age reprices from here (spec §2.7 rule 4).
       pricing: { age: offered.age, cards: offered.cards },
+      pricedAs: { type: offered.responseType, description: offered.description },
       ...(spec.prmNeeds ? { prmNeeds: spec.prmNeeds } : {}),
     };
   });

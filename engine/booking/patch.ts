@@ -57,7 +57,7 @@ export function patchPassenger(ctx: Context, booking: Booking, passengerId: stri
   const passengers = booking.passengers.map((p, i) => (i === index ? passenger : p));
   if (patch.age !== undefined) {
     const typed = typePassenger(ctx, { externalRef: passenger.externalRef, type: 'PERSON', age: pricing.age, cards: pricing.cards }, index, booking.trip.legs[0]!.departure);
-    passengers[index] = { ...passenger, type: typed.responseType };
+    passengers[index] = { ...passenger, type: typed.responseType, pricedAs: { type: typed.responseType, description: typed.description } };
   }
   const repriced = patch.age !== undefined && patch.age !== before.pricing.age;
   return repriced ? reprice(ctx, { ...moved, passengers }) : { ...moved, passengers };

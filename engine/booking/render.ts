@@ -1,8 +1,10 @@
 import { renderExchangeOperation, renderRefundOffer, renderReleaseOffer } from '../aftersales/render.ts';
 import type { Booking, BookedAdmission, BookedReservation, Fulfillment, Money } from '../model.ts';
 import { sum } from '../offers/pricing.ts';
+import { appliedCorporateCodes } from '../offers/render.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { renderPlaceAllocation } from '../seats/render.ts';
+import { fulfillmentSummary } from './fulfillment-summary.ts';
 import { tripOfPart } from './trips.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';
@@ -20,6 +22,15 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     const legs = tripOfPart(booking, partId).legs.filter((l) => legIds.includes(l.id));
     return { validFrom: legs[0]!.departure, validUntil: legs[legs.length - 1]!.arrival };
   };
+  const corporateCodes = appliedCorporateCodes(rules, booking.corporateCodes);
+  const appliedPassengerTypes = (a: BookedAdmission) => a.passengerIds.flatMap((id) => {
+    const p = booking.passengers.find((x) => x.id === id);
+    return p?.pricedAs ? [{ passengerRef: p.id, type: p.pricedAs.type, description: p.pricedAs.description[language] }] : [];
+  });
+  const appliedPassengerTypesOf = (a: BookedAdmission) => {
+    const types = appliedPassengerTypes(a);
+    return types.length ? { appliedPassengerTypes: types } : {};
+  };
   const summary = (code: string) => rules.products.products[code]?.summary[language] ?? rules.customers.passTypes[code]?.name[language] ?? code;
   const admission = (a: BookedAdmission) => ({
     objectType: 'Admission' as const,
@@ -36,6 +47,8 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     exchangeable: a.exchangeable,
     products: [{ productId: a.product.id, legIds: a.legIds }],
     tripCoverage: coverage(a.id, a.legIds),
+    ...appliedPassengerTypesOf(a),
+    ...(corporateCodes.length ? { appliedCorporateCodes: corporateCodes } : {}),
     reservationRefs: booking.reservations.filter((r) => a.passengerIds.includes(r.passengerId)).map((r) => ({ id: r.id })),
     ancillaryRefs: booking.ancillaries.filter((x) => a.passengerIds.includes(x.passengerId)).map((x) => ({ id: x.id })),
     ...(trip.international ? { regulatoryConditions: ['CIV'] } : {}),
@@ -108,10 +121,9 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     ...(booking.releaseOffers?.some((o) => o.state === 'PROPOSED')
       ? { releaseOffers: booking.releaseOffers.filter((o) => o.state === 'PROPOSED').map((o) => renderReleaseOffer(booking, o)) }
       : {}),
-    ...(booking.exchangeOperations?.length ? { exchangeOperations: booking.exchangeOperations.filter((o) => o.state === 'PREBOOKED' || o.state === 'FULFILLED').map((o) => renderExchangeOperation(booking, o)) } : {}),
+    ...(booking.exchangeOperations?.length ? { exchangeOperations: booking.exchangeOperations.filter((o) => o.state === 'PREBOOKED' || o.state === 'FULFILLED').map((o) => renderExchangeOperation(rules, booking, o, language)) } : {}),
     // Spec §2.6 rule 10: after a refund, refundAmount at booking level and on each refunded part.
     ...(refunded.length ? { refundAmount: sum(rules, refunded, booking.currency, booking.trip.international) } : {}),
-    ...(booking.corporateCodes.length ? { appliedCorporateCodes: booking.corporateCodes } : {}),
   };
 }
 
@@ -125,18 +137,6 @@ function renderDetail(d: NonNullable<Booking['passengers'][number]['detail']>) {
 
 function renderPerson(p: NonNullable<Booking['purchaser']>) {
   return { ...(p.externalRef ? { externalRef: p.externalRef } : {}), ...(p.detail ? { detail: renderDetail(p.detail) } : {}) };
-}
-
-function fulfillmentSummary(booking: Booking, f: Fulfillment) {
-  return {
-    objectType: 'Fulfillment' as const,
-    id: f.id,
-    status: f.status,
-    bookingRef: booking.id,
-    createdOn: f.createdOn,
-    ...(f.controlNumber ? { controlNumber: f.controlNumber } : {}),
-    bookingParts: f.bookingPartIds.map((id) => ({ id })),
-  };
 }
 
 /** GET /fulfillments/{id}: the ticket, with the Aztec payload as a BAR_CODE security feature (CONTRACT §4b). */

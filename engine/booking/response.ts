@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { ExchangeOperation, RefundOffer, ReleaseOffer } from '../aftersales/response.ts';
-import { CardReference, CorporateCode } from '../offers/request.ts';
-import { BookingPartStatus, FulfillmentStatus, Instant, Price, ProductLegAssociation, Ref, TripCoverage, WarningCollection } from '../osdm/shapes.ts';
+import { CardReference } from '../offers/request.ts';
+import { AppliedCorporateCode, AppliedPassengerType } from '../offers/response.ts';
+import { BookingPartStatus, FulfillmentSummary, Instant, Price, ProductLegAssociation, Ref, TripCoverage, WarningCollection } from '../osdm/shapes.ts';
 import { PlaceAllocation } from '../seats/response.ts';
 import { PaymentMethod } from './patch-requests.ts';
+
+export { FulfillmentSummary } from '../osdm/shapes.ts';
 import { PlaceSelection } from './places.ts';
 
 /**
@@ -61,6 +64,10 @@ const bookingPart = {
 export const Admission = z.strictObject({
   objectType: z.literal('Admission'),
   ...bookingPart,
+  /** The passenger types the admission is priced for, as its offer part showed them; `passengerRef` is the passenger's id. */
+  appliedPassengerTypes: z.array(AppliedPassengerType).optional(),
+  /** The booking's corporate codes (spec §2.3 rule 5), each with its issuer. */
+  appliedCorporateCodes: z.array(AppliedCorporateCode).optional(),
   reservationRefs: z.array(Ref),
   ancillaryRefs: z.array(Ref),
   regulatoryConditions: z.array(z.string()).optional(),
@@ -87,17 +94,6 @@ export const BookedOffer = z.strictObject({
   reservations: z.array(Reservation),
   ancillaries: z.array(Ancillary),
   appliedThroughTicketTags: z.array(z.string()).optional(),
-});
-
-/** OSDM Fulfillment as the booking lists it; the ticket number is `controlNumber` (CONTRACT §4b). */
-export const FulfillmentSummary = z.strictObject({
-  objectType: z.literal('Fulfillment'),
-  id: z.string(),
-  status: FulfillmentStatus,
-  bookingRef: z.string(),
-  createdOn: Instant,
-  controlNumber: z.string().optional(),
-  bookingParts: z.array(Ref),
 });
 
 /** OSDM Fulfillment as GET /fulfillments/{id} shows it: the Aztec payload is a BAR_CODE security feature, Base64 (CONTRACT §4b). */
@@ -137,7 +133,6 @@ export const Booking = z.strictObject({
   releaseOffers: z.array(ReleaseOffer).optional(),
   exchangeOperations: z.array(ExchangeOperation).optional(),
   refundAmount: Price.optional(),
-  appliedCorporateCodes: z.array(CorporateCode).optional(),
 });
 
 /** POST /booking, GET and PATCH /bookings/{id} → 200. Warnings: incomplete passenger data, no purchaser, … (rules/errors.yaml). */

@@ -1,6 +1,7 @@
 import type { AncillaryPart, StoredOffer } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
+import { renderTrip } from '../osdm/trip.ts';
 import type { z } from 'zod';
 import type * as R from './response.ts';
 
@@ -37,6 +38,8 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
   for (const r of offer.reservations) (reservationsOf.get(r.passengerRef) ?? reservationsOf.set(r.passengerRef, []).get(r.passengerRef)!).push(r);
   const passengerOf = new Map(offer.passengers.map((p) => [p.externalRef, p]));
   const legCoverage = new Map(trip.legs.map((l) => [l.id, { coveredTripId: trip.id, coveredLegIds: [l.id] }]));
+  const owner = rules.stations.operatorCarrier.ref;
+  const corporateCodes = appliedCorporateCodes(rules, offer.corporateCodes);
   /** An admission part: its passengers' types and cards, and the groups of reservations and ancillaries they book with it. */
   const admissionPart = (a: StoredOffer['admissions'][number]): AdmissionOfferPart => {
     const appliedPassengerTypes: AdmissionOfferPart['appliedPassengerTypes'] = [];
@@ -46,7 +49,10 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
     for (const ref of a.passengerRefs) {
       const p = passengerOf.get(ref)!;
       appliedPassengerTypes.push({ passengerRef: p.externalRef, type: p.responseType, description: p.description[language] });
-      for (const c of p.cards) if (c.type === 'REDUCTION_CARD' || c.type === 'TRAVEL_PASS') appliedReductionCardTypes.push({ code: c.code, type: c.type });
+      for (const c of p.cards) {
+        const name = c.type === 'REDUCTION_CARD' ? rules.cards.reductionCards[c.code]?.name : c.type === 'TRAVEL_PASS' ? rules.customers.passTypes[c.code]?.name : undefined;
+        if (name) appliedReductionCardTypes.push({ code: c.code, issuer: owner, name: { id: c.code, text: name[language] } });
+      }
       for (const r of reservationsOf.get(ref) ?? []) reservationRefs.push({ id: r.id });
       for (const [key, items] of groupsOf.get(ref) ?? []) {
         ancillaries.push({
@@ -64,7 +70,7 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
       tripCoverage: { coveredTripId: trip.id, coveredLegIds: a.legIds },
       appliedPassengerTypes,
       // Spec §2.3 rule 5: echoes of the request, whether applied or not.
-      appliedCorporateCodes: offer.corporateCodes,
+      appliedCorporateCodes: corporateCodes,
       appliedPromotionCodes: offer.promotionCodes,
       appliedReductionCardTypes,
       isReservationRequired: reservationRefs.length > 0,
@@ -92,7 +98,7 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
     },
     products: productIds.map((id) => {
       const p = allProducts.find((x) => x.id === id)!;
-      return { id, code: id, summary: rules.products.products[p.code]!.summary[language], description: '' };
+      return { id, code: id, summary: rules.products.products[p.code]!.summary[language], description: '', owner, flexibility: p.flexibility };
     }),
     tripCoverage: { coveredTripId: trip.id, coveredLegIds: trip.legs.map((l) => l.id) },
     admissionOfferParts: offer.admissions.map(admissionPart),
@@ -141,7 +147,7 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
       overallTravelClass: rules.customers.passTypes[pass.passType]!.travelClass,
       overallFlexibility: 'NON_FLEXIBLE',
     },
-    products: [{ id: pass.passType, code: pass.passType, summary: name, description: '', productTags: ['PASS'] }],
+    products: [{ id: pass.passType, code: pass.passType, summary: name, description: '', owner: rules.stations.operatorCarrier.ref, flexibility: 'NON_FLEXIBLE', productTags: ['PASS'] }],
     admissionOfferParts: offer.admissions.map((a) => {
       const passenger = offer.passengers.find((p) => p.externalRef === a.passengerRefs[0])!;
       return {
@@ -158,7 +164,7 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
         products: [{ productId: pass.passType }],
         availableFulfillmentOptions: [pass.fulfillment],
         appliedPassengerTypes: [{ passengerRef: passenger.externalRef, type: passenger.responseType, description: passenger.description[language] }],
-        appliedCorporateCodes: offer.corporateCodes,
+        appliedCorporateCodes: appliedCorporateCodes(rules, offer.corporateCodes),
         appliedPromotionCodes: offer.promotionCodes,
       };
     }),
@@ -167,5 +173,19 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
 
 /** `passengers`: the request's anonymousPassengerSpecifications as sent (and validated), echoed (OSDM OfferCollectionResponse). */
 export function renderOfferCollection(rules: RuleSet, offers: StoredOffer[], language: Language, passengers: OfferCollection['anonymousPassengerSpecifications']): OfferCollection {
-  return { offers: offers.map((o) => renderOffer(rules, o, language)), anonymousPassengerSpecifications: passengers };
+  const trips = new Map<string, StoredOffer['trip']>();
+  for (const o of offers) if (!o.pass && !trips.has(o.trip.id)) trips.set(o.trip.id, o.trip);
+  return {
+    offers: offers.map((o) => renderOffer(rules, o, language)),
+    anonymousPassengerSpecifications: passengers,
+    trips: [...trips.values()].map((t) => renderTrip(rules, t, language)),
+  };
+}
+
+/**
+ * Spec §2.3 rule 5: the request's corporate codes echoed, whether applied or not, each with its issuer (OSDM
+ * CorporateCode requires one): the one the request named, else the operator, whose contracts they are.
+ */
+export function appliedCorporateCodes(rules: RuleSet, codes: StoredOffer['corporateCodes']): z.infer<typeof R.AppliedCorporateCode>[] {
+  return codes.map((c) => ({ code: c.code, ...(c.beneficiary !== undefined ? { beneficiary: c.beneficiary } : {}), issuer: c.issuer ?? rules.stations.operatorCarrier.ref }));
 }

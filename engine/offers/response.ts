@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage } from '../osdm/shapes.ts';
-import { AnonymousPassengerSpecification, CardReference, CorporateCode, PromotionCode } from './request.ts';
+import { Trip } from '../osdm/trip.ts';
+import { AnonymousPassengerSpecification, PromotionCode } from './request.ts';
 
 /**
  * OfferCollectionResponse (POST /offers, spec §2.3) as engine/offers/render.ts renders it, in OSDM 3.4 names.
@@ -38,6 +39,19 @@ export const AncillaryGroupItem = z.strictObject({
   ancillaryGroup: z.strictObject({ id: z.string(), name: z.string(), ancillaryRefs: z.array(Ref) }),
 });
 
+/** OSDM CorporateCode as echoed: the issuer the request named, else the operator (its contracts, customers.yaml). */
+export const AppliedCorporateCode = z.strictObject({ code: z.string(), beneficiary: z.string().optional(), issuer: z.string() });
+
+/**
+ * OSDM ReductionCardType: a passenger's reduction card (cards.yaml) or travel pass (customers.yaml passTypes),
+ * issued by the operator, named in the caller's language.
+ */
+export const ReductionCardType = z.strictObject({
+  code: z.string(),
+  issuer: z.string(),
+  name: z.strictObject({ id: z.string(), text: z.string() }),
+});
+
 export const AdmissionOfferPart = z.strictObject({
   objectType: z.literal('AdmissionOfferPart'),
   ...offerPart,
@@ -45,10 +59,10 @@ export const AdmissionOfferPart = z.strictObject({
   tripCoverage: TripCoverage.optional(),
   appliedPassengerTypes: z.array(AppliedPassengerType),
   // Spec §2.3 rule 5: echoes of the request, whether applied or not.
-  appliedCorporateCodes: z.array(CorporateCode),
+  appliedCorporateCodes: z.array(AppliedCorporateCode),
   appliedPromotionCodes: z.array(PromotionCode),
-  /** Journey offers only: the passengers' reduction cards and travel passes (OSDM CardReference code and type). */
-  appliedReductionCardTypes: z.array(CardReference.pick({ code: true, type: true })).optional(),
+  /** Journey offers only: the passengers' reduction cards and travel passes. */
+  appliedReductionCardTypes: z.array(ReductionCardType).optional(),
   isReservationRequired: z.boolean().optional(),
   reservations: z.array(ReservationGroupItem).optional(),
   ancillaries: z.array(AncillaryGroupItem).optional(),
@@ -84,16 +98,14 @@ export const OfferSummary = z.strictObject({
   overallAccommodationSubType: z.string().optional(),
 });
 
-/**
- * OSDM Product, its summary in the caller's language; `productTags: ['PASS']` marks a travel pass. Differs from
- * OSDM 3.4 Product, which requires `owner` and `flexibility` too: the renderer leaves them out (the offer's
- * offerSummary.overallFlexibility says the flexibility).
- */
+/** OSDM Product, its summary in the caller's language; `productTags: ['PASS']` marks a travel pass. */
 export const OfferedProduct = z.strictObject({
   id: z.string(),
   code: z.string(),
   summary: z.string(),
   description: z.string(),
+  owner: z.string().describe('The operator (its carrier ref, stations.yaml operatorCarrier).'),
+  flexibility: z.enum(['NON_FLEXIBLE', 'SEMI_FLEXIBLE', 'FULL_FLEXIBLE']),
   productTags: z.array(z.string()).optional(),
 });
 
@@ -114,4 +126,6 @@ export const Offer = z.strictObject({
 export const OfferCollectionResponse = z.strictObject({
   offers: z.array(Offer),
   anonymousPassengerSpecifications: z.array(AnonymousPassengerSpecification),
+  /** The trips the offers cover (`tripCoverage.coveredTripId`); none for travel pass offers. */
+  trips: z.array(Trip),
 });

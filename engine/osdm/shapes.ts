@@ -45,6 +45,19 @@ export const FulfillmentOption = z.strictObject({ type: z.string(), media: z.str
 /** OSDM Fulfillment.status as this operator uses it (engine/model.ts Fulfillment). */
 export const FulfillmentStatus = z.enum(['FULFILLED', 'REFUNDED', 'EXCHANGED', 'RELEASED']);
 
+/**
+ * OSDM Fulfillment as a booking, and the aftersales offers and operations that cover it, list it; the ticket number
+ * is `controlNumber` (CONTRACT §4b). OSDM defines no `objectType` on Fulfillment.
+ */
+export const FulfillmentSummary = z.strictObject({
+  id: z.string(),
+  status: FulfillmentStatus,
+  bookingRef: z.string(),
+  createdOn: Instant,
+  controlNumber: z.string().optional(),
+  bookingParts: z.array(Ref),
+});
+
 /** OSDM BookingPartStatus as this operator uses it (engine/model.ts). */
 export const BookingPartStatus = z.enum(['PREBOOKED', 'ON_HOLD', 'FULFILLED', 'CANCELLED', 'EXCHANGE_ONGOING', 'EXCHANGED', 'RELEASED']);
 
