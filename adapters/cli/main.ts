@@ -1,5 +1,6 @@
 import { serve } from './serve.ts';
 import { check, explain } from './rules.ts';
+import { examples } from './examples.ts';
 import { schemas } from './schemas.ts';
 import { test } from './test.ts';
 import { seatmap } from './seatmap.ts';
@@ -12,11 +13,12 @@ const USAGE = `usage: signalbox <command> [options]
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
+  examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas, seatmap };
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas, examples, seatmap };
 
 async function main(): Promise<number> {
   if (!command || command === '--help' || command === 'help') {

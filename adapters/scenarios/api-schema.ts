@@ -47,6 +47,9 @@ function compiledOperations(): CompiledOperation[] {
 /** Paths repeat (in-process ids count from 1 in every scenario): the operation of each is looked up once. */
 const seenPaths = new Map<string, CompiledOperation | undefined>();
 
+/** The operations.ts key (`POST /v3/offers`) a request falls under, if any. */
+export const operationKeyOfRequest = (method: string, path: string): string | undefined => compiledOperationOf(method, path)?.key;
+
 function compiledOperationOf(method: string, path: string): CompiledOperation | undefined {
   const m = method.toUpperCase();
   const bare = path.split('?')[0]!;

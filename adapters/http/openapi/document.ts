@@ -10,6 +10,14 @@ import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest 
 import { ClockChange } from '../routes/sandbox.ts';
 import { OnHoldOfferPatchRequest, operations, type Access, type Answer, type Operation } from './operations.ts';
 import * as S from './schemas.ts';
+import examples from './examples.json' with { type: 'json' };
+
+/** Per operations.ts key: a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
+export interface OperationExamples {
+  request?: unknown;
+  responses: Record<string, unknown>;
+}
+export type Examples = Record<string, OperationExamples>;
 
 /**
  * The OpenAPI 3.1 document of GET /openapi.json: the operations of operations.ts for the routes the server
@@ -144,12 +152,15 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
     customer: [{ oauth2: ['customer'], SubscriptionKey: [] }],
   };
   const jsonTypes = op.access === 'reseller' ? ['application/json', 'application/vnd.uic.osdm+json'] : ['application/json'];
-  const content = (answer: Answer) => Object.fromEntries(
-    (answer.contentType ? [answer.contentType] : jsonTypes).map((type) => [type, { schema: answer.schema && c.nameOf.has(answer.schema) ? ref(c, answer.schema) : { type: 'string' } }]),
+  // Real bodies from the scenarios (examples.json, `signalbox examples`): shown by /docs, the request one prefills "Try it out".
+  const seen = (examples as Examples)[key];
+  const example = (status: number | string) => (seen?.responses[status] !== undefined ? { example: seen.responses[status] } : {});
+  const content = (answer: Answer, status: string) => Object.fromEntries(
+    (answer.contentType ? [answer.contentType] : jsonTypes).map((type) => [type, { schema: answer.schema && c.nameOf.has(answer.schema) ? ref(c, answer.schema) : { type: 'string' }, ...example(status) }]),
   );
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(op.responses)) {
-    responses[status] = { description: answer.description, headers: RESPONSE_HEADERS, ...(answer.schema ? { content: content(answer) } : {}) };
+    responses[status] = { description: answer.description, headers: RESPONSE_HEADERS, ...(answer.schema ? { content: content(answer, status) } : {}) };
   }
   if (op.access === 'client') {
     for (const [status, text] of [
@@ -163,9 +174,9 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
   }
   for (const [status, text] of problemStatuses(key, op)) {
     if (responses[status]) continue;
-    responses[status] = text === STATUS_TEXT[status]
+    responses[status] = text === STATUS_TEXT[status] && seen?.responses[status] === undefined
       ? { $ref: `#/components/responses/Problem${status}` }
-      : { description: text, content: { 'application/problem+json': { schema: ref(c, S.Problem) } } };
+      : { description: text, content: { 'application/problem+json': { schema: ref(c, S.Problem), ...example(status) } } };
   }
   const status = registered ? undefined : 'planned';
   return {
@@ -186,7 +197,7 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
     ...(op.request ? {
       requestBody: {
         required: op.request.required ?? false,
-        content: Object.fromEntries((op.request.contentType ? [op.request.contentType] : jsonTypes).map((type) => [type, { schema: ref(c, op.request!.schema) }])),
+        content: Object.fromEntries((op.request.contentType ? [op.request.contentType] : jsonTypes).map((type) => [type, { schema: ref(c, op.request!.schema), ...(seen?.request !== undefined ? { example: seen.request } : {}) }])),
       },
     } : {}),
     responses,
