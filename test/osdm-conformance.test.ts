@@ -3,6 +3,8 @@ import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
 import { scenarioFiles } from '../adapters/scenarios/files.ts';
 import { defaultOsdmConformance, DEFAULT_OSDM_DOCUMENT, readKnownViolations, signatureOf, type OsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
 import { DEVIATIONS } from '../adapters/scenarios/osdm-deviations.ts';
+import { fieldsOsdmDoesNotDefine } from '../adapters/scenarios/osdm-requests.ts';
+import { operations } from '../adapters/http/openapi/operations.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
 import { inProcess } from '../adapters/scenarios/targets.ts';
 import { engine } from './helpers/server.ts';
@@ -40,6 +42,17 @@ describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
     expect(gone, 'known violations no longer seen: take them off test/osdm-known-violations.txt').toEqual([]);
     // Each deviation that can show in a schema check is met somewhere in the corpus, or it is not needed.
     expect(DEVIATIONS.filter((d) => d.allows && !deviationsUsed.has(d.id)).map((d) => d.id)).toEqual([]);
+  }, 60_000); // the whole corpus, with the document compiled: ~3 s alone, more on a busy machine
+
+  it('every request schema accepts only what OSDM defines at each place, apart from the listed deviations (CONTRACT §4)', () => {
+    const accepted = new Set(DEVIATIONS.flatMap((d) => (d.accepts ? d.accepts.operations.map((o) => `${o} ${d.accepts!.field}`) : [])));
+    const foreign = Object.entries(operations).flatMap(([key, op]) => {
+      if (!op.request || !key.includes(' /v3/')) return [];
+      const [method, path] = key.split(' ') as [string, string];
+      return (fieldsOsdmDoesNotDefine(check, method, path, op.request.schema) ?? []).map((field) => `${key} ${field}`);
+    });
+    expect(foreign.filter((f) => !accepted.has(f))).toEqual([]);
+    expect([...accepted].filter((a) => !foreign.includes(a)), 'a deviation no request needs any more').toEqual([]);
   });
 
   it('merges an allOf chain into one closed object: a subtype validates, a property no part defines does not', () => {

@@ -35,6 +35,11 @@ export interface OsdmConformance {
   readonly source: string;
   /** Checks one response of the Reseller API (a path under /v3); other paths are not OSDM's and give nothing. */
   check(method: string, path: string, status: number, body: unknown): OsdmCheck;
+  /**
+   * The request body schema OSDM gives the operation at `path` (under /v3, the operator's aliases followed), as JSON
+   * Schema with `$ref`s into `definitions` (`#/definitions/Name`); undefined when OSDM has no such operation or body.
+   */
+  requestSchema(method: string, path: string): { schema: Schema; definitions: Record<string, unknown> } | undefined;
 }
 
 type Schema = Record<string, unknown>;
@@ -68,11 +73,12 @@ interface Operation {
   pattern: RegExp;
   params: number;
   responses: Record<string, unknown>;
+  requestBody?: Schema;
 }
 
 function build(file: string): OsdmConformance {
   const doc = parse(readFileSync(file, 'utf8')) as {
-    paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    paths: Record<string, Record<string, { responses?: Record<string, unknown>; requestBody?: Schema }>>;
     components: { schemas: Record<string, Schema>; responses: Record<string, Schema> };
   };
   const components = doc.components.schemas;
@@ -86,7 +92,7 @@ function build(file: string): OsdmConformance {
     for (const [method, op] of Object.entries(item)) {
       if (!op?.responses) continue;
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      operations.push({ method, template, pattern, params: (template.match(/\{/g) ?? []).length, responses: op.responses });
+      operations.push({ method, template, pattern, params: (template.match(/\{/g) ?? []).length, responses: op.responses, ...(op.requestBody ? { requestBody: op.requestBody } : {}) });
     }
   }
   // A literal segment wins over a parameter: /availabilities/place-map before a templated sibling.
@@ -106,8 +112,19 @@ function build(file: string): OsdmConformance {
     return validate;
   };
 
+  const operationOf = (method: string, path: string) => {
+    const osdmPath = operationAlias(method, path) ?? path;
+    return operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(osdmPath));
+  };
+
   return {
     source: file,
+    requestSchema(method, path) {
+      const op = operationOf(method, path.replace(/^\/v3/, ''));
+      const content = op?.requestBody?.content as Record<string, { schema?: Schema }> | undefined;
+      const schema = content && Object.values(content).find((c) => c.schema)?.schema;
+      return schema ? { schema: rewriteRefs(convert(schema, components), '#/definitions/') as Schema, definitions } : undefined;
+    },
     check(method, rawPath, status, body) {
       const found: OsdmCheck = { violations: [], allowed: [] };
       const path = rawPath.split('?')[0]!;
@@ -119,8 +136,7 @@ function build(file: string): OsdmConformance {
         else found.violations.push(v);
       };
       const alias = operationAlias(method, path.slice(3));
-      const osdmPath = alias ?? path.slice(3);
-      const op = operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(osdmPath));
+      const op = operationOf(method, path.slice(3));
       if (!op) {
         report({ operation: asked, status, pointer: '', message: 'no such operation in OSDM 3.4' });
         return found;

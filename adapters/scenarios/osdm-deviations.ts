@@ -18,6 +18,8 @@ export interface Deviation {
   /** The spec or CONTRACT clause that asks for it. */
   clause: string;
   says: string;
+  /** A request field OSDM does not define at that place that the operator nevertheless takes (CONTRACT §4). */
+  accepts?: { operations: readonly string[]; field: string };
   /** Which violations it allows; absent: it cannot show in a schema check (the text of a field, say). */
   allows?: {
     /** `METHOD /path` as asked (the operator's path), or as OSDM names it. */
@@ -67,6 +69,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     clause: 'CONTRACT §6',
     says: 'GET /availabilities: the counts of free places for an offer or a booking (spec §2.11)',
     allows: { operations: ['GET /availabilities'], message: /^no such operation in OSDM 3\.4$/ },
+  },
+  {
+    id: 'top-level-place-selections',
+    clause: 'spec §2.6, CONTRACT §4b',
+    says: 'a booking request may give its placeSelections at the top level as well as inside each offer selection',
+    accepts: { operations: ['POST /v3/booking', 'POST /v3/bookings'], field: '#/placeSelections' },
   },
   {
     id: 'incomplete-passenger-details',

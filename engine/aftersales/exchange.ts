@@ -29,19 +29,16 @@ export const ExchangeOfferRequest = OfferCollectionRequest.extend({
 });
 
 export const ExchangeOperationRequest = z.strictObject({
-  objectType: z.string().optional(),
   exchangeOffers: z.array(z.strictObject({
-    objectType: z.string().optional(),
     offerId: z.string().min(1),
     passengerRefs: z.array(z.string()).min(1),
-    optionalAncillarySelections: z.array(z.strictObject({ objectType: z.string().optional(), ancillaryId: z.string(), passengerRefs: z.array(z.string()).optional() })).optional(),
+    optionalAncillarySelections: z.array(z.strictObject({ ancillaryId: z.string(), passengerRefs: z.array(z.string()).optional() })).optional(),
     placeSelections: z.array(z.unknown()).optional(),
     externalRef: z.unknown().optional(),
   })).length(1, 'exactly one exchange offer per operation'),
 });
 
 export const ExchangeOperationPatch = z.strictObject({
-  objectType: z.string().optional(),
   requestedFulfillmentType: z.unknown().optional(),
   preferredFulfillmentMedia: z.unknown().optional(),
   embed: z.unknown().optional(),

@@ -2,10 +2,8 @@ import { z } from 'zod';
 
 /** Bodies of the aftersales calls (OSDM 3.4; spec §4.1 rules 5, 6, 11, 12). */
 const ignored = z.unknown().optional();
-const objectType = z.string().optional();
 
 export const RefundOfferRequest = z.strictObject({
-  objectType,
   fulfillmentIds: z.array(z.string().min(1)).min(1),
   overruleCode: z.string().optional(),
   refundSpecifications: ignored,
@@ -13,15 +11,14 @@ export const RefundOfferRequest = z.strictObject({
 });
 
 export const ReleaseOfferRequest = z.strictObject({
-  objectType,
   fulfillmentIds: z.array(z.string().min(1)).min(1),
   overruleCode: z.string().optional(),
   releaseSpecifications: ignored,
 });
 
 /** Spec §4.1 rule 11: increaseTTL is ignored (the rules decide the new time limit). */
-export const OnHoldOfferRequest = z.strictObject({ objectType, increaseTTL: z.number().optional() });
+export const OnHoldOfferRequest = z.strictObject({ increaseTTL: z.number().optional() });
 
-export const OfferConfirmation = z.strictObject({ objectType, status: z.literal('CONFIRMED', { error: 'send {"status":"CONFIRMED"}' }) });
+export const OfferConfirmation = z.strictObject({ status: z.literal('CONFIRMED', { error: 'send {"status":"CONFIRMED"}' }) });
 
-export const CleanupRequest = z.strictObject({ objectType, overruleCode: z.string().optional(), refundDate: ignored });
+export const CleanupRequest = z.strictObject({ overruleCode: z.string().optional(), refundDate: ignored });

@@ -7,10 +7,8 @@ import { PersonDetail, Purchaser } from './request.ts';
  * details and must be complete (spec §2.7 rules 3, 5).
  */
 const ignored = z.unknown().optional();
-const objectType = z.string().optional();
 
 export const PassengerPatch = z.strictObject({
-  objectType,
   id: z.string().optional(),
   externalRef: z.string().optional(),
   type: z.literal('PERSON', { error: 'always PERSON (spec §2.6)' }).optional(),
@@ -27,7 +25,6 @@ export type PassengerPatch = z.infer<typeof PassengerPatch>;
 export const PurchaserPatch = Purchaser;
 
 export const PaymentMethod = z.strictObject({
-  objectType,
   type: z.enum(['CARD', 'CASH', 'DIRECT_DEBIT', 'ELECTRONIC_PAYMENT', 'INVOICE', 'VOUCHER', 'TRAVEL_ACCOUNT']),
   transactionId: z.string().optional(),
   voucherInformation: ignored,
@@ -36,7 +33,6 @@ export const PaymentMethod = z.strictObject({
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 export const BookingPatch = z.strictObject({
-  objectType,
   placeSelections: z.array(z.unknown()).optional(),
   usedPaymentMethods: z.array(PaymentMethod).optional(),
   requestedFulfillmentType: z.string().optional(),

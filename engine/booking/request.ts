@@ -6,15 +6,13 @@ import { CardReference, PromotionCode } from '../offers/request.ts';
  * be incomplete at creation (spec §2.7 rule 3); the rules that need them run at confirmation.
  */
 const ignored = z.unknown().optional();
-const objectType = z.string().optional();
 
 const Contact = z.strictObject({
-  objectType, email: z.string().optional(), phoneNumber: z.string().optional(),
+  email: z.string().optional(), phoneNumber: z.string().optional(),
   summary: ignored, preferredLanguage: ignored, address: ignored, postalAddress: ignored,
 });
 
 export const PersonDetail = z.strictObject({
-  objectType,
   firstName: z.string().min(1).optional(),
   lastName: z.string().min(1).optional(),
   email: z.string().email('an e-mail address').optional(),
@@ -27,7 +25,6 @@ export const PersonDetail = z.strictObject({
 export type PersonDetailInput = z.infer<typeof PersonDetail>;
 
 export const PassengerSpecification = z.strictObject({
-  objectType,
   externalRef: z.string().min(1),
   type: z.literal('PERSON', { error: 'always PERSON (spec §2.6)' }),
   age: z.number().int().min(0).max(130).optional(),
@@ -41,31 +38,27 @@ export const PassengerSpecification = z.strictObject({
 export type PassengerSpecification = z.infer<typeof PassengerSpecification>;
 
 export const Purchaser = z.strictObject({
-  objectType,
   externalRef: z.string().optional(),
   detail: PersonDetail.extend({
     // Spec §2.7 rule 1: an address id, if given, must be a URN.
     address: z.object({ id: z.string().regex(/^urn:[a-z0-9][a-z0-9-]{0,31}:\S+$/i, 'a URN').optional() }).passthrough().optional(),
   }),
   companyDetails: ignored,
-  _links: ignored,
 });
 export type PurchaserInput = z.infer<typeof Purchaser>;
 
 export const OfferSelection = z.strictObject({
-  objectType,
   offerId: z.string().min(1),
   passengerRefs: z.array(z.string().min(1)).min(1),
   throughTicketTags: z.array(z.enum(['RESPLUS'])).optional(),
   placeSelections: z.array(z.unknown()).optional(),
   /** Spec §2.8 rule 2: the ancillaries chosen, one item per group; mandatory ones not chosen are added with their default. */
-  optionalAncillarySelections: z.array(z.strictObject({ objectType, ancillaryId: z.string().min(1), passengerRefs: z.array(z.string()).optional() })).optional(),
+  optionalAncillarySelections: z.array(z.strictObject({ ancillaryId: z.string().min(1), passengerRefs: z.array(z.string()).optional() })).optional(),
   externalRef: ignored, optionalReservationSelections: ignored,
   afterSaleByRetailerOnly: ignored, appliedRegulatoryCondition: ignored,
 });
 
 export const BookingRequest = z.strictObject({
-  objectType,
   externalRef: z.string().min(1, 'a booking needs the caller\'s unique externalRef (spec §2.6)'),
   offers: z.array(OfferSelection),
   passengerSpecifications: z.array(PassengerSpecification).min(1),

@@ -7,7 +7,6 @@ import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../time.ts';
  * any other field is refused, so a typo never passes silently.
  */
 const ignored = z.unknown().optional();
-const objectType = z.string().optional();
 
 export const DateTimeWithOffset = z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with a UTC offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)');
 export const StationRef = z.string().regex(/^urn:(x_swe:stn:\d{9}|uic:stn:\d{7})$/, 'a station URN: urn:x_swe:stn:<9 digits> or urn:uic:stn:<7 digits>');
@@ -17,40 +16,35 @@ export const StopPlaceRef = z.strictObject({ objectType: z.literal('StopPlaceRef
 const ServiceTime = z.strictObject({ timetabledTime: DateTimeWithOffset, estimatedTime: ignored, observedTime: ignored });
 
 export const ProductCategory = z.strictObject({
-  objectType,
   name: z.string().optional(),
   shortName: z.string().optional(),
   productCategoryRef: z.string().regex(/^urn:x_swe:sbc:(ST|RE|IC|NT|EN|RB)$/, 'urn:x_swe:sbc:<ST|RE|IC|NT|EN|RB>'),
 });
 
 const Service = z.strictObject({
-  objectType,
   publishedServiceName: z.string().min(1).optional(),
   vehicleNumbers: z.array(z.string().min(1)),
   productCategory: ProductCategory,
-  carriers: z.array(z.strictObject({ objectType, ref: z.string().regex(/^urn:x_swe:carrier:\w+$/, 'urn:x_swe:carrier:<code>'), name: z.string().optional() })).min(1),
+  carriers: z.array(z.strictObject({ ref: z.string().regex(/^urn:x_swe:carrier:\w+$/, 'urn:x_swe:carrier:<code>'), name: z.string().optional() })).min(1),
   operatingDayRef: ignored, mode: ignored, lineNumbers: ignored, serviceStatus: ignored, situationFullRefs: ignored, attributes: ignored,
 });
 
 export const TimedLeg = z.strictObject({
-  objectType,
-  start: z.strictObject({ objectType, stopPlaceRef: StopPlaceRef, serviceDeparture: ServiceTime }),
-  end: z.strictObject({ objectType, stopPlaceRef: StopPlaceRef, serviceArrival: ServiceTime }),
+  start: z.strictObject({ stopPlaceRef: StopPlaceRef, serviceDeparture: ServiceTime }),
+  end: z.strictObject({ stopPlaceRef: StopPlaceRef, serviceArrival: ServiceTime }),
   service: Service,
   intermediates: ignored,
 });
 
 export const TripSpecification = z.strictObject({
-  objectType,
   externalRef: z.string().min(1).optional(),
-  legs: z.array(z.strictObject({ objectType, externalRef: z.string().min(1), timedLeg: TimedLeg, transferLeg: ignored })).min(1),
+  legs: z.array(z.strictObject({ externalRef: z.string().min(1), timedLeg: TimedLeg, transferLeg: ignored })).min(1),
   isPartOfInternationalTrip: z.boolean().optional(),
   returnSearchParameters: ignored,
 });
 export type TripSpecification = z.infer<typeof TripSpecification>;
 
 export const CardReference = z.strictObject({
-  objectType,
   type: z.enum(['REDUCTION_CARD', 'LOYALTY_CARD', 'TRAVEL_PASS', 'MULTI_RIDE']),
   code: z.string().min(1),
   number: z.string().min(1).optional(),
@@ -59,7 +53,6 @@ export const CardReference = z.strictObject({
 export type CardReference = z.infer<typeof CardReference>;
 
 export const AnonymousPassengerSpecification = z.strictObject({
-  objectType,
   externalRef: z.string().min(1),
   type: z.literal('PERSON', { error: 'always PERSON (spec §2.2)' }),
   age: z.number().int().min(0).max(130).optional(),
@@ -72,7 +65,6 @@ export const AnonymousPassengerSpecification = z.strictObject({
 export type AnonymousPassengerSpecification = z.infer<typeof AnonymousPassengerSpecification>;
 
 export const OfferSearchCriteria = z.strictObject({
-  objectType,
   currency: z.enum(['SEK', 'EUR'], { error: 'SEK or EUR (spec §1.6)' }).optional(),
   flexibilities: z.array(z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE', 'SEMI_FLEXIBLE'])).optional(),
   travelClasses: z.array(z.enum(['FIRST', 'SECOND', 'ANY_CLASS'])).optional(),
@@ -82,11 +74,10 @@ export const OfferSearchCriteria = z.strictObject({
   serviceClassTypes: ignored,
 });
 
-export const CorporateCode = z.strictObject({ objectType, code: z.string().min(1), beneficiary: z.string().optional(), issuer: z.string().optional() });
-export const PromotionCode = z.strictObject({ objectType, code: z.string().min(1), issuer: z.string().optional() });
+export const CorporateCode = z.strictObject({ code: z.string().min(1), beneficiary: z.string().optional(), issuer: z.string().optional() });
+export const PromotionCode = z.strictObject({ code: z.string().min(1), issuer: z.string().optional() });
 
 export const OfferCollectionRequest = z.strictObject({
-  objectType: z.literal('OfferCollectionRequest').optional(),
   tripSpecifications: z.array(TripSpecification).optional(),
   offerSearchCriteria: OfferSearchCriteria.optional(),
   anonymousPassengerSpecifications: z.array(AnonymousPassengerSpecification).min(1),
