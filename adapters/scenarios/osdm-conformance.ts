@@ -112,6 +112,7 @@ function build(file: string): OsdmConformance {
     return validate;
   };
 
+  const problem = ajv.compile({ $ref: 'osdm#/definitions/Problem' });
   const operationOf = (method: string, path: string) => {
     const osdmPath = operationAlias(method, path) ?? path;
     return operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(osdmPath));
@@ -138,7 +139,9 @@ function build(file: string): OsdmConformance {
       const alias = operationAlias(method, path.slice(3));
       const op = operationOf(method, path.slice(3));
       if (!op) {
-        report({ operation: asked, status, pointer: '', message: 'no such operation in OSDM 3.4' });
+        // A path OSDM does not have may still be refused as OSDM refuses anything: with a Problem.
+        if (status < 400) report({ operation: asked, status, pointer: '', message: 'no such operation in OSDM 3.4' });
+        else if (!problem(body)) for (const e of relevant(problem.errors ?? [])) report({ operation: asked, status, pointer: e.instancePath, message: describe(e) });
         return found;
       }
       const operation = `${method.toUpperCase()} ${op.template}`;
