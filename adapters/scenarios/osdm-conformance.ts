@@ -40,6 +40,8 @@ export interface OsdmConformance {
    * Schema with `$ref`s into `definitions` (`#/definitions/Name`); undefined when OSDM has no such operation or body.
    */
   requestSchema(method: string, path: string): { schema: Schema; definitions: Record<string, unknown> } | undefined;
+  /** The same for the answer of that status (or OSDM's `default`). */
+  responseSchema(method: string, path: string, status: number): { schema: Schema; definitions: Record<string, unknown> } | undefined;
 }
 
 type Schema = Record<string, unknown>;
@@ -98,15 +100,20 @@ function build(file: string): OsdmConformance {
   // A literal segment wins over a parameter: /availabilities/place-map before a templated sibling.
   operations.sort((a, b) => a.params - b.params);
 
+  /** The body schema of a request body or a response (`$ref`s to components/responses followed). */
+  const bodySchemaOf = (body: Schema | undefined): Schema | undefined => {
+    const ref = body?.$ref as string | undefined;
+    const resolved = ref ? doc.components.responses[ref.split('/').pop()!] : body;
+    const content = resolved?.content as Record<string, { schema?: Schema }> | undefined;
+    return content && Object.values(content).find((c) => c.schema)?.schema;
+  };
+  const translated = (schema: Schema | undefined) => (schema ? { schema: rewriteRefs(convert(schema, components), '#/definitions/') as Schema, definitions } : undefined);
+
   const compiled = new Map<string, ValidateFunction | null>();
   const validatorOf = (op: Operation, statusKey: string): ValidateFunction | null => {
     const key = `${op.method} ${op.template} ${statusKey}`;
     if (compiled.has(key)) return compiled.get(key)!;
-    let response = op.responses[statusKey] as Schema;
-    const ref = response.$ref as string | undefined;
-    if (ref) response = doc.components.responses[ref.split('/').pop()!]!;
-    const content = response.content as Record<string, { schema?: Schema }> | undefined;
-    const schema = content && Object.values(content).find((c) => c.schema)?.schema;
+    const schema = bodySchemaOf(op.responses[statusKey] as Schema);
     const validate = schema ? ajv.compile(rewriteRefs(convert(schema, components)) as Schema) : null;
     compiled.set(key, validate);
     return validate;
@@ -122,9 +129,12 @@ function build(file: string): OsdmConformance {
     source: file,
     requestSchema(method, path) {
       const op = operationOf(method, path.replace(/^\/v3/, ''));
-      const content = op?.requestBody?.content as Record<string, { schema?: Schema }> | undefined;
-      const schema = content && Object.values(content).find((c) => c.schema)?.schema;
-      return schema ? { schema: rewriteRefs(convert(schema, components), '#/definitions/') as Schema, definitions } : undefined;
+      return translated(bodySchemaOf(op?.requestBody));
+    },
+    responseSchema(method, path, status) {
+      const op = operationOf(method, path.replace(/^\/v3/, ''));
+      const key = op && (String(status) in op.responses ? String(status) : 'default' in op.responses ? 'default' : undefined);
+      return op && key ? translated(bodySchemaOf(op.responses[key] as Schema)) : undefined;
     },
     check(method, rawPath, status, body) {
       const found: OsdmCheck = { violations: [], allowed: [] };

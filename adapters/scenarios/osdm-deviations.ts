@@ -20,6 +20,8 @@ export interface Deviation {
   says: string;
   /** A request field OSDM does not define at that place that the operator nevertheless takes (CONTRACT §4). */
   accepts?: { operations: readonly string[]; field: string };
+  /** A response field OSDM does not define at that place that the operator's response schemas describe. */
+  describes?: { field: RegExp };
   /** Which violations it allows; absent: it cannot show in a schema check (the text of a field, say). */
   allows?: {
     /** `METHOD /path` as asked (the operator's path), or as OSDM names it. */
@@ -46,6 +48,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     clause: 'spec §2.6',
     says: 'Booking.refundAmount: what the refunds of a booking paid back',
     allows: { pointer: /^(\/booking|\/bookings\/\d+)?$/, message: /^property refundAmount is not defined here$/ },
+    describes: { field: /^#\/booking\/refundAmount$/ },
   },
   {
     id: 'operator-statuses',

@@ -111,8 +111,8 @@ export const Fulfillment = FulfillmentSummary.extend({
 });
 
 /**
- * OSDM Booking. `refundAmount` and `appliedCorporateCodes` at booking level are the renderer's additions to
- * OSDM 3.4's Booking (spec §2.6 rule 10; §2.3 rule 5); `confirmationTimeLimit` goes once the booking is fulfilled.
+ * OSDM Booking. `refundAmount` at booking level is the one addition to OSDM 3.4's Booking (spec §2.6 rule 10, a
+ * deviation CONTRACT §4c lists); `confirmationTimeLimit` goes once the booking is fulfilled.
  */
 export const Booking = z.strictObject({
   id: z.string(),

@@ -10,8 +10,19 @@ type Schema = Record<string, unknown>;
  */
 export function fieldsOsdmDoesNotDefine(osdm: OsdmConformance, method: string, path: string, request: z.ZodType): string[] | undefined {
   const theirs = osdm.requestSchema(method, path);
-  if (!theirs) return undefined;
-  const ours = z.toJSONSchema(request, { io: 'input', unrepresentable: 'any' }) as Schema;
+  return theirs && fieldsBeyond(z.toJSONSchema(request, { io: 'input', unrepresentable: 'any' }) as Schema, theirs);
+}
+
+/**
+ * Where a response schema of ours (zod, and so /openapi.json) describes a field OSDM 3.4 does not define at that
+ * place for that operation and status: the schemas must agree with OSDM, not only the bodies sent.
+ */
+export function responseFieldsOsdmDoesNotDefine(osdm: OsdmConformance, method: string, path: string, status: number, response: z.ZodType): string[] | undefined {
+  const theirs = osdm.responseSchema(method, path, status);
+  return theirs && fieldsBeyond(z.toJSONSchema(response, { io: 'output', unrepresentable: 'any' }) as Schema, theirs);
+}
+
+function fieldsBeyond(ours: Schema, theirs: { schema: Schema; definitions: Record<string, unknown> }): string[] {
   const resolve = (node: Schema | undefined, defs: Record<string, unknown>): Schema | undefined => {
     let n = node;
     for (let i = 0; n && i < 20; i++) {
