@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { osdmViolations } from './osdm.ts';
 import { match, type Mismatch } from '../../adapters/scenarios/match.ts';
 import { expand, pick } from '../../adapters/scenarios/templates.ts';
 import { engine } from './server.ts';
@@ -125,7 +126,7 @@ export class System {
     recorded.response = { status: answer.status, body: answer.body };
 
     const sent = `${request.method.toUpperCase()} ${path}${body !== undefined ? ` ${JSON.stringify(body)}` : ''}`;
-    const broken = universalProblems(answer);
+    const broken = [...universalProblems(answer), ...osdmViolations(request.method, path, answer.status, answer.body).map((v) => `breaks OSDM 3.4 at ${v}`)];
     if (broken.length > 0) throw this.violation(`${sent}\n  ${broken.join('\n  ')}`, answer);
     const mismatches: Mismatch[] = [];
     if (answer.status !== request.expect.status) mismatches.push({ path: 'status', expected: request.expect.status, actual: answer.status, message: 'different status' });

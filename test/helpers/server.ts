@@ -5,7 +5,7 @@ import { sequentialIds } from '../../adapters/ids.ts';
 import { buildServer } from '../../adapters/http/server.ts';
 import { memoryStore } from '../../adapters/store/memory.ts';
 import type { Store } from '../../adapters/store/store.ts';
-import { defaultOsdmConformance, readKnownViolations, signatureOf, type OsdmConformance } from '../../adapters/scenarios/osdm-conformance.ts';
+import { osdmViolations } from './osdm.ts';
 
 /** One engine for the whole test run: the rules load once. */
 let shared: Engine | undefined;
@@ -52,28 +52,12 @@ export async function testServer(options: { store?: Store; start?: string; sales
         ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
       });
       const answer = { status: res.statusCode, body: res.body ? (() => { try { return res.json(); } catch { return res.body; } })() : undefined, headers: res.headers };
-      assertOsdm(method, url, answer.status, answer.body);
+      // Every Reseller API answer a test gets here is checked against OSDM 3.4 too (CONTRACT §4c).
+      const broken = osdmViolations(method, url, answer.status, answer.body);
+      if (broken.length > 0) throw new Error(`${method} ${url} → ${answer.status} breaks OSDM 3.4:\n  ${broken.join('\n  ')}`);
       return answer;
     },
   };
-}
-
-/**
- * Every Reseller API answer a test gets through `reseller()` is checked against OSDM 3.4 too (CONTRACT §4c), as
- * the scenarios' are: a violation beyond the listed deviations and the known ones fails the test that got it.
- * Without ../shared the check is skipped (test/osdm-conformance.test.ts says why).
- */
-let osdm: OsdmConformance | null | undefined;
-let known: Set<string> | undefined;
-function assertOsdm(method: string, url: string, status: number, body: unknown): void {
-  if (osdm === undefined) {
-    const found = defaultOsdmConformance();
-    osdm = 'missing' in found ? null : found;
-    known = readKnownViolations(new URL('../osdm-known-violations.txt', import.meta.url).pathname);
-  }
-  if (!osdm || url.startsWith('/v3/test-only/')) return;
-  const violations = osdm.check(method, url, status, body).violations.filter((v) => !known!.has(signatureOf(v)));
-  if (violations.length > 0) throw new Error(`${method} ${url} → ${status} breaks OSDM 3.4:\n${violations.map((v) => `  ${v.pointer || '(body)'}: ${v.message}`).join('\n')}`);
 }
 
 /** The fixture trip of scenarios/fixtures/trips.yaml, for code tests. */
