@@ -119,7 +119,9 @@ function build(file: string): OsdmConformance {
     return validate;
   };
 
-  const problem = ajv.compile({ $ref: 'osdm#/definitions/Problem' });
+  // For answers at paths OSDM does not have (an unknown route's 404): OSDM's Problem, where the document has one.
+  let problemValidator: ValidateFunction | null | undefined;
+  const problem = () => (problemValidator ??= components['Problem'] ? ajv.compile({ $ref: 'osdm#/definitions/Problem' }) : null);
   const operationOf = (method: string, path: string) => {
     const osdmPath = operationAlias(method, path) ?? path;
     return operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(osdmPath));
@@ -151,7 +153,10 @@ function build(file: string): OsdmConformance {
       if (!op) {
         // A path OSDM does not have may still be refused as OSDM refuses anything: with a Problem.
         if (status < 400) report({ operation: asked, status, pointer: '', message: 'no such operation in OSDM 3.4' });
-        else if (!problem(body)) for (const e of relevant(problem.errors ?? [])) report({ operation: asked, status, pointer: e.instancePath, message: describe(e) });
+        else {
+          const validate = problem();
+          if (validate && !validate(body)) for (const e of relevant(validate.errors ?? [])) report({ operation: asked, status, pointer: e.instancePath, message: describe(e) });
+        }
         return found;
       }
       const operation = `${method.toUpperCase()} ${op.template}`;
