@@ -1,4 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
@@ -79,7 +82,7 @@ interface Operation {
 }
 
 function build(file: string): OsdmConformance {
-  const doc = parse(readFileSync(file, 'utf8')) as {
+  const doc = readDocument(file) as {
     paths: Record<string, Record<string, { responses?: Record<string, unknown>; requestBody?: Schema }>>;
     components: { schemas: Record<string, Schema>; responses: Record<string, Schema> };
   };
@@ -286,6 +289,24 @@ function rewriteRefs(node: unknown, to = 'osdm#/definitions/'): unknown {
   if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, to));
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith(REF) ? to + nameOf(v) : rewriteRefs(v, to)]));
+}
+
+/**
+ * The document parsed, through a JSON copy in the temporary folder keyed by the file's path, size and time: parsing
+ * the 470 KB of YAML is half the cost of a checker, and every test file that checks answers builds one.
+ */
+function readDocument(file: string): unknown {
+  const { size, mtimeMs } = statSync(file);
+  const key = createHash('sha256').update(`${resolve(file)} ${size} ${mtimeMs}`).digest('hex').slice(0, 16);
+  const cached = join(tmpdir(), `signalbox-osdm-${key}.json`);
+  try {
+    return JSON.parse(readFileSync(cached, 'utf8'));
+  } catch {
+    const doc = parse(readFileSync(file, 'utf8'));
+    // Written whole under another name, then renamed: a parallel reader never sees half a file.
+    try { writeFileSync(`${cached}.${process.pid}`, JSON.stringify(doc)); renameSync(`${cached}.${process.pid}`, cached); } catch { /* a cache only */ }
+    return doc;
+  }
 }
 
 /** A list of known violations: one signature (signatureOf) a line; `#` comments and blank lines skipped. */
