@@ -23,12 +23,12 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     return { validFrom: legs[0]!.departure, validUntil: legs[legs.length - 1]!.arrival };
   };
   const corporateCodes = appliedCorporateCodes(rules, booking.corporateCodes);
-  const appliedPassengerTypes = (a: BookedAdmission) => a.passengerIds.flatMap((id) => {
-    const p = booking.passengers.find((x) => x.id === id);
-    return p?.pricedAs ? [{ passengerRef: p.id, type: p.pricedAs.type, description: p.pricedAs.description[language] }] : [];
-  });
+  // The passenger types an admission is priced for, as its offer part showed them (OSDM: passengerRef is the id now).
   const appliedPassengerTypesOf = (a: BookedAdmission) => {
-    const types = appliedPassengerTypes(a);
+    const types = a.passengerIds.flatMap((id) => {
+      const p = booking.passengers.find((x) => x.id === id);
+      return p?.pricedAs ? [{ passengerRef: p.id, type: p.pricedAs.type, description: p.pricedAs.description[language] }] : [];
+    });
     return types.length ? { appliedPassengerTypes: types } : {};
   };
   const summary = (code: string) => rules.products.products[code]?.summary[language] ?? rules.customers.passTypes[code]?.name[language] ?? code;
