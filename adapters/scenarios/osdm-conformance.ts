@@ -63,7 +63,7 @@ export function osdmConformance(file: string): OsdmConformance {
   return known;
 }
 
-/** Where the test suite and `.ci/run` find the document: beside the project, never inside it. */
+/** Where the test suite finds the document: beside the project (../shared), never inside it. */
 export const DEFAULT_OSDM_DOCUMENT = new URL('../../../shared/osdm/OSDM-online-api-v3.4.0.yml', import.meta.url).pathname;
 
 /** The default document's checker, or why there is none (a checkout without ../shared). */
