@@ -8,7 +8,7 @@ import { coverageSummary } from '../scenarios/coverage-summary.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
 import { jsonReport } from '../scenarios/json-report.ts';
 import { osdmConformance, readKnownViolations } from '../scenarios/osdm-conformance.ts';
-import { osdmReport } from '../scenarios/osdm-report.ts';
+import { osdmFindings, osdmReport } from '../scenarios/osdm-report.ts';
 import { junit } from '../scenarios/junit.ts';
 import { runFiles } from '../scenarios/pool.ts';
 import { progressLine } from '../scenarios/progress.ts';
@@ -94,7 +94,8 @@ export async function test(args: string[]): Promise<number> {
   progress.end();
 
   const coverage = values.coverage ? coverageMatrix(results, needEngine(), await apiRoutes(needEngine())) : undefined;
-  const report = reporter === 'pretty' ? pretty(results) : reporter === 'junit' ? junit(results) : jsonReport(results, coverage);
+  const conformance = values.osdm ? osdmFindings(results, known) : undefined;
+  const report = reporter === 'pretty' ? pretty(results) : reporter === 'junit' ? junit(results, undefined, conformance) : jsonReport(results, coverage);
   if (values.out) write(values.out, report);
   // Beside a JUnit or JSON file the terminal gets the pretty report; on stdout a report stays alone.
   const machineOnStdout = !values.out && reporter !== 'pretty';
@@ -103,8 +104,7 @@ export async function test(args: string[]): Promise<number> {
     write(values['coverage-out'], `${JSON.stringify(coverage, null, 2)}\n`);
     (machineOnStdout ? process.stderr : process.stdout).write(`\n${coverageSummary(coverage)}matrix: ${values['coverage-out']}\n`);
   }
-  const conformance = values.osdm ? osdmReport(results, known) : undefined;
-  if (conformance) (machineOnStdout ? process.stderr : process.stdout).write(conformance.text);
+  if (conformance) (machineOnStdout ? process.stderr : process.stdout).write(osdmReport(conformance));
   return results.every((r) => r.passed) && !conformance?.violations ? 0 : 1;
 }
 

@@ -1,4 +1,5 @@
 import { describeScenario, failureMessage } from './report.ts';
+import { describeOsdmStep, type OsdmFindings } from './osdm-report.ts';
 import type { ScenarioResult } from './results.ts';
 
 // XML 1.0 allows neither most control characters (a terminal colour code, say) nor lone surrogates, even escaped.
@@ -22,7 +23,7 @@ function testcase(r: ScenarioResult): string {
  * scenario's name), a failure whose message names the failing step and its `file:line`, an error for a
  * file that could not be loaded, and the scenario's pretty report in system-out.
  */
-export function junit(results: readonly ScenarioResult[], suiteName = 'signalbox scenarios'): string {
+export function junit(results: readonly ScenarioResult[], suiteName = 'signalbox scenarios', osdm?: OsdmFindings): string {
   const failures = results.filter((r) => !r.passed && r.problems.length === 0).length;
   const errors = results.filter((r) => r.problems.length > 0).length;
   const time = seconds(results.reduce((n, r) => n + r.ms, 0));
@@ -33,7 +34,25 @@ export function junit(results: readonly ScenarioResult[], suiteName = 'signalbox
     `<testsuite name="${xml(suiteName)}" ${counts}>`,
     ...results.map(testcase),
     '</testsuite>',
+    ...(osdm ? osdmSuite(results, osdm) : []),
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** With `--osdm`: a testcase per scenario whose answers were checked, failing where one breaks OSDM 3.4. */
+function osdmSuite(results: readonly ScenarioResult[], osdm: OsdmFindings): string[] {
+  const checked = results.filter((r) => r.steps.some((s) => s.osdm));
+  const failing = (r: ScenarioResult) => osdm.steps.filter((s) => s.file === r.file);
+  const counts = `tests="${checked.length}" failures="${checked.filter((r) => failing(r).length > 0).length}" errors="0" skipped="0" time="0.000"`;
+  return [
+    `<testsuite name="OSDM 3.4 conformance" ${counts}>`,
+    ...checked.map((r) => {
+      const found = failing(r);
+      const count = found.reduce((n, s) => n + s.violations.length, 0);
+      const failure = found.length === 0 ? '' : `\n    <failure message="${count} violation${count === 1 ? '' : 's'} of OSDM 3.4" type="OsdmViolation">${xml(found.flatMap(describeOsdmStep).join('\n'))}</failure>\n  `;
+      return `  <testcase classname="${xml(r.file)}" name="${xml(`OSDM 3.4: ${r.name}`)}" file="${xml(r.file)}" time="0.000">${failure}</testcase>`;
+    }),
+    '</testsuite>',
+  ];
 }
