@@ -92,7 +92,7 @@ export function createBooking(
   const admissions = offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, id: ids.next('part'), passengerIds: passengerRefs.map(passengerId), status: 'PREBOOKED' as const, createdOn: now }));
   const rawSelections = [...(request.placeSelections ?? []), ...(selection.placeSelections ?? [])];
   const selectionsAt = selection.placeSelections ? '#/offers/0/placeSelections' : '#/placeSelections';
-  const places = readPlaceSelections(ctx, offer, rawSelections, selectionsAt);
+  const places = readPlaceSelections(ctx, offer, rawSelections, selectionsAt, (ref) => passengers.find((p) => p.externalRef === ref)?.id);
   const pointers = new Map<string, string>();
   const reservations = offer.reservations.map(({ passengerRef, ...r }) => {
     const id = ids.next('part');

@@ -10,7 +10,8 @@ import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from './lifecycle.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
-import { PlaceSelection } from './places.ts';
+import { mapPlaceSelections, PlaceSelection } from './places.ts';
+import { tripOfPart } from './trips.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
 import { z } from 'zod';
@@ -118,7 +119,8 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown, held
 
 /**
  * Spec §2.10 rules 1, 3: keeps each place selection on the reservation it names and places it again; a place
- * that is not available is 86035 and nothing changes (the current place is kept).
+ * that is not available is 86035 and nothing changes (the current place is kept). A passenger the booking does
+ * not have is 86029 (spec §7), never ignored.
  */
 function applyPlaceSelections(ctx: Context, booking: Booking, selections: unknown[], held: readonly Holding[]): Booking['reservations'] {
   selections.forEach((s, i) => {
@@ -127,7 +129,10 @@ function applyPlaceSelections(ctx: Context, booking: Booking, selections: unknow
       throw violation('86001', { reason: `placeSelections[${i}].reservationId names no reservation of this booking` }, `#/placeSelections/${i}/reservationId`);
     }
   });
-  const parsed = parseRequest(z.array(PlaceSelection), selections, '#/placeSelections');
+  // Spec §2.7 rule 2: after booking, passengers are named by their id.
+  const known = (id: string) => (booking.passengers.some((p) => p.id === id) ? id : undefined);
+  const reservable = booking.reservations.map((r) => ({ id: r.id, tripId: tripOfPart(booking, r.id).id, legId: r.legId, passengerId: r.passengerId }));
+  const parsed = mapPlaceSelections(parseRequest(z.array(PlaceSelection), selections, '#/placeSelections'), reservable, known, (id) => id, '#/placeSelections');
   const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
   const reservations = booking.reservations.map((r) => {
     const selection = parsed[indexOf(r.id)];
