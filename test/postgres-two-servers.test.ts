@@ -146,7 +146,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
       const offer = offers[i]!.body.offers[0];
       return on(s, 'POST', '/v3/booking', {
         externalRef: `seat-race-${i}`,
-        offers: [{ offerId: offer.offerId, passengerRefs: ['p1'], placeSelections: [{ reservationId: offer.reservationOfferParts[0].id, places: [{ ...wanted, passengerRef: 'p1' }] }] }],
+        offers: [{ offerId: offer.offerId, passengerRefs: ['p1'], placeSelections: [{ reservationId: offer.reservationOfferParts[0].id, tripLegCoverage: offer.reservationOfferParts[0].availablePlaces[0].tripLegCoverage, places: [{ ...wanted, passengerRef: 'p1' }] }] }],
         passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } }],
         purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
       });

@@ -26,7 +26,7 @@ export class PatchBooking extends ApiCommand {
     const transactionId = `tx-${++m.sequence}`;
     const body = this.change === 'payment' ? { usedPaymentMethods: [{ type: 'CARD', transactionId }] }
       : this.change === 'voucher' ? { usedPaymentMethods: [{ type: 'VOUCHER' }] }
-      : { placeSelections: [{ reservationId: this.change === 'place' ? ref(b.reservations[0]!) : 'part-0', accommodations: [{ placeProperties: ['WINDOW'] }] }] };
+      : { placeSelections: [{ reservationId: this.change === 'place' ? ref(b.reservations[0]!) : 'part-0', tripLegCoverage: this.change === 'place' ? ref(`${b.reservations[0]!}Leg`) : { tripId: 'trip-0', legId: 'leg-0' }, accommodations: [{ placeProperties: ['WINDOW'] }] }] };
     const request = { name: `patch ${b.id}: ${this.change}`, method: 'patch' as const, path: `/v3/bookings/${ref(b.id)}`, body };
     if (this.change === 'voucher') {
       await s.send({ ...request, expect: { status: 501, body: { code: 'X_NOT_SUPPORTED' } } });
