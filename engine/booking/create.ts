@@ -96,7 +96,7 @@ export function createBooking(
   const pointers = new Map<string, string>();
   const reservations = offer.reservations.map(({ passengerRef, ...r }) => {
     const id = ids.next('part');
-    const index = places.has(r.id) ? rawSelections.findIndex((s) => (s as { reservationId?: unknown })?.reservationId === r.id) : -1;
+    const index = places.has(r.id) ? rawSelections.findIndex((s) => s.reservationId === r.id) : -1;
     pointers.set(id, index >= 0 ? `${selectionsAt}/${index}` : selectionsAt);
     return {
       ...r, id, passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CardReference } from '../offers/request.ts';
+import { PlaceSelection } from './places.ts';
 import { PersonDetail, Purchaser } from './request.ts';
 
 /**
@@ -37,7 +38,7 @@ export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 export const BookingPatch = z.strictObject({
   objectType,
-  placeSelections: z.array(z.unknown()).optional(),
+  placeSelections: z.array(PlaceSelection).optional(),
   usedPaymentMethods: z.array(PaymentMethod).optional(),
   requestedFulfillmentType: z.string().optional(),
   preferredFulfillmentMedia: z.string().optional(),

@@ -10,11 +10,10 @@ import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from './lifecycle.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
-import { mapPlaceSelections, PlaceSelection } from './places.ts';
+import { mapPlaceSelections, type PlaceSelection } from './places.ts';
 import { tripOfPart } from './trips.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
-import { z } from 'zod';
 
 /**
  * PATCH passenger (spec §2.7 rules 3–7, CONTRACT §4b): complete details replace the old ones; the age may
@@ -122,17 +121,16 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown, held
  * that is not available is 86035 and nothing changes (the current place is kept). A passenger the booking does
  * not have is 86029 (spec §7), never ignored.
  */
-function applyPlaceSelections(ctx: Context, booking: Booking, selections: unknown[], held: readonly Holding[]): Booking['reservations'] {
+function applyPlaceSelections(ctx: Context, booking: Booking, selections: PlaceSelection[], held: readonly Holding[]): Booking['reservations'] {
   selections.forEach((s, i) => {
-    const id = (s as { reservationId?: unknown } | null)?.reservationId;
-    if (!booking.reservations.some((r) => r.id === id)) {
+    if (!booking.reservations.some((r) => r.id === s.reservationId)) {
       throw violation('86001', { reason: `placeSelections[${i}].reservationId names no reservation of this booking` }, `#/placeSelections/${i}/reservationId`);
     }
   });
   // Spec §2.7 rule 2: after booking, passengers are named by their id.
   const known = (id: string) => (booking.passengers.some((p) => p.id === id) ? id : undefined);
   const reservable = booking.reservations.map((r) => ({ id: r.id, tripId: tripOfPart(booking, r.id).id, legId: r.legId, passengerId: r.passengerId }));
-  const parsed = mapPlaceSelections(parseRequest(z.array(PlaceSelection), selections, '#/placeSelections'), reservable, known, (id) => id, '#/placeSelections');
+  const parsed = mapPlaceSelections(selections, reservable, known, (id) => id, '#/placeSelections');
   const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
   const reservations = booking.reservations.map((r) => {
     const selection = parsed[indexOf(r.id)];

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { enforce, type Context } from '../context.ts';
 import type { StoredOffer } from '../model.ts';
 import { TripLegCoverage } from '../osdm/shapes.ts';
-import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 
 /**
@@ -77,10 +76,10 @@ export function mapPlaceSelections(
  * to every reservation of a shared night compartment. Returns the selections by offer reservation id, their
  * passengers named by booking id (mapPlaceSelections); `passengerIdOf` maps an offer's passenger externalRef.
  */
-export function readPlaceSelections(ctx: Context, offer: StoredOffer, raw: unknown[], pointer: string, passengerIdOf: (externalRef: string) => string | undefined): Map<string, PlaceSelection> {
+export function readPlaceSelections(ctx: Context, offer: StoredOffer, given: PlaceSelection[], pointer: string, passengerIdOf: (externalRef: string) => string | undefined): Map<string, PlaceSelection> {
   const reservations = offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: passengerIdOf(r.passengerRef)! }));
   const externalRefOf = (id: string) => offer.reservations.find((r) => passengerIdOf(r.passengerRef) === id)!.passengerRef;
-  const selections = mapPlaceSelections(parseRequest(z.array(PlaceSelection), raw, pointer), reservations, passengerIdOf, externalRefOf, pointer);
+  const selections = mapPlaceSelections(given, reservations, passengerIdOf, externalRefOf, pointer);
   const byReservation = new Map<string, PlaceSelection>();
   selections.forEach((s) => byReservation.set(s.reservationId, s));
   offer.reservations.forEach((r) => {
