@@ -7,7 +7,8 @@ import { violation } from '../violation.ts';
 /**
  * OSDM PlaceSelection (spec §2.10 rule 2): exact places, accommodations with place properties, or a
  * reference place. Given inside the OfferSelection (OSDM) or at the top of the booking request (spec §2.6);
- * CONTRACT §4b accepts both. OSDM requires the leg the reservation covers (`tripLegCoverage`).
+ * CONTRACT §4b accepts both. OSDM requires the leg the reservation covers (`tripLegCoverage`) and, for
+ * accommodations, whom they are for and the accommodation type and sub type.
  */
 const objectType = z.string().optional();
 export const PlaceSelection = z.strictObject({
@@ -17,9 +18,9 @@ export const PlaceSelection = z.strictObject({
   places: z.array(z.strictObject({ objectType, coachNumber: z.string(), placeNumber: z.string(), passengerRef: z.string() })).optional(),
   accommodations: z.array(z.strictObject({
     objectType,
-    passengerRefs: z.array(z.string()).optional(),
-    accommodationType: z.string().optional(),
-    accommodationSubType: z.string().optional(),
+    passengerRefs: z.array(z.string()).min(1),
+    accommodationType: z.string(),
+    accommodationSubType: z.string(),
     placeProperties: z.array(z.string()).default([]),
   })).optional(),
   referencePlace: z.strictObject({ objectType, coachNumber: z.string(), placeNumber: z.string() }).optional(),
@@ -63,7 +64,6 @@ export function mapPlaceSelections(
       return { ...p, passengerRef: id };
     });
     const accommodations = s.accommodations?.map((a, j) => {
-      if (!a.passengerRefs) return a;
       const ids = a.passengerRefs.map((ref, k) => idOf(ref) ?? (() => { throw unmapped(ref, `${at}/accommodations/${j}/passengerRefs/${k}`); })());
       return { ...a, passengerRefs: ids };
     });
@@ -86,7 +86,7 @@ export function readPlaceSelections(ctx: Context, offer: StoredOffer, given: Pla
     const product = ctx.rules.products.products[r.product.code]!;
     const selection = byReservation.get(r.id);
     const genders = (selection?.accommodations ?? [])
-      .filter((a) => !a.passengerRefs || a.passengerRefs.includes(passengerIdOf(r.passengerRef)!))
+      .filter((a) => a.passengerRefs.includes(passengerIdOf(r.passengerRef)!))
       .flatMap((a) => a.placeProperties.filter((p): p is (typeof GENDERS)[number] => (GENDERS as readonly string[]).includes(p)));
     const index = selection ? selections.indexOf(selection) : -1;
     enforce(ctx, 'nightGender', {

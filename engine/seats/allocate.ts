@@ -56,7 +56,7 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     const selection = r.placeSelection as PlaceSelection | undefined;
     const pointer = req.pointerOf(r.id);
     const wanted = [...new Set((selection?.accommodations ?? [])
-      .filter((a) => !a.passengerRefs || a.passengerRefs.includes(passenger.id))
+      .filter((a) => a.passengerRefs.includes(passenger.id))
       .flatMap((a) => a.placeProperties))];
     const shared = product.compartment === 'SHARED';
     // Spec §2.5 rule 5: the gender is given at creation and cannot be patched later.
