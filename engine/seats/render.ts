@@ -7,10 +7,19 @@ import type { PlaceSelection } from '../booking/places.ts';
 
 /**
  * OSDM PlaceSelection of a booked reservation: what was asked for it, under the reservation's own id and leg
- * (a selection made at booking named the offer's reservation offer part), passengers named by id.
+ * (a selection made at booking named the offer's reservation offer part), passengers named by id. A request's
+ * `objectType`, accepted everywhere, is not echoed: OSDM defines none on these objects.
  */
 export function renderPlaceSelection(booking: Booking, r: BookedReservation): PlaceSelection {
-  return { ...(r.placeSelection as PlaceSelection), reservationId: r.id, tripLegCoverage: { tripId: tripOfPart(booking, r.id).id, legId: r.legId } };
+  const { places, accommodations, referencePlace } = r.placeSelection as PlaceSelection;
+  const untyped = <T extends { objectType?: string }>({ objectType: _, ...rest }: T) => rest;
+  return {
+    reservationId: r.id,
+    tripLegCoverage: { tripId: tripOfPart(booking, r.id).id, legId: r.legId },
+    ...(places ? { places: places.map(untyped) } : {}),
+    ...(accommodations ? { accommodations: accommodations.map(untyped) } : {}),
+    ...(referencePlace ? { referencePlace: untyped(referencePlace) } : {}),
+  };
 }
 
 /** OSDM PlaceAllocation of a reservation (spec §2.10): the place it holds on its leg. */
