@@ -118,19 +118,17 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown, held
 
 /**
  * Spec §2.10 rules 1, 3: keeps each place selection on the reservation it names and places it again; a place
- * that is not available is 86035 and nothing changes (the current place is kept). A passenger the booking does
- * not have is 86029 (spec §7), never ignored.
+ * that is not available is 86035 and nothing changes (the current place is kept). A reservation the booking does
+ * not have is 86001, a passenger it cannot map 86029 (spec §7): never ignored.
  */
 function applyPlaceSelections(ctx: Context, booking: Booking, selections: PlaceSelection[], held: readonly Holding[]): Booking['reservations'] {
-  selections.forEach((s, i) => {
-    if (!booking.reservations.some((r) => r.id === s.reservationId)) {
-      throw violation('86001', { reason: `placeSelections[${i}].reservationId names no reservation of this booking` }, `#/placeSelections/${i}/reservationId`);
-    }
-  });
-  // Spec §2.7 rule 2: after booking, passengers are named by their id.
-  const known = (id: string) => (booking.passengers.some((p) => p.id === id) ? id : undefined);
-  const reservable = booking.reservations.map((r) => ({ id: r.id, tripId: tripOfPart(booking, r.id).id, legId: r.legId, passengerId: r.passengerId }));
-  const parsed = mapPlaceSelections(selections, reservable, known, (id) => id, '#/placeSelections');
+  const parsed = mapPlaceSelections(selections, {
+    owner: 'booking',
+    reservations: booking.reservations.map((r) => ({ id: r.id, tripId: tripOfPart(booking, r.id).id, legId: r.legId, passengerId: r.passengerId })),
+    // Spec §2.7 rule 2: after booking, passengers are named by their id.
+    idOf: (id) => (booking.passengers.some((p) => p.id === id) ? id : undefined),
+    refOf: (id) => id,
+  }, '#/placeSelections');
   const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
   const reservations = booking.reservations.map((r) => {
     const selection = parsed[indexOf(r.id)];

@@ -29,44 +29,45 @@ export type PlaceSelection = z.infer<typeof PlaceSelection>;
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 
-/** A reservation a place selection may name, with the leg it covers and its passenger. */
-export interface SelectableReservation {
-  id: string;
-  tripId: string;
-  legId: string;
-  passengerId: string;
+/** Whom the place selections of a request may name, and how the request names passengers. */
+export interface SelectionScope {
+  /** The offer's reservation offer parts (when booking) or the booking's reservations (in a patch). */
+  reservations: ReadonlyArray<{ id: string; tripId: string; legId: string; passengerId: string }>;
+  /** Where they are: 'offer' or 'booking'. */
+  owner: 'offer' | 'booking';
+  /** A passenger reference as the request gives it → the passenger's id in the booking, if any. */
+  idOf: (ref: string) => string | undefined;
+  /** A passenger's id → the reference the request should have used. */
+  refOf: (passengerId: string) => string;
 }
 
 /**
- * Checks that each selection says the leg of the reservation it names (86001) and that every passenger it names
- * is one the request may name there (spec §7 86029: the passenger could not be mapped), and returns the selections
- * with the passengers named by their booking id, as OSDM's SelectedPlace.passengerRef and a stored booking name
- * them. `idOf` maps a reference as the request gives it to a passenger id of the booking: the externalRef when
- * booking, the passenger's id in a patch (spec §2.7 rule 2). A place in `places` is for the passenger of the
- * reservation it is listed under; naming anybody else there would leave the place unused, so it is refused too.
+ * Checks that each selection names a reservation of the offer or booking and its leg (86001), and that every
+ * passenger it names is one the request may name there (spec §7 86029: the passenger could not be mapped); returns
+ * the selections with the passengers named by their booking id, as OSDM's SelectedPlace.passengerRef and a stored
+ * booking name them. Spec §2.7 rule 2: a request names a passenger by externalRef when booking, by id afterwards.
+ * A place in `places` is for the passenger of the reservation it is listed under; naming anybody else there would
+ * leave the place unused, so it is refused too.
  */
-export function mapPlaceSelections(
-  selections: PlaceSelection[], reservations: readonly SelectableReservation[], idOf: (ref: string) => string | undefined,
-  refOf: (passengerId: string) => string, pointer: string,
-): PlaceSelection[] {
+export function mapPlaceSelections(selections: PlaceSelection[], scope: SelectionScope, pointer: string): PlaceSelection[] {
   return selections.map((s, i) => {
     const at = `${pointer}/${i}`;
-    const r = reservations.find((x) => x.id === s.reservationId);
-    if (!r) return s;
+    const r = scope.reservations.find((x) => x.id === s.reservationId);
+    if (!r) throw violation('86001', { reason: `reservationId ${s.reservationId} names no reservation of this ${scope.owner}` }, `${at}/reservationId`);
     if (s.tripLegCoverage.tripId !== r.tripId || s.tripLegCoverage.legId !== r.legId) {
-      throw violation('86001', { reason: `placeSelections[${i}].tripLegCoverage must be the leg of reservation ${r.id}: {"tripId":"${r.tripId}","legId":"${r.legId}"}` }, `${at}/tripLegCoverage`);
+      throw violation('86001', { reason: `tripLegCoverage must be the leg of reservation ${r.id}: {"tripId":"${r.tripId}","legId":"${r.legId}"}` }, `${at}/tripLegCoverage`);
     }
-    const unmapped = (ref: string, where: string) =>
-      violation('86029', { passengerRef: ref, reservationId: r.id, expected: refOf(r.passengerId) }, where);
-    const places = s.places?.map((p, j) => {
-      const id = idOf(p.passengerRef);
-      if (id !== r.passengerId) throw unmapped(p.passengerRef, `${at}/places/${j}/passengerRef`);
-      return { ...p, passengerRef: id };
-    });
-    const accommodations = s.accommodations?.map((a, j) => {
-      const ids = a.passengerRefs.map((ref, k) => idOf(ref) ?? (() => { throw unmapped(ref, `${at}/accommodations/${j}/passengerRefs/${k}`); })());
-      return { ...a, passengerRefs: ids };
-    });
+    const mapped = (ref: string, where: string, wanted?: string) => {
+      const id = scope.idOf(ref);
+      if (id === undefined || (wanted !== undefined && id !== wanted)) {
+        throw violation('86029', { passengerRef: ref, reservationId: r.id, expected: scope.refOf(r.passengerId) }, where);
+      }
+      return id;
+    };
+    const places = s.places?.map((p, j) => ({ ...p, passengerRef: mapped(p.passengerRef, `${at}/places/${j}/passengerRef`, r.passengerId) }));
+    const accommodations = s.accommodations?.map((a, j) => ({
+      ...a, passengerRefs: a.passengerRefs.map((ref, k) => mapped(ref, `${at}/accommodations/${j}/passengerRefs/${k}`)),
+    }));
     return { ...s, ...(places ? { places } : {}), ...(accommodations ? { accommodations } : {}) };
   });
 }
@@ -77,9 +78,12 @@ export function mapPlaceSelections(
  * passengers named by booking id (mapPlaceSelections); `passengerIdOf` maps an offer's passenger externalRef.
  */
 export function readPlaceSelections(ctx: Context, offer: StoredOffer, given: PlaceSelection[], pointer: string, passengerIdOf: (externalRef: string) => string | undefined): Map<string, PlaceSelection> {
-  const reservations = offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: passengerIdOf(r.passengerRef)! }));
-  const externalRefOf = (id: string) => offer.reservations.find((r) => passengerIdOf(r.passengerRef) === id)!.passengerRef;
-  const selections = mapPlaceSelections(given, reservations, passengerIdOf, externalRefOf, pointer);
+  const selections = mapPlaceSelections(given, {
+    owner: 'offer',
+    reservations: offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: passengerIdOf(r.passengerRef)! })),
+    idOf: passengerIdOf,
+    refOf: (id) => offer.reservations.find((r) => passengerIdOf(r.passengerRef) === id)!.passengerRef,
+  }, pointer);
   const byReservation = new Map<string, PlaceSelection>();
   selections.forEach((s) => byReservation.set(s.reservationId, s));
   offer.reservations.forEach((r) => {
