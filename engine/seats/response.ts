@@ -25,7 +25,7 @@ export const PlaceAllocation = z.strictObject({
 /**
  * OSDM AvailabilityStatus of a place as spec §2.11 uses it: FREE exactly when this passenger may take the place;
  * a place another reservation holds is ALLOCATED (OSDM's word for what the spec calls occupied), any other place
- * RESTRICTED. Clients treat both as not free (docs/seat-maps.md).
+ * RESTRICTED. Clients treat both as not free (docs/seats-in-osdm.md).
  */
 export const PlaceStatus = z.enum(['FREE', 'ALLOCATED', 'RESTRICTED']);
 
