@@ -83,7 +83,13 @@ const select = fc.record({ pick: fc.nat(), place: fc.constantFrom(...PLACES) }).
   const r = booking.reservations[0]!;
   // After booking a passenger is named by id (spec §2.7 rule 2).
   const selection = { reservationId: r.id, tripLegCoverage: { tripId: booking.trip.id, legId: r.legId }, places: [{ coachNumber: '1', placeNumber: place, passengerRef: r.passengerId }] };
-  await tolerate(() => w.service.patchBooking(requestor, id, { placeSelections: [selection] }));
+  let granted = false;
+  await tolerate(async () => { await w.service.patchBooking(requestor, id, { placeSelections: [selection] }); granted = true; });
+  // Spec §2.10 rule 3: a patch either takes the place asked for or is refused; it never answers with another one.
+  if (granted) {
+    const held = (await w.service.booking(requestor, id)).reservations[0]!.placeAllocation!;
+    if (held.coachNumber !== '1' || held.placeNumber !== place) throw new Error(`a patch asking 1/${place} went through, but ${r.id} holds ${held.coachNumber}/${held.placeNumber}`);
+  }
 });
 const advance = fc.integer({ min: 5, max: 70 }).map((minutes): Command => async (w) => { w.clock.advance!(`PT${minutes}M`); });
 const refund = fc.nat().map((pick): Command => async (w) => {
