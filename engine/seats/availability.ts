@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { isExpired } from '../booking/lifecycle.ts';
+import { tripOfPart } from '../booking/trips.ts';
 import type { PlaceSelection } from '../booking/places.ts';
 import type { Booking, Leg, StoredOffer } from '../model.ts';
 import { parseRequest } from '../validate.ts';
@@ -67,7 +68,9 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
   const r = booking.reservations.find((x) => x.id === q.resourceId);
   if (!r) throw violation('RESOURCE_NOT_FOUND', { resource: 'reservation', id: q.resourceId }, '#/resourceId');
   if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
-  const leg = booking.trip.legs.find((l) => l.id === r.legId)!;
+  // A reservation an exchange made travels on the exchange's trip (leg ids may repeat from one trip to the next).
+  const trip = tripOfPart(booking, r.id);
+  const leg = trip.legs.find((l) => l.id === r.legId)!;
   published(leg);
   const product = ctx.rules.products.products[r.product.code]!;
   const passenger = booking.passengers.find((p) => p.id === r.passengerId)!;
@@ -75,10 +78,10 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
   const genders = ((r.placeSelection as PlaceSelection | undefined)?.accommodations ?? []).flatMap((a) => a.placeProperties).filter((p) => fleet.genderPlaceProperties.includes(p));
   const gender = product.compartment === 'SHARED' ? r.placeAllocation?.gender ?? genders[0] : undefined;
   const preSelections = booking.reservations
-    .filter((x) => x.legId === r.legId && holds(booking, x, ctx.now))
+    .filter((x) => x.legId === r.legId && tripOfPart(booking, x.id).id === trip.id && holds(booking, x, ctx.now))
     .map((x) => ({ reservationId: x.id, coach: x.placeAllocation!.coachNumber, place: x.placeAllocation!.placeNumber }));
   return {
-    leg, tripId: booking.trip.id, productCode: r.product.code, reference: referenceOf(q),
+    leg, tripId: trip.id, productCode: r.product.code, reference: referenceOf(q),
     seeker: { ...interval(leg), bookingId: booking.id, reservationId: r.id, private: product.compartment === 'PRIVATE', ...(gender ? { gender } : {}), wheelchair: (passenger.prmNeeds ?? []).includes(fleet.wheelchair.prmNeed) },
     ...(preSelections.length > 0 ? { preSelections } : {}),
   };
