@@ -54,6 +54,11 @@ export function mapPlaceSelections(selections: PlaceSelection[], scope: Selectio
     const at = `${pointer}/${i}`;
     const r = scope.reservations.find((x) => x.id === s.reservationId);
     if (!r) throw violation('86001', { reason: `reservationId ${s.reservationId} names no reservation of this ${scope.owner}` }, `${at}/reservationId`);
+    // One selection per reservation, one place per passenger: a second one would go unread.
+    if (selections.findIndex((x) => x.reservationId === s.reservationId) < i) {
+      throw violation('86001', { reason: `reservation ${s.reservationId} has a place selection already` }, `${at}/reservationId`);
+    }
+    if ((s.places?.length ?? 0) > 1) throw violation('86001', { reason: `reservation ${r.id} is for one passenger and takes one place` }, `${at}/places/1`);
     if (s.tripLegCoverage.tripId !== r.tripId || s.tripLegCoverage.legId !== r.legId) {
       throw violation('86001', { reason: `tripLegCoverage must be the leg of reservation ${r.id}: {"tripId":"${r.tripId}","legId":"${r.legId}"}` }, `${at}/tripLegCoverage`);
     }
