@@ -137,7 +137,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
     const first = offers[0]!.body.offers[0];
     const map = await on(a, 'GET', `/v3/availabilities/place-map?contextType=OFFER&contextId=${first.offerId}&resourceType=RESERVATION&resourceId=${first.reservationOfferParts[0].id}`);
     expect(map.status, JSON.stringify(map.body)).toBe(200);
-    const wanted = PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.coaches
+    const wanted = PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches
       .flatMap((c) => c.compartments.flatMap((k) => k.places.filter((p) => p.status === 'FREE').map((p) => ({ coachNumber: c.number, placeNumber: p.number }))))[0]!;
 
     // Eight bookings at once, half per process, every one asking for that place (spec §2.10 rule 3: at creation
@@ -146,7 +146,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
       const offer = offers[i]!.body.offers[0];
       return on(s, 'POST', '/v3/booking', {
         externalRef: `seat-race-${i}`,
-        offers: [{ offerId: offer.offerId, passengerRefs: ['p1'], placeSelections: [{ reservationId: offer.reservationOfferParts[0].id, places: [{ ...wanted, passengerRef: 'p1' }] }] }],
+        offers: [{ offerId: offer.offerId, passengerRefs: ['p1'], placeSelections: [{ reservationId: offer.reservationOfferParts[0].id, tripLegCoverage: offer.reservationOfferParts[0].availablePlaces[0].tripLegCoverage, places: [{ ...wanted, passengerRef: 'p1' }] }] }],
         passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } }],
         purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
       });

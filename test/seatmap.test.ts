@@ -20,7 +20,7 @@ describe('signalbox seatmap', () => {
     const map = (await service.availability(requestor, 'place-map', { contextType: 'BOOKING', contextId: booked.booking.id, resourceType: 'RESERVATION', resourceId: booked.booking.bookedOffers[0]!.reservations[0]!.id })).value as unknown as PlaceMapBody;
     const svg = seatMapSvg(engine().rules, map, '5');
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(svg).toContain('coach 5 (DAY_SECOND)');
+    expect(svg).toContain('Coach 5 (DAY_SECOND)');
     // The two booked places are selected; a wheelchair place is restricted for them; 40 px squares.
     expect(svg.match(/<title>1[12] SELECTED/g)).toHaveLength(2);
     expect(svg).toMatch(/<title>91 RESTRICTED WHEELCHAIR_AND_SEAT/);

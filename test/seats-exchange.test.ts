@@ -35,9 +35,9 @@ describe('places of a pre-booked exchange', () => {
       const o = await server.reseller('POST', '/v3/offers', { tripSpecifications: [noon], anonymousPassengerSpecifications: passengers(30), offerSearchCriteria: search });
       const offer = o.body.offers[0];
       const map = await server.reseller('GET', `/v3/availabilities/place-map?contextType=OFFER&contextId=${offer.offerId}&resourceType=RESERVATION&resourceId=${offer.reservationOfferParts[0].id}`);
-      return new Map(PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.coaches.flatMap((c) => c.compartments.flatMap((k) => k.places.map((p) => [`${c.number}/${p.number}`, p.status] as const))));
+      return new Map(PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches.flatMap((c) => c.compartments.flatMap((k) => k.places.map((p) => [`${c.number}/${p.number}`, p.status] as const))));
     };
-    const occupied = [...(await statuses())].filter(([, s]) => s === 'OCCUPIED').map(([place]) => place);
+    const occupied = [...(await statuses())].filter(([, s]) => s === 'ALLOCATED').map(([place]) => place);
     expect(occupied).toHaveLength(1);
 
     server.clock.advance!('PT61M');

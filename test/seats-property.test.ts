@@ -48,14 +48,18 @@ const offerFor = async (w: World, segment: number, count: number) => {
     tripSpecifications: [tripOf(segment)],
     anonymousPassengerSpecifications: Array.from({ length: count }, (_, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age: 30 + i })),
     offerSearchCriteria: { travelClasses: ['FIRST'], flexibilities: ['FULL_FLEXIBLE'] },
-  })).value as { offers: Array<{ offerId: string; reservationOfferParts: Array<{ id: string }> }> };
+  })).value as { offers: Array<Offer> };
   return res.offers[0]!;
 };
-const bookingBody = (offer: { offerId: string; reservationOfferParts: Array<{ id: string }> }, places: Array<string | undefined>, ref: string) => ({
+type Offer = { offerId: string; reservationOfferParts: Array<{ id: string; availablePlaces: Array<{ tripLegCoverage: { tripId: string; legId: string } }> }> };
+const bookingBody = (offer: Offer, places: Array<string | undefined>, ref: string) => ({
   externalRef: ref,
   offers: [{
     offerId: offer.offerId, passengerRefs: places.map((_, i) => `p${i + 1}`),
-    placeSelections: places.flatMap((p, i) => (p ? [{ reservationId: offer.reservationOfferParts[i]!.id, places: [{ coachNumber: '1', placeNumber: p, passengerRef: `p${i + 1}` }] }] : [])),
+    placeSelections: places.flatMap((p, i) => {
+      const part = offer.reservationOfferParts[i]!;
+      return p ? [{ reservationId: part.id, tripLegCoverage: part.availablePlaces[0]!.tripLegCoverage, places: [{ coachNumber: '1', placeNumber: p, passengerRef: `p${i + 1}` }] }] : [];
+    }),
   }],
   passengerSpecifications: places.map((_, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', detail: { firstName: `P${i}`, lastName: 'Test' } })),
   purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
@@ -77,8 +81,15 @@ const select = fc.record({ pick: fc.nat(), place: fc.constantFrom(...PLACES) }).
   const id = w.bookings[pick % w.bookings.length]!;
   const booking = await w.service.booking(requestor, id);
   const r = booking.reservations[0]!;
-  const ref = booking.passengers.find((p) => p.id === r.passengerId)!.externalRef;
-  await tolerate(() => w.service.patchBooking(requestor, id, { placeSelections: [{ reservationId: r.id, places: [{ coachNumber: '1', placeNumber: place, passengerRef: ref }] }] }));
+  // After booking a passenger is named by id (spec §2.7 rule 2).
+  const selection = { reservationId: r.id, tripLegCoverage: { tripId: booking.trip.id, legId: r.legId }, places: [{ coachNumber: '1', placeNumber: place, passengerRef: r.passengerId }] };
+  let granted = false;
+  await tolerate(async () => { await w.service.patchBooking(requestor, id, { placeSelections: [selection] }); granted = true; });
+  // Spec §2.10 rule 3: a patch either takes the place asked for or is refused; it never answers with another one.
+  if (granted) {
+    const held = (await w.service.booking(requestor, id)).reservations[0]!.placeAllocation!;
+    if (held.coachNumber !== '1' || held.placeNumber !== place) throw new Error(`a patch asking 1/${place} went through, but ${r.id} holds ${held.coachNumber}/${held.placeNumber}`);
+  }
 });
 const advance = fc.integer({ min: 5, max: 70 }).map((minutes): Command => async (w) => { w.clock.advance!(`PT${minutes}M`); });
 const refund = fc.nat().map((pick): Command => async (w) => {
@@ -108,13 +119,13 @@ async function mapIsTruth(w: World) {
   for (let segment = 0; segment < SEGMENTS.length; segment++) {
     const offer = await offerFor(w, segment, 1);
     const map = (await w.service.availability(requestor, 'place-map', { contextType: 'OFFER', contextId: offer.offerId, resourceType: 'RESERVATION', resourceId: offer.reservationOfferParts[0]!.id })).value as {
-      vehicleAvailability: { coaches: Array<{ number: string; compartments: Array<{ places: Array<{ number: string; status: string; isSelectable: boolean }> }> }> };
+      vehicleAvailability: { vehicle: { coaches: Array<{ number: string; compartments: Array<{ places: Array<{ number: string; status: string }> }> }> } };
     };
-    const coach1 = map.vehicleAvailability.coaches.find((c) => c.number === '1')!.compartments.flatMap((c) => c.places);
+    const coach1 = map.vehicleAvailability.vehicle.coaches.find((c) => c.number === '1')!.compartments.flatMap((c) => c.places);
     const stored = (await w.service.store.getOffers([offer.offerId])) as Map<string, StoredOffer>;
     for (const place of PLACES) {
       const shown = coach1.find((p) => p.number === place)!;
-      expect(shown.isSelectable).toBe(shown.status === 'FREE');
+      expect(['FREE', 'ALLOCATED', 'RESTRICTED']).toContain(shown.status);
       const { request } = engine().readBookingRequest(bookingBody(offer, [place], 'probe'));
       const probe = engine().book({ requestor, now: w.clock.now(), ids: { next: (k) => `probe-${k}` } }, request, stored, onTrain).value;
       const got = probe.booking.reservations[0]!.placeAllocation!;

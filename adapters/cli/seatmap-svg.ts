@@ -3,37 +3,38 @@ import type { RuleSet } from '../../engine/index.ts';
 /** What GET /v3/availabilities/place-map answers (spec §2.11), as far as the drawing needs it. */
 export interface PlaceMapBody {
   vehicleAvailability: {
-    vehicleNumber?: string;
-    coaches: Array<{ number: string; layoutId: string; compartments: Array<{ number: string; places: Array<{ number: string; status: string }> }> }>;
-    preSelections?: Array<{ coachNumber: string; placeNumber: string; passengerRef?: string }>;
+    vehicle: { coaches: Array<{ number: string; layoutId: string; compartments?: Array<{ number?: string; places: Array<{ number: string; status: string }> }> }> };
+    preSelections?: Array<{ coach: string; place: string; reservationId?: string }>;
   };
 }
 
-const FILL: Record<string, string> = { FREE: '#cdeccd', OCCUPIED: '#9e9e9e', RESTRICTED: '#eeeeee', SELECTED: '#7fb2f0' };
+const FILL: Record<string, string> = { FREE: '#cdeccd', ALLOCATED: '#9e9e9e', RESTRICTED: '#eeeeee', SELECTED: '#7fb2f0' };
 /** Short marks for the properties an analyst looks for first; others are in the place's tooltip. */
 const MARKS: Record<string, string> = { WINDOW: 'W', AISLE: 'A', TABLE: 'T', WHEELCHAIR_AND_SEAT: '♿', WHEELCHAIR_NO_SEAT: '♿', LOWER_BED: 'L', MIDDLE_BED: 'M', UPPER_BED: 'U', WITH_ANIMALS: '🐾' };
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 /**
- * One coach of a place map as SVG: each place a seat-width square at its layout centre (rules/coach-layouts.yaml),
- * coloured free, occupied, restricted or selected (preSelections), with its number and property marks.
+ * One coach of a place map as SVG: each place its layout icon's size (rules/coach-layouts.yaml `icons`: a seat is
+ * 40 px wide) at its layout centre, coloured free, allocated, restricted or selected (preSelections), with its
+ * number and property marks.
  */
 export function seatMapSvg(rules: RuleSet, body: PlaceMapBody, coachNumber: string): string {
-  const coach = body.vehicleAvailability.coaches.find((c) => c.number === coachNumber);
-  if (!coach) throw new Error(`no coach ${coachNumber} in the place map; coaches: ${body.vehicleAvailability.coaches.map((c) => c.number).join(', ')}`);
+  const { coaches } = body.vehicleAvailability.vehicle;
+  const coach = coaches.find((c) => c.number === coachNumber);
+  if (!coach) throw new Error(`no coach ${coachNumber} in the place map; coaches: ${coaches.map((c) => c.number).join(', ')}`);
   const layout = rules.coachLayouts.layouts[coach.layoutId];
   if (!layout) throw new Error(`unknown coach layout ${coach.layoutId}`);
-  const w = rules.coachLayouts.seatWidth;
-  const status = new Map(coach.compartments.flatMap((c) => c.places.map((p) => [p.number, p.status] as const)));
-  const selected = new Set((body.vehicleAvailability.preSelections ?? []).filter((p) => p.coachNumber === coachNumber).map((p) => p.placeNumber));
+  const { width: w, height: h } = rules.coachLayouts.icons[layout.placeIcon]!;
+  const status = new Map((coach.compartments ?? []).flatMap((c) => c.places.map((p) => [p.number, p.status] as const)));
+  const selected = new Set((body.vehicleAvailability.preSelections ?? []).filter((p) => p.coach === coachNumber).map((p) => p.place));
   const head = 24;
   const places = layout.places.map((p) => {
     const s = selected.has(p.number) ? 'SELECTED' : status.get(p.number) ?? 'RESTRICTED';
     const x = p.coords.x - w / 2;
-    const y = p.coords.y - w / 2 + head;
+    const y = p.coords.y - h / 2 + head;
     const marks = p.placeProperties.map((q) => MARKS[q]).filter(Boolean).join('');
     return `  <g><title>${esc(`${p.number} ${s} ${p.placeProperties.join(' ')}${p.compartment ? ` compartment ${p.compartment}` : ''}`)}</title>`
-      + `<rect x="${x}" y="${y}" width="${w}" height="${w}" rx="6" fill="${FILL[s]}" stroke="#555"/>`
+      + `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="6" fill="${FILL[s]}" stroke="#555"/>`
       + `<text x="${p.coords.x}" y="${y + 17}" font-size="13" text-anchor="middle">${esc(p.number)}</text>`
       + `<text x="${p.coords.x}" y="${y + 33}" font-size="10" text-anchor="middle">${esc(marks)}</text></g>`;
   });
@@ -42,7 +43,7 @@ export function seatMapSvg(rules: RuleSet, body: PlaceMapBody, coachNumber: stri
   const legend = Object.entries(FILL).map(([k, c], i) => `<rect x="${8 + i * 90}" y="${height - 16}" width="12" height="12" fill="${c}" stroke="#555"/><text x="${24 + i * 90}" y="${height - 6}" font-size="11">${k.toLowerCase()}</text>`).join('');
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
-    `  <text x="8" y="16" font-size="14">Train ${esc(body.vehicleAvailability.vehicleNumber ?? '')}, coach ${esc(coachNumber)} (${esc(coach.layoutId)}) →</text>`,
+    `  <text x="8" y="16" font-size="14">Coach ${esc(coachNumber)} (${esc(coach.layoutId)}) →</text>`,
     `  <rect x="0.5" y="${head - 4}" width="${width - 1}" height="${layout.gridSize.y + 4}" fill="none" stroke="#333" rx="10"/>`,
     ...places,
     `  ${legend}`,

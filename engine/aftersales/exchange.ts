@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { enforce, type Context } from '../context.ts';
 import { chooseAncillaries } from '../booking/ancillaries.ts';
 import { move } from '../booking/lifecycle.ts';
+import { mapPlaceSelections, PlaceSelection } from '../booking/places.ts';
 import { initialState, step } from '../machine.ts';
 import type { Booking, ExchangeOperation, StoredOffer } from '../model.ts';
 import { createOffers } from '../offers/create.ts';
@@ -33,7 +34,7 @@ export const ExchangeOperationRequest = z.strictObject({
     offerId: z.string().min(1),
     passengerRefs: z.array(z.string()).min(1),
     optionalAncillarySelections: z.array(z.strictObject({ ancillaryId: z.string(), passengerRefs: z.array(z.string()).optional() })).optional(),
-    placeSelections: z.array(z.unknown()).optional(),
+    placeSelections: z.array(PlaceSelection).optional(),
     externalRef: z.unknown().optional(),
   })).length(1, 'exactly one exchange offer per operation'),
 });
@@ -121,6 +122,22 @@ export function createExchangeOperation(
   const now = ctx.now.toISOString();
   const idOf = (ref: string) => booking.passengers.find((p) => p.externalRef === ref)!.id;
   const part = { status: 'PREBOOKED' as const, createdOn: now };
+  // Spec §2.10: places are chosen as at booking, on the exchange offer's reservation offer parts, passengers named
+  // by externalRef as in the exchange offer request (spec §4.1 rule 7).
+  const selectionsAt = '#/exchangeOffers/0/placeSelections';
+  const selections = mapPlaceSelections(selection.placeSelections ?? [], {
+    owner: 'offer',
+    reservations: offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: idOf(r.passengerRef) })),
+    idOf: (ref) => booking.passengers.find((p) => p.externalRef === ref)?.id,
+    refOf: (id) => booking.passengers.find((p) => p.id === id)!.externalRef,
+  }, selectionsAt);
+  const pointers = new Map<string, string>();
+  const reserve = ({ passengerRef, ...r }: StoredOffer['reservations'][number]) => {
+    const id = ctx.ids.next('part');
+    const index = selections.findIndex((x) => x.reservationId === r.id);
+    pointers.set(id, index >= 0 ? `${selectionsAt}/${index}` : '#/exchangeOffers/0/offerId');
+    return { ...r, ...part, id, passengerId: idOf(passengerRef), ...(index >= 0 ? { placeSelection: selections[index] } : {}) };
+  };
   // Spec §4.1 rule 7: mandatory ancillaries are added again on the new trip; optional ones only when chosen anew.
   const operation: ExchangeOperation = {
     id: ctx.ids.next('offer'),
@@ -134,13 +151,13 @@ export function createExchangeOperation(
     trip: offer.trip,
     exchangePrice: offer.minimalPrice,
     admissions: offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerIds: passengerRefs.map(idOf) })),
-    reservations: offer.reservations.map(({ passengerRef, ...r }) => ({ ...r, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef) })),
+    reservations: offer.reservations.map(reserve),
     ancillaries: chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _d, ...a }, autoAdded }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef), autoAdded })),
   };
-  // The new reservations take places as a new booking's would (no place selection in an exchange request).
+  // The new reservations take places as a new booking's would.
   const placed = allocate(ctx, {
     booking: { ...booking, trip: operation.trip, reservations: operation.reservations },
-    held, targets: new Set(operation.reservations.map((r) => r.id)), mode: 'create', pointerOf: () => '#/exchangeOffers/0/offerId',
+    held, targets: new Set(operation.reservations.map((r) => r.id)), mode: 'create', pointerOf: (id) => pointers.get(id)!,
   }).reservations;
   const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'EXCHANGE_ONGOING');
   const next = { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };

@@ -93,11 +93,11 @@ export function createBooking(
   const admissions = offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, id: ids.next('part'), passengerIds: passengerRefs.map(passengerId), status: 'PREBOOKED' as const, createdOn: now }));
   const rawSelections = [...(request.placeSelections ?? []), ...(selection.placeSelections ?? [])];
   const selectionsAt = selection.placeSelections ? '#/offers/0/placeSelections' : '#/placeSelections';
-  const places = readPlaceSelections(ctx, offer, rawSelections, selectionsAt);
+  const places = readPlaceSelections(ctx, offer, rawSelections, selectionsAt, (ref) => passengers.find((p) => p.externalRef === ref)?.id);
   const pointers = new Map<string, string>();
   const reservations = offer.reservations.map(({ passengerRef, ...r }) => {
     const id = ids.next('part');
-    const index = places.has(r.id) ? rawSelections.findIndex((s) => (s as { reservationId?: unknown })?.reservationId === r.id) : -1;
+    const index = places.has(r.id) ? rawSelections.findIndex((s) => s.reservationId === r.id) : -1;
     pointers.set(id, index >= 0 ? `${selectionsAt}/${index}` : selectionsAt);
     return {
       ...r, id, passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CardReference } from '../offers/request.ts';
+import { PlaceSelection } from './places.ts';
 import { PersonDetail, Purchaser } from './request.ts';
 
 /**
@@ -33,7 +34,7 @@ export const PaymentMethod = z.strictObject({
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 export const BookingPatch = z.strictObject({
-  placeSelections: z.array(z.unknown()).optional(),
+  placeSelections: z.array(PlaceSelection).optional(),
   usedPaymentMethods: z.array(PaymentMethod).optional(),
   requestedFulfillmentType: z.string().optional(),
   preferredFulfillmentMedia: z.string().optional(),

@@ -10,10 +10,10 @@ import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from './lifecycle.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
-import { PlaceSelection } from './places.ts';
+import { mapPlaceSelections, type PlaceSelection } from './places.ts';
+import { tripOfPart } from './trips.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
-import { z } from 'zod';
 
 /**
  * PATCH passenger (spec §2.7 rules 3–7, CONTRACT §4b): complete details replace the old ones; the age may
@@ -118,16 +118,17 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown, held
 
 /**
  * Spec §2.10 rules 1, 3: keeps each place selection on the reservation it names and places it again; a place
- * that is not available is 86035 and nothing changes (the current place is kept).
+ * that is not available is 86035 and nothing changes (the current place is kept). A reservation the booking does
+ * not have is 86001, a passenger it cannot map 86029 (spec §7): never ignored.
  */
-function applyPlaceSelections(ctx: Context, booking: Booking, selections: unknown[], held: readonly Holding[]): Booking['reservations'] {
-  selections.forEach((s, i) => {
-    const id = (s as { reservationId?: unknown } | null)?.reservationId;
-    if (!booking.reservations.some((r) => r.id === id)) {
-      throw violation('86001', { reason: `placeSelections[${i}].reservationId names no reservation of this booking` }, `#/placeSelections/${i}/reservationId`);
-    }
-  });
-  const parsed = parseRequest(z.array(PlaceSelection), selections, '#/placeSelections');
+function applyPlaceSelections(ctx: Context, booking: Booking, selections: PlaceSelection[], held: readonly Holding[]): Booking['reservations'] {
+  const parsed = mapPlaceSelections(selections, {
+    owner: 'booking',
+    reservations: booking.reservations.map((r) => ({ id: r.id, tripId: tripOfPart(booking, r.id).id, legId: r.legId, passengerId: r.passengerId })),
+    // Spec §2.7 rule 2: after booking, passengers are named by their id.
+    idOf: (id) => (booking.passengers.some((p) => p.id === id) ? id : undefined),
+    refOf: (id) => id,
+  }, '#/placeSelections');
   const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
   const reservations = booking.reservations.map((r) => {
     const selection = parsed[indexOf(r.id)];

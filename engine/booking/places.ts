@@ -1,45 +1,98 @@
 import { z } from 'zod';
 import { enforce, type Context } from '../context.ts';
 import type { StoredOffer } from '../model.ts';
-import { parseRequest } from '../validate.ts';
+import { TripLegCoverage } from '../osdm/shapes.ts';
+import { violation } from '../violation.ts';
 
 /**
  * OSDM PlaceSelection (spec §2.10 rule 2): exact places, accommodations with place properties, or a
  * reference place. Given inside the OfferSelection (OSDM) or at the top of the booking request (spec §2.6);
- * CONTRACT §4b accepts both.
+ * CONTRACT §4b accepts both. OSDM requires the leg the reservation covers (`tripLegCoverage`) and, for
+ * accommodations, whom they are for and the accommodation type and sub type.
  */
-const objectType = z.string().optional();
 export const PlaceSelection = z.strictObject({
-  objectType,
   reservationId: z.string().min(1),
-  tripLegCoverage: z.unknown().optional(),
-  places: z.array(z.strictObject({ objectType, coachNumber: z.string(), placeNumber: z.string(), passengerRef: z.string() })).optional(),
+  tripLegCoverage: TripLegCoverage,
+  places: z.array(z.strictObject({ coachNumber: z.string(), placeNumber: z.string(), passengerRef: z.string() })).optional(),
   accommodations: z.array(z.strictObject({
-    objectType,
-    passengerRefs: z.array(z.string()).optional(),
-    accommodationType: z.string().optional(),
-    accommodationSubType: z.string().optional(),
+    passengerRefs: z.array(z.string()).min(1),
+    accommodationType: z.string(),
+    accommodationSubType: z.string(),
     placeProperties: z.array(z.string()).default([]),
   })).optional(),
-  referencePlace: z.strictObject({ objectType, coachNumber: z.string(), placeNumber: z.string() }).optional(),
+  referencePlace: z.strictObject({ coachNumber: z.string(), placeNumber: z.string() }).optional(),
 });
 export type PlaceSelection = z.infer<typeof PlaceSelection>;
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 
+/** Whom the place selections of a request may name, and how the request names passengers. */
+export interface SelectionScope {
+  /** The offer's reservation offer parts (when booking) or the booking's reservations (in a patch). */
+  reservations: ReadonlyArray<{ id: string; tripId: string; legId: string; passengerId: string }>;
+  /** Where they are: 'offer' or 'booking'. */
+  owner: 'offer' | 'booking';
+  /** A passenger reference as the request gives it → the passenger's id in the booking, if any. */
+  idOf: (ref: string) => string | undefined;
+  /** A passenger's id → the reference the request should have used. */
+  refOf: (passengerId: string) => string;
+}
+
+/**
+ * Checks that each selection names a reservation of the offer or booking and its leg (86001), and that every
+ * passenger it names is one the request may name there (spec §7 86029: the passenger could not be mapped); returns
+ * the selections with the passengers named by their booking id, as OSDM's SelectedPlace.passengerRef and a stored
+ * booking name them. Spec §2.7 rule 2: a request names a passenger by externalRef when booking, by id afterwards.
+ * A place in `places` is for the passenger of the reservation it is listed under; naming anybody else there would
+ * leave the place unused, so it is refused too.
+ */
+export function mapPlaceSelections(selections: PlaceSelection[], scope: SelectionScope, pointer: string): PlaceSelection[] {
+  return selections.map((s, i) => {
+    const at = `${pointer}/${i}`;
+    const r = scope.reservations.find((x) => x.id === s.reservationId);
+    if (!r) throw violation('86001', { reason: `reservationId ${s.reservationId} names no reservation of this ${scope.owner}` }, `${at}/reservationId`);
+    // One selection per reservation, one place per passenger: a second one would go unread.
+    if (selections.findIndex((x) => x.reservationId === s.reservationId) < i) {
+      throw violation('86001', { reason: `reservation ${s.reservationId} has a place selection already` }, `${at}/reservationId`);
+    }
+    if ((s.places?.length ?? 0) > 1) throw violation('86001', { reason: `reservation ${r.id} is for one passenger and takes one place` }, `${at}/places/1`);
+    if (s.tripLegCoverage.tripId !== r.tripId || s.tripLegCoverage.legId !== r.legId) {
+      throw violation('86001', { reason: `tripLegCoverage must be the leg of reservation ${r.id}: {"tripId":"${r.tripId}","legId":"${r.legId}"}` }, `${at}/tripLegCoverage`);
+    }
+    const mapped = (ref: string, where: string, wanted?: string) => {
+      const id = scope.idOf(ref);
+      if (id === undefined || (wanted !== undefined && id !== wanted)) {
+        throw violation('86029', { passengerRef: ref, reservationId: r.id, expected: scope.refOf(r.passengerId) }, where);
+      }
+      return id;
+    };
+    const places = s.places?.map((p, j) => ({ ...p, passengerRef: mapped(p.passengerRef, `${at}/places/${j}/passengerRef`, r.passengerId) }));
+    const accommodations = s.accommodations?.map((a, j) => ({
+      ...a, passengerRefs: a.passengerRefs.map((ref, k) => mapped(ref, `${at}/accommodations/${j}/passengerRefs/${k}`)),
+    }));
+    return { ...s, ...(places ? { places } : {}), ...(accommodations ? { accommodations } : {}) };
+  });
+}
+
 /**
  * Reads the place selections of a booking request and applies spec §2.5 rule 5 (rules/night-gender.yaml)
- * to every reservation of a shared night compartment. Returns the selections by offer reservation id.
+ * to every reservation of a shared night compartment. Returns the selections by offer reservation id, their
+ * passengers named by booking id (mapPlaceSelections); `passengerIdOf` maps an offer's passenger externalRef.
  */
-export function readPlaceSelections(ctx: Context, offer: StoredOffer, raw: unknown[], pointer: string): Map<string, PlaceSelection> {
-  const selections = parseRequest(z.array(PlaceSelection), raw, pointer);
+export function readPlaceSelections(ctx: Context, offer: StoredOffer, given: PlaceSelection[], pointer: string, passengerIdOf: (externalRef: string) => string | undefined): Map<string, PlaceSelection> {
+  const selections = mapPlaceSelections(given, {
+    owner: 'offer',
+    reservations: offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: passengerIdOf(r.passengerRef)! })),
+    idOf: passengerIdOf,
+    refOf: (id) => offer.reservations.find((r) => passengerIdOf(r.passengerRef) === id)!.passengerRef,
+  }, pointer);
   const byReservation = new Map<string, PlaceSelection>();
   selections.forEach((s) => byReservation.set(s.reservationId, s));
   offer.reservations.forEach((r) => {
     const product = ctx.rules.products.products[r.product.code]!;
     const selection = byReservation.get(r.id);
     const genders = (selection?.accommodations ?? [])
-      .filter((a) => !a.passengerRefs || a.passengerRefs.includes(r.passengerRef))
+      .filter((a) => a.passengerRefs.includes(passengerIdOf(r.passengerRef)!))
       .flatMap((a) => a.placeProperties.filter((p): p is (typeof GENDERS)[number] => (GENDERS as readonly string[]).includes(p)));
     const index = selection ? selections.indexOf(selection) : -1;
     enforce(ctx, 'nightGender', {

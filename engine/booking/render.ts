@@ -3,7 +3,7 @@ import type { Booking, BookedAdmission, BookedReservation, Fulfillment, Money } 
 import { sum } from '../offers/pricing.ts';
 import { appliedCorporateCodes } from '../offers/render.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
-import { renderPlaceAllocation } from '../seats/render.ts';
+import { renderPlaceAllocation, renderPlaceSelection } from '../seats/render.ts';
 import { fulfillmentSummary } from './fulfillment-summary.ts';
 import { tripOfPart } from './trips.ts';
 import type { Language } from '../rules/schemas.ts';
@@ -68,7 +68,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     exchangeable: booking.admissions[0]?.exchangeable ?? 'NO',
     products: [{ productId: r.product.id, legIds: [r.legId] }],
     tripCoverage: coverage(r.id, [r.legId]),
-    ...(r.placeSelection ? { placeSelection: { ...(r.placeSelection as object), reservationId: r.id } } : {}),
+    ...(r.placeSelection ? { placeSelection: renderPlaceSelection(booking, r) } : {}),
     ...(r.placeAllocation ? { placeAllocation: renderPlaceAllocation(rules, booking, r) } : {}),
   });
   return {

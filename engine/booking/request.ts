@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CardReference, PromotionCode } from '../offers/request.ts';
+import { PlaceSelection } from './places.ts';
 
 /**
  * BookingRequest as the operator accepts it (spec §2.6), in OSDM 3.4 field names. Passenger details may
@@ -51,7 +52,7 @@ export const OfferSelection = z.strictObject({
   offerId: z.string().min(1),
   passengerRefs: z.array(z.string().min(1)).min(1),
   throughTicketTags: z.array(z.enum(['RESPLUS'])).optional(),
-  placeSelections: z.array(z.unknown()).optional(),
+  placeSelections: z.array(PlaceSelection).optional(),
   /** Spec §2.8 rule 2: the ancillaries chosen, one item per group; mandatory ones not chosen are added with their default. */
   optionalAncillarySelections: z.array(z.strictObject({ ancillaryId: z.string().min(1), passengerRefs: z.array(z.string()).optional() })).optional(),
   externalRef: ignored, optionalReservationSelections: ignored,
@@ -63,7 +64,7 @@ export const BookingRequest = z.strictObject({
   offers: z.array(OfferSelection),
   passengerSpecifications: z.array(PassengerSpecification).min(1),
   purchaser: Purchaser.optional(),
-  placeSelections: z.array(z.unknown()).optional(),
+  placeSelections: z.array(PlaceSelection).optional(),
   promotionCodes: z.array(PromotionCode).optional(),
   embed: z.array(z.string()).optional(),
   requestedFulfillmentType: ignored,

@@ -65,7 +65,6 @@ export const LimitsFile = z.strictObject({
   aftersalesOfferValidFor: IsoDuration,
   bookingHorizon: IsoDuration,
   accessTokenLifetime: IsoDuration,
-  seatWidthPx: z.number().int().positive(),
   requestBodyLimitBytes: z.number().int().positive(),
   languages: z.array(Language).min(1),
   defaultOsdmVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/),

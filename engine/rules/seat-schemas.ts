@@ -7,13 +7,23 @@ const PlaceNumber = z.string().regex(/^\d+$/, 'digits');
 /** Shared with the coach layout response (engine/seats/response.ts), which shows them as the file gives them. */
 export const GridSize = z.strictObject({ x: z.number().int().positive(), y: z.number().int().positive() });
 export const PlaceCoords = z.strictObject({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative() });
-export const PlaceDirection = z.enum(['IN_DIRECTION', 'OPPOSITE_DIRECTION']);
+/** OSDM LayoutCoordinates: a centre and the graphical layer it is drawn on. */
+export const LayoutCoordinates = PlaceCoords.extend({ zOrder: z.number().int().nonnegative() });
+/** OSDM DirectionType: where a place's passenger faces on the drawing (a coach is drawn travelling right). */
+export const PlaceDirection = z.enum(['RIGHT', 'LEFT', 'UP', 'DOWN']);
+/** OSDM TravelDirectionType of a Coach as this operator uses it (spec §2.11 Coach.direction). */
+export const CoachDirection = z.enum(['IN_DIRECTION', 'OPPOSITE_DIRECTION']);
+
+const Size = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
 
 export const CoachLayoutsFile = z.strictObject({
-  /** Spec §2.11: always 40 px. */
-  seatWidth: z.number().int().positive(),
+  /** Spec §2.11, §8: icons have fixed sizes (a seat is always 40 px wide); a place shows its size by its icon. */
+  icons: z.record(Code, Size),
+  /** OSDM LayoutCoordinates.zOrder of what a layout draws. */
+  layers: z.strictObject({ places: z.number().int().nonnegative(), labels: z.number().int().nonnegative() }),
   layouts: z.record(Code, z.strictObject({
     accommodationSubType: Code,
+    placeIcon: Code,
     gridSize: GridSize,
     places: z.array(z.strictObject({
       number: PlaceNumber,
@@ -26,6 +36,7 @@ export const CoachLayoutsFile = z.strictObject({
   })),
 }).superRefine((file, ctx) => {
   for (const [id, layout] of Object.entries(file.layouts)) {
+    if (!file.icons[layout.placeIcon]) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'placeIcon'], message: `no icon ${layout.placeIcon} in icons` });
     const seen = new Set<string>();
     layout.places.forEach((p, i) => {
       if (seen.has(p.number)) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'places', i, 'number'], message: `place ${p.number} appears twice in ${id}` });

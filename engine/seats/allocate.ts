@@ -56,7 +56,7 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     const selection = r.placeSelection as PlaceSelection | undefined;
     const pointer = req.pointerOf(r.id);
     const wanted = [...new Set((selection?.accommodations ?? [])
-      .filter((a) => !a.passengerRefs || a.passengerRefs.includes(passenger.externalRef))
+      .filter((a) => a.passengerRefs.includes(passenger.id))
       .flatMap((a) => a.placeProperties))];
     const shared = product.compartment === 'SHARED';
     // Spec §2.5 rule 5: the gender is given at creation and cannot be patched later.
@@ -68,7 +68,8 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     const train = trainKey(leg);
     const onTrain = held.filter((h) => h.train === train);
     const fits = (c: Candidate) => selectable(c, seeker, onTrain) && required.every((p) => c.place.placeProperties.includes(p));
-    const exactIndex = (selection?.places ?? []).findIndex((p) => p.passengerRef === passenger.externalRef);
+    // Selections name passengers by their booking id (engine/booking/places.ts mapPlaceSelections).
+    const exactIndex = (selection?.places ?? []).findIndex((p) => p.passengerRef === passenger.id);
     // Near the reference place, else near the booking's previous passenger on this leg.
     const ref = selection?.referencePlace;
     const previous = [...placed.entries()].reverse().find(([id]) => booking.reservations.find((x) => x.id === id)?.legId === r.legId)?.[1];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { isExpired } from '../booking/lifecycle.ts';
+import { tripOfPart } from '../booking/trips.ts';
 import type { PlaceSelection } from '../booking/places.ts';
 import type { Booking, Leg, StoredOffer } from '../model.ts';
 import { parseRequest } from '../validate.ts';
@@ -8,7 +9,7 @@ import { violation } from '../violation.ts';
 import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from './inventory.ts';
 import { candidate, candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from './train.ts';
-import type { PreSelection } from './response.ts';
+import type { PartReference, PlacePreSelection, PlaceStatus } from './response.ts';
 
 /** The four query parameters of /availabilities, …/preferences and …/place-map (CONTRACT §6). */
 export const AvailabilityQuery = z.object({
@@ -32,8 +33,10 @@ export interface MapSubject {
   tripId: string;
   productCode: string;
   seeker: Seeker;
+  /** The request's context and resource (OSDM PlaceAvailability.reference). */
+  reference: z.infer<typeof PartReference>;
   /** Booking context: the places of all reservations on the leg (spec §2.11 preSelections). */
-  preSelections?: Array<z.infer<typeof PreSelection>>;
+  preSelections?: Array<z.infer<typeof PlacePreSelection>>;
 }
 
 /**
@@ -58,14 +61,16 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
     const leg = offer.trip.legs.find((l) => l.id === part.legId)!;
     published(leg);
     const product = ctx.rules.products.products[part.product.code]!;
-    return { leg, tripId: offer.trip.id, productCode: part.product.code, seeker: { ...interval(leg), bookingId: '', private: product.compartment === 'PRIVATE', wheelchair: false } };
+    return { leg, tripId: offer.trip.id, productCode: part.product.code, reference: referenceOf(q), seeker: { ...interval(leg), bookingId: '', private: product.compartment === 'PRIVATE', wheelchair: false } };
   }
   const booking = found.booking;
   if (!booking || booking.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: 'booking', id: q.contextId }, '#/contextId');
   const r = booking.reservations.find((x) => x.id === q.resourceId);
   if (!r) throw violation('RESOURCE_NOT_FOUND', { resource: 'reservation', id: q.resourceId }, '#/resourceId');
   if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
-  const leg = booking.trip.legs.find((l) => l.id === r.legId)!;
+  // A reservation an exchange made travels on the exchange's trip (leg ids may repeat from one trip to the next).
+  const trip = tripOfPart(booking, r.id);
+  const leg = trip.legs.find((l) => l.id === r.legId)!;
   published(leg);
   const product = ctx.rules.products.products[r.product.code]!;
   const passenger = booking.passengers.find((p) => p.id === r.passengerId)!;
@@ -73,23 +78,19 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
   const genders = ((r.placeSelection as PlaceSelection | undefined)?.accommodations ?? []).flatMap((a) => a.placeProperties).filter((p) => fleet.genderPlaceProperties.includes(p));
   const gender = product.compartment === 'SHARED' ? r.placeAllocation?.gender ?? genders[0] : undefined;
   const preSelections = booking.reservations
-    .filter((x) => x.legId === r.legId && holds(booking, x, ctx.now))
-    .map((x) => ({
-      reservationId: x.id,
-      passengerRef: booking.passengers.find((p) => p.id === x.passengerId)!.externalRef,
-      passengerId: x.passengerId,
-      coachNumber: x.placeAllocation!.coachNumber,
-      placeNumber: x.placeAllocation!.placeNumber,
-    }));
+    .filter((x) => x.legId === r.legId && tripOfPart(booking, x.id).id === trip.id && holds(booking, x, ctx.now))
+    .map((x) => ({ reservationId: x.id, coach: x.placeAllocation!.coachNumber, place: x.placeAllocation!.placeNumber }));
   return {
-    leg, tripId: booking.trip.id, productCode: r.product.code,
+    leg, tripId: trip.id, productCode: r.product.code, reference: referenceOf(q),
     seeker: { ...interval(leg), bookingId: booking.id, reservationId: r.id, private: product.compartment === 'PRIVATE', ...(gender ? { gender } : {}), wheelchair: (passenger.prmNeeds ?? []).includes(fleet.wheelchair.prmNeed) },
     ...(preSelections.length > 0 ? { preSelections } : {}),
   };
 }
 
+const referenceOf = (q: AvailabilityQuery) => ({ contextId: q.contextId, contextType: q.contextType, resourceId: q.resourceId, resourceType: 'RESERVATION' as const });
+
 /** Every place of the train with its status for the subject (spec §2.11 PlacePosition.status). */
-export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Array<Candidate & { status: 'FREE' | 'OCCUPIED' | 'RESTRICTED' }> {
+export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Array<Candidate & { status: z.infer<typeof PlaceStatus> }> {
   const { rules } = ctx;
   const train = trainKey(subject.leg);
   const held: Holding[] = holdingsOf(onTrains, ctx.now).filter((h) => h.train === train);
@@ -100,7 +101,7 @@ export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: reado
     return layout.places.map((place) => {
       const c = candidate(rules, coach, layout, place);
       const taken = held.some((h) => h.reservationId !== subject.seeker.reservationId && h.coachNumber === coach.number && h.placeNumber === place.number && overlaps(h, subject.seeker));
-      const status = sells.has(coach.number) && selectable(c, subject.seeker, held) ? 'FREE' as const : taken ? 'OCCUPIED' as const : 'RESTRICTED' as const;
+      const status = sells.has(coach.number) && selectable(c, subject.seeker, held) ? 'FREE' as const : taken ? 'ALLOCATED' as const : 'RESTRICTED' as const;
       return { ...c, status };
     });
   });

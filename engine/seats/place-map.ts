@@ -6,10 +6,9 @@ import type { z } from 'zod';
 import type * as R from './response.ts';
 
 /**
- * GET /availabilities/place-map (spec §2.11): PlaceAvailability of the subject's leg. Coach.status is always
- * FREE and its owner the operator's carrier; a day coach has one compartment numbered 1, a night coach its
- * compartments; PlacePosition.status is FREE exactly when the place is selectable for this passenger and leg,
- * and isSelectable says the same.
+ * GET /availabilities/place-map (spec §2.11): PlaceAvailability of the subject's leg. A coach's owner is the
+ * operator's carrier; a day coach has one compartment numbered 1, a night coach its compartments;
+ * PlacePosition.status is FREE exactly when the place is selectable for this passenger and leg.
  */
 export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlaceAvailabilityResponse> {
   const places = placeStatuses(ctx, subject, onTrains);
@@ -18,7 +17,6 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
     const numbers = [...new Set(mine.map((p) => p.place.compartment ?? '1'))];
     return {
       number: coach.number,
-      status: 'FREE' as const,
       layoutId: coach.layout,
       owner: ctx.rules.stations.operatorCarrier.ref,
       direction: 'IN_DIRECTION' as const,
@@ -29,7 +27,6 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
         places: mine.filter((p) => (p.place.compartment ?? '1') === n).map((p) => ({
           number: p.place.number,
           status: p.status,
-          isSelectable: p.status === 'FREE',
           placeProperties: p.place.placeProperties,
         })),
       })),
@@ -37,47 +34,78 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
   });
   return {
     vehicleAvailability: {
-      tripLegCoverage: { tripId: subject.tripId, legId: subject.leg.id },
-      vehicleNumber: subject.leg.vehicleNumber,
-      coaches,
+      reference: subject.reference,
+      vehicle: { coaches },
       ...(subject.preSelections ? { preSelections: subject.preSelections } : {}),
     },
   };
 }
 
-/** GET /availabilities: the FREE places counted per place-property combination (CONTRACT §6). */
-export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.AvailabilityCountResponse> {
-  const counts = new Map<string, { placeProperties: string[]; count: number }>();
+/** The FREE places of the subject, counted per accommodation sub type and place-property combination. */
+function freeCombinations(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]) {
+  const counts = new Map<string, { accommodationSubType: string; placeProperties: string[]; count: number }>();
   for (const p of placeStatuses(ctx, subject, onTrains)) {
     if (p.status !== 'FREE') continue;
     const props = [...p.place.placeProperties].sort();
-    const key = props.join(',');
-    counts.set(key, { placeProperties: props, count: (counts.get(key)?.count ?? 0) + 1 });
+    const key = `${p.layout.accommodationSubType}:${props.join(',')}`;
+    counts.set(key, { accommodationSubType: p.layout.accommodationSubType, placeProperties: props, count: (counts.get(key)?.count ?? 0) + 1 });
+  }
+  return [...counts.values()];
+}
+
+/** GET /availabilities: the FREE places counted per place-property combination (CONTRACT §6). */
+export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.AvailabilityCountResponse> {
+  const counts = new Map<string, { placeProperties: string[]; count: number }>();
+  for (const { placeProperties, count } of freeCombinations(ctx, subject, onTrains)) {
+    const key = placeProperties.join(',');
+    counts.set(key, { placeProperties, count: (counts.get(key)?.count ?? 0) + count });
   }
   return { availabilities: [...counts.values()] };
 }
 
-/** GET /availabilities/preferences: the FREE places with their properties (CONTRACT §6). */
+/**
+ * GET /availabilities/preferences (CONTRACT §6): OSDM AvailablePlace per accommodation sub type and place-property
+ * combination that has FREE places, with how many.
+ */
 export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlacePreferencesResponse> {
+  const accommodationType = ctx.rules.products.products[subject.productCode]?.accommodationType ?? 'SEAT';
   return {
-    availablePlaces: placeStatuses(ctx, subject, onTrains).filter((p) => p.status === 'FREE')
-      .map((p) => ({ coachNumber: p.coach.number, placeNumber: p.place.number, placeProperties: p.place.placeProperties })),
+    availablePlaces: freeCombinations(ctx, subject, onTrains).map((c) => ({
+      accommodationType,
+      accommodationSubType: c.accommodationSubType,
+      placeProperties: c.placeProperties,
+      numericAvailability: c.count,
+      tripLegCoverage: { tripId: subject.tripId, legId: subject.leg.id },
+    })),
   };
 }
 
-/** GET /coach-layouts/{layoutId} (spec §2.11): places with number, centre coordinates and direction; 40 px seats. */
+/**
+ * GET /coach-layouts/{layoutId} (spec §2.11): each place with its icon (whose fixed size says the seat width,
+ * spec §8), number, facing direction and centre on the places' layer; a night coach's compartment numbers under
+ * its compartments, on the labels' layer.
+ */
 export function renderCoachLayout(rules: RuleSet, layoutId: string): z.infer<typeof R.CoachLayoutResponse> | undefined {
   const layout = rules.coachLayouts.layouts[layoutId];
   if (!layout) return undefined;
+  const { layers, icons } = rules.coachLayouts;
+  const icon = icons[layout.placeIcon]!;
+  const compartments = [...new Set(layout.places.flatMap((p) => (p.compartment ? [p.compartment] : [])))];
+  const compartmentNumbers = compartments.map((number) => {
+    const inside = layout.places.filter((p) => p.compartment === number);
+    const x = Math.round(inside.reduce((s, p) => s + p.coords.x, 0) / inside.length);
+    // One icon height below the compartment's lowest place, clear of its places.
+    const y = Math.min(layout.gridSize.y, Math.max(...inside.map((p) => p.coords.y)) + icon.height);
+    return { number, coords: { x, y, zOrder: layers.labels } };
+  });
   return {
     coachLayout: {
       id: layoutId,
       gridSize: layout.gridSize,
-      seatWidth: rules.coachLayouts.seatWidth,
       places: layout.places.map((p) => ({
-        number: p.number, coords: p.coords, direction: p.direction, placeProperties: p.placeProperties,
-        ...(p.compartment ? { compartmentNumber: p.compartment } : {}),
+        icon: layout.placeIcon, number: p.number, direction: p.direction, coords: { ...p.coords, zOrder: layers.places },
       })),
+      ...(compartmentNumbers.length > 0 ? { compartmentNumbers } : {}),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TripLegCoverage } from '../osdm/shapes.ts';
-import { GridSize, PlaceCoords, PlaceDirection } from '../rules/seat-schemas.ts';
+import { CoachDirection, GridSize, LayoutCoordinates, PlaceDirection } from '../rules/seat-schemas.ts';
 
 /**
  * The seat answers (spec §2.10, §2.11, §4.1 rule 3; CONTRACT §6) as engine/seats/render.ts and
@@ -22,41 +22,50 @@ export const PlaceAllocation = z.strictObject({
   })),
 });
 
-/** OSDM PlacePosition.status as spec §2.11 uses it: FREE exactly when this passenger may take the place. */
-export const PlaceStatus = z.enum(['FREE', 'OCCUPIED', 'RESTRICTED']);
+/**
+ * OSDM AvailabilityStatus of a place as spec §2.11 uses it: FREE exactly when this passenger may take the place;
+ * a place another reservation holds is ALLOCATED (OSDM's word for what the spec calls occupied), any other place
+ * RESTRICTED. Clients treat both as not free (docs/seats-in-osdm.md).
+ */
+export const PlaceStatus = z.enum(['FREE', 'ALLOCATED', 'RESTRICTED']);
 
-/** A place of a booking's reservations on the leg (spec §2.11 preSelections). */
-export const PreSelection = z.strictObject({
+/** OSDM PlacePreSelection: a place of a booking's reservation on the leg (spec §2.11 preSelections). */
+export const PlacePreSelection = z.strictObject({
   reservationId: z.string(),
-  passengerRef: z.string(),
-  passengerId: z.string(),
-  coachNumber: z.string(),
-  placeNumber: z.string(),
+  coach: z.string().describe('Coach.number'),
+  place: z.string().describe('PlacePosition.number'),
+});
+
+/** OSDM PartReference: the offer's reservation offer part or the booking's reservation the map was asked for. */
+export const PartReference = z.strictObject({
+  contextId: z.string(),
+  contextType: z.enum(['OFFER', 'BOOKING']),
+  resourceId: z.string(),
+  resourceType: z.literal('RESERVATION'),
 });
 
 /**
- * GET /availabilities/place-map → 200: OSDM PlaceAvailabilityResponse. Its `vehicleAvailability` differs from
- * OSDM 3.4 PlaceAvailability (which nests the coaches under a required `vehicle`): the renderer puts
- * tripLegCoverage, vehicleNumber and coaches at its top.
+ * GET /availabilities/place-map → 200: OSDM PlaceAvailabilityResponse (spec §2.11). OSDM 3.4 has no Coach.status
+ * and no PlacePosition.isSelectable (the spec's table predates 3.4): a place is selectable exactly when FREE.
  */
 export const PlaceAvailabilityResponse = z.strictObject({
   vehicleAvailability: z.strictObject({
-    tripLegCoverage: TripLegCoverage,
-    vehicleNumber: z.string(),
-    coaches: z.array(z.strictObject({
-      number: z.string(),
-      status: z.literal('FREE'),
-      layoutId: z.string(),
-      owner: z.string(),
-      direction: PlaceDirection,
-      compartments: z.array(z.strictObject({
+    reference: PartReference,
+    vehicle: z.strictObject({
+      coaches: z.array(z.strictObject({
         number: z.string(),
-        status: z.literal('FREE'),
-        isSelectable: z.boolean(),
-        places: z.array(z.strictObject({ number: z.string(), status: PlaceStatus, isSelectable: z.boolean(), placeProperties: z.array(z.string()) })),
+        layoutId: z.string(),
+        owner: z.string(),
+        direction: CoachDirection,
+        compartments: z.array(z.strictObject({
+          number: z.string(),
+          status: z.literal('FREE'),
+          isSelectable: z.boolean(),
+          places: z.array(z.strictObject({ number: z.string(), status: PlaceStatus, placeProperties: z.array(z.string()) })),
+        })),
       })),
-    })),
-    preSelections: z.array(PreSelection).optional(),
+    }),
+    preSelections: z.array(PlacePreSelection).optional(),
   }),
 });
 
@@ -65,23 +74,36 @@ export const AvailabilityCountResponse = z.strictObject({
   availabilities: z.array(z.strictObject({ placeProperties: z.array(z.string()), count: z.number().int() })),
 });
 
-/** GET /availabilities/preferences → 200: OSDM PlaceAvailabilityCollectionResponse, each place by coach and number. */
+/**
+ * GET /availabilities/preferences → 200: OSDM PlaceAvailabilityCollectionResponse. One OSDM AvailablePlace per
+ * combination of accommodation type, sub type and place properties that has FREE places for the subject, with
+ * how many (numericAvailability); the place map names the places themselves.
+ */
 export const PlacePreferencesResponse = z.strictObject({
-  availablePlaces: z.array(z.strictObject({ coachNumber: z.string(), placeNumber: z.string(), placeProperties: z.array(z.string()) })),
+  availablePlaces: z.array(z.strictObject({
+    accommodationType: z.string(),
+    accommodationSubType: z.string(),
+    placeProperties: z.array(z.string()),
+    numericAvailability: z.number().int(),
+    tripLegCoverage: TripLegCoverage,
+  })),
 });
 
-/** GET /coach-layouts/{layoutId} → 200: OSDM CoachLayoutResponse; `seatWidth` (40 px, spec §2.11) is our addition. */
+/**
+ * GET /coach-layouts/{layoutId} → 200: OSDM CoachLayoutResponse. Each place is drawn with its `icon`, whose size
+ * is fixed by the UIC icon list (spec §2.11: a seat is 40 px wide, rules/coach-layouts.yaml `icons`); a night
+ * coach shows its compartment numbers where OSDM puts them, in `compartmentNumbers`.
+ */
 export const CoachLayoutResponse = z.strictObject({
   coachLayout: z.strictObject({
     id: z.string(),
     gridSize: GridSize,
-    seatWidth: z.number().int(),
     places: z.array(z.strictObject({
+      icon: z.string(),
       number: z.string(),
-      coords: PlaceCoords,
       direction: PlaceDirection,
-      placeProperties: z.array(z.string()),
-      compartmentNumber: z.string().optional(),
+      coords: LayoutCoordinates,
     })),
+    compartmentNumbers: z.array(z.strictObject({ number: z.string(), coords: LayoutCoordinates })).optional(),
   }),
 });

@@ -6,11 +6,6 @@ import { defaultOsdmConformance, readKnownViolations, signatureOf, type OsdmConf
  * Without ../shared nothing is checked (test/osdm-conformance.test.ts says why).
  */
 let osdm: OsdmConformance | null | undefined;
-/**
- * Temporary, like the known list: the seat work brings these to OSDM (a booking's place selection echo, the place
- * map, preferences, coach layouts); random operations reach them in more places than the scenarios do.
- */
-const SEAT_WORK = /\/placeSelection\b|^GET \/(availabilities\/(place-map|preferences)|coach-layouts\/)/;
 let known: Set<string> | undefined;
 export function osdmViolations(method: string, url: string, status: number, body: unknown): string[] {
   if (osdm === undefined) {
@@ -21,6 +16,6 @@ export function osdmViolations(method: string, url: string, status: number, body
   // Test-only routes are no operation of any API.
   if (!osdm || url.startsWith('/v3/test-only/')) return [];
   return osdm.check(method, url, status, body).violations
-    .filter((v) => !known!.has(signatureOf(v)) && !SEAT_WORK.test(`${v.operation} ${v.pointer}`))
+    .filter((v) => !known!.has(signatureOf(v)))
     .map((v) => `${v.pointer || '(body)'}: ${v.message}`);
 }

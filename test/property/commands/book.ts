@@ -45,7 +45,10 @@ export class Book extends ApiCommand {
     const timeLimit = m.now + lifetimes().provisionalBooking;
     const externalRef = `model-${++m.sequence}`;
     const genderless = this.gender === 'forgotten' && offer.sharedPlaces.length > 0;
-    const placeSelections = this.gender === 'forgotten' ? [] : offer.sharedPlaces.map((place) => ({ reservationId: ref(place), accommodations: [{ placeProperties: [this.gender] }] }));
+    const placeSelections = this.gender === 'forgotten' ? [] : offer.sharedPlaces.map((place) => ({
+      reservationId: ref(place), tripLegCoverage: ref(`${place}Leg`),
+      accommodations: [{ passengerRefs: offer.passengers.map((p) => p.ref), accommodationType: ref(`${place}Type`), accommodationSubType: 'ANY_SEAT', placeProperties: [this.gender] }],
+    }));
     const body = {
       externalRef,
       offers: [{ offerId: ref(offer.id), passengerRefs: offer.passengers.map((p) => p.ref), ...(placeSelections.length ? { placeSelections } : {}) }],
@@ -80,6 +83,8 @@ export class Book extends ApiCommand {
     const reservations = (res.body.booking.bookedOffers[0].reservations as unknown[]).map((_, i) => {
       const reservation = `${id}Reservation${i + 1}`;
       s.save(reservation, `booking.bookedOffers[0].reservations[${i}].id`);
+      s.save(`${reservation}Leg`, `booking.bookedOffers[0].reservations[${i}].placeAllocation.tripLegCoverage`);
+      s.save(`${reservation}Type`, `booking.bookedOffers[0].reservations[${i}].placeAllocation.accommodationType`);
       return reservation;
     });
     const admissions = res.body.booking.bookedOffers[0].admissions as Array<{ exchangeable?: string }>;

@@ -48,6 +48,8 @@ export class RequestOffers extends ApiCommand {
       if (p.numberOfPrivateCompartments !== 0) return [];
       const place = `${id}SharedPlace${i + 1}`;
       s.save(place, `offers[${kept}].reservationOfferParts[${i}].id`);
+      s.save(`${place}Leg`, `offers[${kept}].reservationOfferParts[${i}].availablePlaces[0].tripLegCoverage`);
+      s.save(`${place}Type`, `offers[${kept}].reservationOfferParts[${i}].availablePlaces[0].accommodationType`);
       return [place];
     });
     const legs = fixtureTrip(this.trip)['legs'] as Array<{ timedLeg: { start: { serviceDeparture: { timetabledTime: string } } } }>;

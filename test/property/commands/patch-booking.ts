@@ -1,10 +1,19 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { bookingProblems } from '../../helpers/model-invariants.ts';
-import { bookingMachine, bookingRefusal, fire, foundExpired, pick, ref, type Model } from '../../helpers/model.ts';
+import { bookingMachine, bookingRefusal, fire, foundExpired, pick, ref, type Model, type ModelBooking } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 
 type Change = 'payment' | 'voucher' | 'place' | 'unknown-reservation';
+
+/** A WINDOW preference for the booking's first reservation, its passengers named by id (spec §2.7 rule 2). */
+const placeSelection = (b: ModelBooking) => {
+  const reservation = b.reservations[0]!;
+  return {
+    reservationId: ref(reservation), tripLegCoverage: ref(`${reservation}Leg`),
+    accommodations: [{ passengerRefs: b.passengers.map((p) => ref(p.id)), accommodationType: ref(`${reservation}Type`), accommodationSubType: 'ANY_SEAT', placeProperties: ['WINDOW'] }],
+  };
+};
 
 /**
  * PATCH /v3/bookings/{id} (spec §4.1 rule 2, §2.10 rule 1; CONTRACT §4b): a payment method is appended
@@ -26,7 +35,7 @@ export class PatchBooking extends ApiCommand {
     const transactionId = `tx-${++m.sequence}`;
     const body = this.change === 'payment' ? { usedPaymentMethods: [{ type: 'CARD', transactionId }] }
       : this.change === 'voucher' ? { usedPaymentMethods: [{ type: 'VOUCHER' }] }
-      : { placeSelections: [{ reservationId: this.change === 'place' ? ref(b.reservations[0]!) : 'part-0', accommodations: [{ placeProperties: ['WINDOW'] }] }] };
+      : { placeSelections: [this.change === 'place' ? placeSelection(b) : { reservationId: 'part-0', tripLegCoverage: { tripId: 'trip-0', legId: 'leg-0' } }] };
     const request = { name: `patch ${b.id}: ${this.change}`, method: 'patch' as const, path: `/v3/bookings/${ref(b.id)}`, body };
     if (this.change === 'voucher') {
       await s.send({ ...request, expect: { status: 501, body: { code: 'X_NOT_SUPPORTED' } } });
