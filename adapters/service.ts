@@ -165,7 +165,12 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       return engine.asOf(call(requestor), (await owned(requestor, id)).booking);
     },
     confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
-    patchPassenger: (requestor, id, passengerId, body) => update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body)),
+    async patchPassenger(requestor, id, passengerId, body) {
+      // A patched age reprices the booking (spec §2.7 rule 4): its passengers' bought passes must be known then too.
+      const { booking } = await owned(requestor, id);
+      const soldPasses = await sold(travelPassesOfOffers([{ passengers: booking.passengers.map((p) => p.pricing) }]));
+      return update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body), soldPasses);
+    },
     patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
     async patchBooking(requestor, id, body) {
       // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
