@@ -1,4 +1,5 @@
-import { RuleViolation, trainHoldingsOf, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type Requestor, type StoredOffer, type TrainHoldings } from '../engine/index.ts';
+import { RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings } from '../engine/index.ts';
+import type { CustomerEntry } from '../engine/rules/schemas.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
@@ -26,6 +27,11 @@ export interface Service {
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
   /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
   setAfterSalesOverride(id: string, on: boolean): Promise<void>;
+  /**
+   * Customer API: what the store knows of a customer's passes — those bought through the API (spec §4.2 rule 6) and
+   * the rides each multi-ride pass has given on confirmed journeys (spec §2.7 rule 8).
+   */
+  heldPasses(customer: CustomerEntry): Promise<HeldPasses>;
   /** GET /availabilities, …/preferences, …/place-map (spec §2.11, §4.1 rule 3). */
   availability(requestor: Requestor, kind: AvailabilityKind, query: unknown): Promise<Decided<Record<string, unknown>>>;
 }
@@ -90,7 +96,9 @@ const passLock = (pass: string) => `pass:${pass}`;
 export function createService(initial: Engine, store: Store, clock: Clock, ids: IdSource): Service {
   // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
   let engine = initial;
-  const call = (requestor: Requestor): Call => ({ requestor, now: clock.now(), ids });
+  const call = (requestor: Requestor, soldPasses: readonly SoldPass[] = []): Call => ({ requestor, now: clock.now(), ids, soldPasses });
+  /** The passes sold through the API among these card numbers (spec §4.2 rule 6: passes like those of customers.yaml). */
+  const sold = async (numbers: readonly string[]) => (await Promise.all(numbers.map((n) => store.soldPasses(soldPassKey.number(n))))).flat();
   const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
   const withTrains = trainLocks(store);
   const inFlight = placesInFlight();
@@ -106,10 +114,10 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     return found;
   }
 
-  async function update(requestor: Requestor, id: string, change: (b: Booking, c: Call) => Decided<Booking>): Promise<Decided<Booking>> {
+  async function update(requestor: Requestor, id: string, change: (b: Booking, c: Call) => Decided<Booking>, soldPasses: readonly SoldPass[] = []): Promise<Decided<Booking>> {
     for (let attempt = 1; ; attempt++) {
       const { booking, version } = await owned(requestor, id);
-      const decided = change(booking, call(requestor));
+      const decided = change(booking, call(requestor, soldPasses));
       if (decided.value === booking) return decided;
       try {
         await store.updateBooking(decided.value, version);
@@ -130,7 +138,8 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     clock,
     async offers(requestor, body) {
       // Capacity drives offers: the bookings on the requested trains say which places are taken.
-      const decided = engine.offers(call(requestor), body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(travelPassesOfOfferRequest(body)));
+      const cards = travelPassesOfOfferRequest(body);
+      const decided = engine.offers(call(requestor, await sold(cards)), body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(cards));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
@@ -140,7 +149,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
       const passes = passesOfOffers(offers);
       const { decided, stored } = await withTrains([...keys, ...passes.map(passLock)], async () => {
-        const decided = engine.book(call(requestor), request, offers, await onTrains(keys), await passUses(passes));
+        const decided = engine.book(call(requestor, await sold(travelPassesOfOffers(offers.values()))), request, offers, await onTrains(keys), await passUses(passes));
         // In this process, the next booking on these trains may decide as soon as this one is queued for the
         // store: its places count as taken until the store has them (or has refused them). Other processes see
         // them only once committed, so under a store-wide lock the write is awaited before the lock is let go;
@@ -156,7 +165,12 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       return engine.asOf(call(requestor), (await owned(requestor, id)).booking);
     },
     confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
-    patchPassenger: (requestor, id, passengerId, body) => update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body)),
+    async patchPassenger(requestor, id, passengerId, body) {
+      // A patched age reprices the booking (spec §2.7 rule 4): its passengers' bought passes must be known then too.
+      const { booking } = await owned(requestor, id);
+      const soldPasses = await sold(travelPassesOfOffers([{ passengers: booking.passengers.map((p) => p.pricing) }]));
+      return update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body), soldPasses);
+    },
     patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
     async patchBooking(requestor, id, body) {
       // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
@@ -170,7 +184,8 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     },
     async exchangeOffers(requestor, id, body) {
       const { booking } = await owned(requestor, id);
-      const decided = engine.exchangeOffers(call(requestor), booking, body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(travelPassesOfOfferRequest(body)));
+      const cards = travelPassesOfOfferRequest(body);
+      const decided = engine.exchangeOffers(call(requestor, await sold(cards)), booking, body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(cards));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
@@ -182,12 +197,13 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       return withTrains([...keys, ...passes.map(passLock)], async () => {
         const held = await onTrains(keys);
         const uses = await passUses(passes);
+        const soldPasses = await sold(travelPassesOfOffers(offers.values()));
         let response: Record<string, unknown> = {};
         const decided = await update(requestor, id, (b, c) => {
           const d = engine.exchangeOperation(c, b, body, offers, held, uses);
           response = d.value.response;
           return { value: d.value.booking, traces: d.traces };
-        });
+        }, soldPasses);
         return { value: response, traces: decided.traces };
       });
     },
@@ -199,6 +215,13 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
         return { value: d.value.booking, traces: d.traces };
       });
       return { value: answer, traces: decided.traces };
+    },
+    async heldPasses(customer) {
+      const sold = await store.soldPasses(soldPassKey.holder(customer.email));
+      const multiRide = [...customer.travelPasses, ...sold].filter((p) => p.ridesLeft !== undefined).map((p) => p.cardNumber);
+      // Confirmed journeys only: a provisional booking holds its ride without having used it.
+      const confirmed = (await passUses(multiRide)).filter((u) => u.until === undefined);
+      return { sold, ridesGiven: ridesTaken(confirmed, clock.now()) };
     },
     async availability(requestor, kind, query) {
       const q = engine.readAvailabilityQuery(query);

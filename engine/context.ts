@@ -3,6 +3,7 @@ import type { DecisionResult, DecisionTrace } from './rules/decision.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { SalesApplication } from './rules/schemas.ts';
 import type { IdSource, Requestor } from './model.ts';
+import type { SoldPass } from './booking/sold-passes.ts';
 import { violation } from './violation.ts';
 
 /**
@@ -18,14 +19,16 @@ export interface Context {
   readonly traces: DecisionTrace[];
   /** Key that signs ticket barcodes (configuration, never rules/). */
   readonly ticketKey: string;
+  /** The passes sold through the API that the request names (the caller loads them, Store.soldPasses; spec §4.2 rule 6). */
+  readonly soldPasses: readonly SoldPass[];
 }
 
-export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids: IdSource, ticketKey: string): Context {
+export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids: IdSource, ticketKey: string, soldPasses: readonly SoldPass[] = []): Context {
   const salesApplication = rules.salesApplications.get(requestor.salesApplication);
   if (!salesApplication) {
     throw violation('FORBIDDEN', { reason: `The sales application ${requestor.salesApplication} is not registered.` }, [{ requestPointer: 'header:Requestor' }]);
   }
-  return { rules, now, ids, requestor, salesApplication, traces: [], ticketKey };
+  return { rules, now, ids, requestor, salesApplication, traces: [], ticketKey, soldPasses };
 }
 
 /** Evaluates a decision and keeps its trace in the context. */

@@ -26,6 +26,7 @@ import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } fr
 export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
 import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
+import type { SoldPass } from './booking/sold-passes.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
 import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
@@ -47,6 +48,11 @@ export interface Call {
   requestor: Requestor;
   now: Date;
   ids: IdSource;
+  /**
+   * The travel passes sold through the API that the request's cards name (`Store.soldPasses` of
+   * `travelPassesOfOfferRequest` or `travelPassesOfOffers`): passes like those of customers.yaml (spec §4.2 rule 6).
+   */
+  soldPasses?: readonly SoldPass[];
 }
 
 /** A result with the trace of every decision behind it. */
@@ -118,7 +124,7 @@ export interface Engine {
 export function createEngine(options: EngineOptions = {}): Engine {
   const rules = options.rules ?? loadRules(options.rulesDir);
   const ticketKey = options.ticketKey ?? 'signalbox-sandbox-ticket-key';
-  const context = (call: Call): Context => makeContext(rules, call.requestor, call.now, call.ids, ticketKey);
+  const context = (call: Call): Context => makeContext(rules, call.requestor, call.now, call.ids, ticketKey, call.soldPasses);
   const traced = <T>(ctx: Context, run: () => T): Decided<T> => {
     try {
       return { value: run(), traces: ctx.traces };
@@ -262,7 +268,8 @@ export type { Warning } from './booking/create.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
 export { trainHoldingsOf } from './seats/inventory.ts';
-export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, type PassUse } from './booking/pass-uses.ts';
+export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './booking/pass-uses.ts';
+export { soldPassEntries, soldPassKey, soldPassKeysOf, type SoldPass } from './booking/sold-passes.ts';
 export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './seats/inventory.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

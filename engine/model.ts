@@ -287,7 +287,15 @@ export interface Booking {
   /** Spec §4.1 rule 8: an after-sales override profile makes the booking refundable and rebookable. */
   afterSalesOverride?: boolean;
   /** A travel pass purchase (spec §4.2): what is sold; no trip. */
-  pass?: PassOffer & { number?: string };
+  pass?: PassOffer & {
+    number?: string;
+    /** The pass's last valid day (YYYY-MM-DD), both days included like customers.yaml's validTo. */
+    lastDay?: string;
+    /** A multi-ride pass's rides when bought (customers.yaml passTypes `rides`). */
+    rides?: number;
+    /** A personal pass's holder: the e-mail of their customers.yaml entry (spec §4.2 rule 4). */
+    holder?: string;
+  };
   corporateCodes: StoredOffer['corporateCodes'];
   promotionCodes: StoredOffer['promotionCodes'];
   provisionalPrice: Money;

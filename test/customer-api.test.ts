@@ -71,11 +71,11 @@ describe('Customer API', async () => {
       expect(res.body).toEqual({ firstName: 'Johan', lastName: 'Berg', email: 'johan.berg@example.se', phoneNumber: '+46704567890' });
     });
 
-    it('describes a monthly and a multi-ride pass', async () => {
+    it('describes a monthly and a multi-ride pass, with the rides it has left', async () => {
       const erik = await lookup('/contacts/prio-number', { memberNumber: '1000000002' }, { 'accept-language': 'sv-SE' });
       expect(erik.body.travelPasses).toEqual([{ cardNumber: 'MONTHLY-0001', cardType: 'OPR_MONTHLY', description: 'Månadskort mellan två stationer, 2 klass', validFrom: '2026-11-15', validTo: '2026-12-14' }]);
       const maria = await lookup('/contacts/prio-number', { memberNumber: '1000000003' });
-      expect(maria.body.travelPasses).toEqual([{ cardNumber: 'MULTI-0001', cardType: 'OPR_MULTIRIDE_10', description: 'Ten-ride card, second class, high-speed trains', validFrom: '2026-06-01', validTo: '2027-05-31' }]);
+      expect(maria.body.travelPasses).toEqual([{ cardNumber: 'MULTI-0001', cardType: 'OPR_MULTIRIDE_10', description: 'Ten-ride card, second class, high-speed trains', validFrom: '2026-06-01', validTo: '2027-05-31', ridesLeft: 7 }]);
     });
   });
 

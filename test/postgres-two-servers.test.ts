@@ -166,6 +166,38 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
     expect(rows).toEqual([]);
   }, 20_000);
 
+  it("a multi-ride pass's rides are the database's: journeys racing through both processes take no more rides than it has", async () => {
+    // Maria's MULTI-0001 has 7 rides (customers.yaml); eight journeys on eight days, offered while all were free.
+    const maria = [{ externalRef: 'maria', type: 'PERSON', age: 40, cards: [{ type: 'TRAVEL_PASS', code: 'OPR_MULTIRIDE_10', number: 'MULTI-0001' }] }];
+    const day = (d: number) => trip('ST', `2026-12-${String(d).padStart(2, '0')}T08:00:00+01:00`, `2026-12-${String(d).padStart(2, '0')}T11:00:00+01:00`);
+    const offerOn = async (s: ServerProcess, d: number) => {
+      const offers = await on(s, 'POST', '/v3/offers', { tripSpecifications: [day(d)], anonymousPassengerSpecifications: maria, offerSearchCriteria: { travelClasses: ['SECOND'] } });
+      expect(offers.status, s.stderr()).toBe(200);
+      return offers.body.offers[0] as { offerId: string; admissionOfferParts: Array<{ price: { amount: number } }> };
+    };
+    const offers = await Promise.all(Array.from({ length: 8 }, (_, i) => offerOn(servers[i % 2]!, i + 1)));
+    expect(offers.map((o) => o.admissionOfferParts[0]!.price.amount)).toEqual(Array(8).fill(0));
+    const answers = await race(servers, 8, (s, i) => on(s, 'POST', '/v3/booking', {
+      externalRef: `ride-${i}`, offers: [{ offerId: offers[i]!.offerId, passengerRefs: ['maria'] }],
+      passengerSpecifications: [{ externalRef: 'maria', type: 'PERSON', detail: { firstName: 'Maria', lastName: 'Nilsson' } }],
+      purchaser: { detail: { firstName: 'Maria', lastName: 'Nilsson', email: 'maria.nilsson@example.se', phoneNumber: '+46703456789' } },
+    }));
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(7).fill(200), 409]);
+    expect(answers.find((a) => a.status === 409)!.body.code).toBe('X_TRAVEL_PASS_USED_UP');
+    const booked = answers.filter((a) => a.status === 200).map((a) => a.body.booking.id as string);
+    await Promise.all(booked.map((id, i) => on(servers[i % 2]!, 'POST', `/v3/bookings/${id}/fulfillment`).then((a) => expect(a.status).toBe(202))));
+    // Both processes read the same rides from the database: none left, and the next offer prices Maria in full.
+    for (const s of servers) {
+      const record = await fetch(`${s.base}/customer/contacts/email`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': 'demo-subscription-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'maria.nilsson@example.se' }),
+      });
+      expect(((await record.json()) as { travelPasses: Array<{ ridesLeft: number }> }).travelPasses[0]!.ridesLeft).toBe(0);
+      expect((await offerOn(s, 9)).admissionOfferParts[0]!.price.amount).toBeGreaterThan(0);
+    }
+  }, 30_000);
+
   it('a booking acknowledged by one process survives a PostgreSQL crash and is read by the other', async () => {
     const id = await sell('crash');
     // Immediate stop: no shutdown checkpoint, recovery replays the WAL — only what was committed survives.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
+import { passUsesOf, soldPassEntries, soldPassKey, trainHoldingsOf, trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
 import { randomIds } from '../adapters/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
@@ -88,6 +88,22 @@ function sale() {
 }
 
 const ids = (b: Booking) => b.fulfillments.map((f) => f.id);
+
+/** Johan buys an annual second-class pass (spec §4.2): the booking, provisional and confirmed. */
+function passSale() {
+  const { offers } = engine().offers(at('2026-11-20T10:00:00+01:00'), {
+    anonymousPassengerSpecifications: [{ externalRef: '199807079876', type: 'PERSON', age: 28 }],
+    offerSearchCriteria: { productTags: ['PASS'] }, nonTripSearchCriteria: { validFrom: '2026-12-02T00:00:00+01:00' },
+  }).value;
+  const offer = offers.find((o) => o.pass?.passType === 'OPR_ANNUAL_SECOND')!;
+  const { request } = engine().readBookingRequest({
+    externalRef: 'pass', offers: [{ offerId: offer.offerId, passengerRefs: ['199807079876'] }],
+    passengerSpecifications: [{ externalRef: '199807079876', type: 'PERSON' }],
+    purchaser: { detail: { firstName: 'Johan', lastName: 'Berg', email: 'johan.berg@example.se', phoneNumber: '+46704567890' } },
+  });
+  const provisional = engine().book(at('2026-11-20T10:01:00+01:00'), request, new Map([[offer.offerId, offer]])).value.booking;
+  return { provisional, confirmed: engine().confirm(at('2026-11-20T10:05:00+01:00'), provisional).value };
+}
 
 for (const subject of subjects) {
   describe.skipIf(subject.skip !== undefined)(`store contract: ${subject.name}`, () => {
@@ -237,6 +253,30 @@ for (const subject of subjects) {
       await store.updateBooking({ ...confirmed, admissions: confirmed.admissions.map((a) => ({ ...a, status: 'CANCELLED' as const })) }, 2);
       expect(await store.passUses('PASS-1')).toEqual([]);
       expect(await store.passUses('OTHER')).toEqual([]);
+    });
+
+    it('a sold pass is found by its number and its holder once confirmed, never from a lost update; a refund and reset drop it', async () => {
+      const store = await open();
+      const { provisional, confirmed } = passSale();
+      const number = confirmed.fulfillments[0]!.controlNumber!;
+      const byNumber = soldPassKey.number(number);
+      const byHolder = soldPassKey.holder('Johan.Berg@example.se');
+      await store.insertBooking(provisional);
+      expect(await store.soldPasses(byNumber)).toEqual([]);
+      await expect(store.updateBooking(confirmed, 7)).rejects.toBeInstanceOf(StoreConflict);
+      expect(await store.soldPasses(byNumber)).toEqual([]);
+      await store.updateBooking(confirmed, 1);
+      const [sold] = soldPassEntries(confirmed).map(([, p]) => p);
+      expect(sold).toMatchObject({ cardNumber: number, cardType: 'OPR_ANNUAL_SECOND', validFrom: '2026-12-02', validTo: '2027-12-01', holder: 'johan.berg@example.se' });
+      expect(await store.soldPasses(byNumber)).toEqual([sold]);
+      expect(await store.soldPasses(byHolder)).toEqual([sold]);
+      expect(await store.soldPasses(soldPassKey.number('OTHER'))).toEqual([]);
+      await store.updateBooking({ ...confirmed, fulfillments: confirmed.fulfillments.map((f) => ({ ...f, status: 'REFUNDED' as const })) }, 2);
+      expect(await store.soldPasses(byNumber)).toEqual([]);
+      expect(await store.soldPasses(byHolder)).toEqual([]);
+      await store.updateBooking(confirmed, 3);
+      await store.reset();
+      expect(await store.soldPasses(byNumber)).toEqual([]);
     });
 
     it('concurrent writes each get their own verdict: the winner is stored, the loser conflicts', async () => {

@@ -1,4 +1,4 @@
-import { passesOfBooking, passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type TrainHoldings } from '../../engine/index.ts';
+import { passesOfBooking, passUsesOf, soldPassEntries, soldPassKeysOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type SoldPass, type TrainHoldings } from '../../engine/index.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
@@ -11,7 +11,14 @@ export function memoryStore(): Store {
   const trains = new Map<string, Map<string, string>>();
   /** Per travel pass, what it pays for in each booking (as JSON text). */
   const passes = new Map<string, Map<string, string>>();
+  /** Per sold-pass key, the pass each booking sold (as JSON text). */
+  const sold = new Map<string, Map<string, string>>();
   const index = (b: Booking) => {
+    for (const key of soldPassKeysOf(b)) sold.get(key)?.delete(b.id);
+    for (const [key, pass] of soldPassEntries(b)) {
+      if (!sold.has(key)) sold.set(key, new Map());
+      sold.get(key)!.set(b.id, JSON.stringify(pass));
+    }
     const uses = passUsesOf(b);
     for (const pass of passesOfBooking(b)) {
       const mine = uses.filter((u) => u.pass === pass);
@@ -55,6 +62,9 @@ export function memoryStore(): Store {
     async passUses(pass) {
       return [...(passes.get(pass)?.values() ?? [])].flatMap((data) => JSON.parse(data) as PassUse[]);
     },
+    async soldPasses(key) {
+      return [...(sold.get(key)?.values() ?? [])].map((data) => JSON.parse(data) as SoldPass);
+    },
     async bookingOfFulfillment(id) {
       return fulfillments.get(id);
     },
@@ -64,6 +74,7 @@ export function memoryStore(): Store {
       fulfillments.clear();
       trains.clear();
       passes.clear();
+      sold.clear();
     },
     async close() {},
   };

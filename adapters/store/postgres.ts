@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { passesOfBooking, passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { passesOfBooking, passUsesOf, soldPassEntries, soldPassKeysOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -65,6 +65,11 @@ export async function postgresStore(url: string): Promise<Store> {
     const used = [...new Set(uses.map((u) => u.pass))];
     return [used, used.map((p) => JSON.stringify(uses.filter((u) => u.pass === p))), passesOfBooking(b).filter((p) => !used.includes(p))];
   };
+  /** The sold-pass index as query parameters: keys of the pass the booking sold (with it), keys of one refunded since. */
+  const soldParams = (b: Booking) => {
+    const sold = soldPassEntries(b);
+    return [sold.map(([k]) => k), sold.map(([, p]) => JSON.stringify(p)), soldPassKeysOf(b).filter((k) => !sold.some(([key]) => key === k))];
+  };
   let closing: Promise<void> | undefined;
 
   return {
@@ -106,9 +111,11 @@ export async function postgresStore(url: string): Promise<Store> {
            held AS (INSERT INTO train_holdings (train_key, booking_id, data) SELECT t, $1, d::json FROM unnest($5::text[], $6::text[]) AS h(t, d)
                     ON CONFLICT (train_key, booking_id) DO UPDATE SET data = excluded.data),
            passes AS (INSERT INTO pass_uses (pass, booking_id, data) SELECT p, $1, d::json FROM unnest($7::text[], $8::text[]) AS u(p, d)
-                    ON CONFLICT (pass, booking_id) DO UPDATE SET data = excluded.data)
+                    ON CONFLICT (pass, booking_id) DO UPDATE SET data = excluded.data),
+           sold AS (INSERT INTO sold_passes (key, booking_id, data) SELECT k, $1, d::json FROM unnest($9::text[], $10::text[]) AS s(k, d)
+                    ON CONFLICT (key, booking_id) DO UPDATE SET data = excluded.data)
            INSERT INTO fulfillments (id, booking_id) SELECT f, $1 FROM unnest($4::text[]) AS f ON CONFLICT (id) DO NOTHING`,
-          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), ...holdingParams(b).slice(0, 2), ...passParams(b).slice(0, 2)],
+          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), ...holdingParams(b).slice(0, 2), ...passParams(b).slice(0, 2), ...soldParams(b).slice(0, 2)],
         );
       } catch (e) {
         const err = e as { code?: string; constraint?: string };
@@ -136,9 +143,14 @@ export async function postgresStore(url: string): Promise<Store> {
            ON CONFLICT (pass, booking_id) DO UPDATE SET data = excluded.data
          ), passes_ended AS (
            DELETE FROM pass_uses WHERE booking_id = $1 AND pass = ANY($11::text[]) AND EXISTS (SELECT 1 FROM booking)
+         ), sold AS (
+           INSERT INTO sold_passes (key, booking_id, data) SELECT k, booking.id, d::json FROM booking CROSS JOIN unnest($12::text[], $13::text[]) AS s(k, d)
+           ON CONFLICT (key, booking_id) DO UPDATE SET data = excluded.data
+         ), sold_ended AS (
+           DELETE FROM sold_passes WHERE booking_id = $1 AND key = ANY($14::text[]) AND EXISTS (SELECT 1 FROM booking)
          )
          SELECT count(*)::int AS updated FROM booking`,
-        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), ...holdingParams(b), ...passParams(b)],
+        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), ...holdingParams(b), ...passParams(b), ...soldParams(b)],
       );
       if (rows[0]?.updated !== 1) throw new StoreConflict(b.id);
     },
@@ -151,6 +163,11 @@ export async function postgresStore(url: string): Promise<Store> {
     async passUses(pass) {
       const { rows } = await pool.query<{ data: PassUse[] }>('SELECT data FROM pass_uses WHERE pass = $1', [pass]);
       return rows.flatMap((r) => r.data);
+    },
+
+    async soldPasses(key) {
+      const { rows } = await pool.query<{ data: SoldPass }>('SELECT data FROM sold_passes WHERE key = $1', [key]);
+      return rows.map((r) => r.data);
     },
 
     async lockTrains(keys, work) {
@@ -173,7 +190,7 @@ export async function postgresStore(url: string): Promise<Store> {
     },
 
     async reset() {
-      await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings, pass_uses');
+      await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings, pass_uses, sold_passes');
     },
 
     // Fastify's onClose and a test may both close the store; Pool.end() may only be called once.
@@ -197,6 +214,7 @@ async function createSchema(pool: pg.Pool): Promise<void> {
       CREATE TABLE IF NOT EXISTS fulfillments (id text PRIMARY KEY, booking_id text NOT NULL);
       CREATE TABLE IF NOT EXISTS train_holdings (train_key text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (train_key, booking_id));
       CREATE TABLE IF NOT EXISTS pass_uses (pass text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (pass, booking_id));
+      CREATE TABLE IF NOT EXISTS sold_passes (key text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (key, booking_id));
       DROP TABLE IF EXISTS booking_trains;
     `);
     // A database written before the holdings index existed gets it built once, from its bookings.

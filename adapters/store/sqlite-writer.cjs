@@ -8,7 +8,7 @@
  * Plain CommonJS on purpose: a worker thread loads its file with Node's own loader, whether the server runs from
  * the TypeScript sources (tsx), under vitest or from dist/, so this file must need no TypeScript loader.
  *
- * Messages in:  { kind: 'write', id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed, passUses, passesFreed } }
+ * Messages in:  { kind: 'write', id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed, passUses, passesFreed, soldPasses, soldPassesFreed } }
  *               { kind: 'reset', id }   { kind: 'close' }
  * Messages out: { kind: 'written', results: [[id, 'ok' | 'conflict' | 'failed', message?], …] }
  *               { kind: 'reset-done', id }   { kind: 'closed' }
@@ -31,6 +31,8 @@ const putHoldings = db.prepare('INSERT OR REPLACE INTO train_holdings (train_key
 const dropHoldings = db.prepare('DELETE FROM train_holdings WHERE train_key = ? AND booking_id = ?');
 const putPassUses = db.prepare('INSERT OR REPLACE INTO pass_uses (pass, booking_id, data) VALUES (?, ?, ?)');
 const dropPassUses = db.prepare('DELETE FROM pass_uses WHERE pass = ? AND booking_id = ?');
+const putSoldPass = db.prepare('INSERT OR REPLACE INTO sold_passes (key, booking_id, data) VALUES (?, ?, ?)');
+const dropSoldPass = db.prepare('DELETE FROM sold_passes WHERE key = ? AND booking_id = ?');
 
 /** One write inside the batch's transaction: its first statement decides; on a conflict it writes nothing. */
 function apply(b) {
@@ -50,6 +52,8 @@ function apply(b) {
   for (const train of b.freed) dropHoldings.run(train, b.id);
   for (const [pass, json] of b.passUses) putPassUses.run(pass, b.id, json);
   for (const pass of b.passesFreed) dropPassUses.run(pass, b.id);
+  for (const [key, json] of b.soldPasses) putSoldPass.run(key, b.id, json);
+  for (const key of b.soldPassesFreed) dropSoldPass.run(key, b.id);
   return 'ok';
 }
 const commit = db.transaction((batch) => batch.map((w) => apply(w.booking)));
@@ -78,7 +82,7 @@ parentPort.on('message', (m) => {
   } else if (m.kind === 'reset') {
     // After the writes before it, so that nothing written before a reset survives it.
     flush();
-    db.exec('DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses;');
+    db.exec('DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses; DELETE FROM sold_passes;');
     parentPort.postMessage({ kind: 'reset-done', id: m.id });
   } else if (m.kind === 'close') {
     flush();

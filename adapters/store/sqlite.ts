@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { passesOfBooking, passUsesOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { passesOfBooking, passUsesOf, soldPassEntries, soldPassKeysOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { decodeBooking, LEVEL } from './booking-rows.ts';
 import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
 
@@ -26,6 +26,10 @@ interface BookingWrite {
   passUses: Array<[string, string]>;
   /** Passes the booking's admissions were paid with and use no more. */
   passesFreed: string[];
+  /** [key, SoldPass JSON] for the pass the booking sold, while it is valid. */
+  soldPasses: Array<[string, string]>;
+  /** Keys of a pass the booking sold and that is no more (refunded). */
+  soldPassesFreed: string[];
 }
 
 type WriterMessage =
@@ -39,6 +43,7 @@ function writeOf(b: Booking, version?: number): BookingWrite {
   const trains = new Set(held.map((h) => h.train));
   const uses = passUsesOf(b);
   const usedPasses = [...new Set(uses.map((u) => u.pass))];
+  const sold = soldPassEntries(b);
   return {
     id: b.id, owner: b.owner, ...(version === undefined ? {} : { version }), json: JSON.stringify(b),
     fulfillmentIds: b.fulfillments.map((f) => f.id),
@@ -46,6 +51,8 @@ function writeOf(b: Booking, version?: number): BookingWrite {
     freed: trainKeysOfBooking(b).filter((k) => !trains.has(k)),
     passUses: usedPasses.map((pass) => [pass, JSON.stringify(uses.filter((u) => u.pass === pass))]),
     passesFreed: passesOfBooking(b).filter((p) => !usedPasses.includes(p)),
+    soldPasses: sold.map(([key, pass]) => [key, JSON.stringify(pass)]),
+    soldPassesFreed: soldPassKeysOf(b).filter((k) => !sold.some(([key]) => key === k)),
   };
 }
 
@@ -72,6 +79,7 @@ export function sqliteStore(path: string): Store {
     CREATE TABLE IF NOT EXISTS fulfillments (id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS train_holdings (train_key TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (train_key, booking_id));
     CREATE TABLE IF NOT EXISTS pass_uses (pass TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (pass, booking_id));
+    CREATE TABLE IF NOT EXISTS sold_passes (key TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (key, booking_id));
     DROP TABLE IF EXISTS offer_quotes;
     DROP TABLE IF EXISTS booking_trains;
   `);
@@ -112,6 +120,7 @@ export function sqliteStore(path: string): Store {
   const selectFulfillment = db.prepare<[string], { booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = ?');
   const selectHoldings = db.prepare<[string], { data: string }>('SELECT data FROM train_holdings WHERE train_key = ?');
   const selectPassUses = db.prepare<[string], { data: string }>('SELECT data FROM pass_uses WHERE pass = ?');
+  const selectSoldPasses = db.prepare<[string], { data: string }>('SELECT data FROM sold_passes WHERE key = ?');
 
   const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), { workerData: { path, level: LEVEL } });
   let broken: Error | undefined;
@@ -211,6 +220,7 @@ export function sqliteStore(path: string): Store {
     async bookingOfFulfillment(id) { return selectFulfillment.get(id)?.booking_id; },
     async holdingsOnTrain(key) { return selectHoldings.all(key).map((row) => JSON.parse(row.data) as TrainHoldings); },
     async passUses(pass) { return selectPassUses.all(pass).flatMap((row) => JSON.parse(row.data) as PassUse[]); },
+    async soldPasses(key) { return selectSoldPasses.all(key).map((row) => JSON.parse(row.data) as SoldPass); },
     async reset() {
       if (broken) throw broken;
       pendingQuotes.clear();

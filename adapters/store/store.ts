@@ -1,4 +1,4 @@
-import type { Booking, PassUse, StoredOffer, TrainHoldings } from '../../engine/index.ts';
+import type { Booking, PassUse, SoldPass, StoredOffer, TrainHoldings } from '../../engine/index.ts';
 
 /**
  * Where offers and bookings live between requests. Every implementation keeps the same promises:
@@ -37,6 +37,12 @@ export interface Store {
    * kept up to date on insert and update like the train index (spec §2.7 rule 8: one journey at a time).
    */
   passUses(pass: string): Promise<PassUse[]>;
+  /**
+   * The travel passes the bookings sold (spec §4.2 rule 6), by index key (engine `soldPassKey`: a pass number or a
+   * holder): the engine's `soldPassEntries(booking)`, kept up to date on insert and update like the pass uses
+   * (a refunded pass drops out).
+   */
+  soldPasses(key: string): Promise<SoldPass[]>;
   /**
    * Runs `work` while no other process sharing this store decides places on these trains (a store several
    * processes write, PostgreSQL). Absent where one process owns the store (memory, SQLite): the service's

@@ -12,7 +12,7 @@ import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
-import { assertPassesFree, type PassUse } from '../booking/pass-uses.ts';
+import { assertPassesFree, assertRidesLeft, type PassUse } from '../booking/pass-uses.ts';
 import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts';
 import { assertNoOtherOperation } from './offers.ts';
 import { selectTickets, whatRemains } from './refund.ts';
@@ -163,6 +163,7 @@ export function createExchangeOperation(
   const next = { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };
   // Spec §2.7 rule 8: the new journey may not overlap another journey the same pass pays for.
   assertPassesFree(ctx, next, passUses, () => '#/exchangeOffers/0/offerId');
+  assertRidesLeft(ctx, next, passUses, () => '#/exchangeOffers/0/offerId');
   return next;
 }
 

@@ -28,10 +28,22 @@ export interface Ticket {
   fulfillments: Fulfillment[];
 }
 
+/**
+ * The exchange operation that made a part, or undefined for the booking's own parts. After an exchange a passenger
+ * has parts of two journeys; a ticket holds those of its own journey only, so each part is priced once in a refund
+ * (spec §3 rule 1, §4.1 rule 7).
+ */
+function journeyOf(booking: Booking): (partId: string) => string | undefined {
+  const made = new Map<string, string>();
+  for (const op of booking.exchangeOperations ?? []) for (const p of [...op.admissions, ...op.reservations, ...op.ancillaries]) made.set(p.id, op.id);
+  return (partId) => made.get(partId);
+}
+
 export function ticketsOf(booking: Booking): Ticket[] {
   const parts = partsOf(booking);
+  const journey = journeyOf(booking);
   return booking.admissions.map((a) => {
-    const own = parts.filter((p) => p.passengerIds.some((id) => a.passengerIds.includes(id)));
+    const own = parts.filter((p) => journey(p.id) === journey(a.id) && p.passengerIds.some((id) => a.passengerIds.includes(id)));
     const ids = new Set(own.map((p) => p.id));
     return { admissionId: a.id, passengerIds: a.passengerIds, parts: own, fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => ids.has(id))) };
   });

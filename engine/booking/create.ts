@@ -9,12 +9,12 @@ import { bookingMachine } from '../../machines/booking.ts';
 import { checkPurchaser, missingPassengerData, readDetail } from './contact.ts';
 import { chooseAncillaries } from './ancillaries.ts';
 import { namesFromCards } from './identity.ts';
-import { checkPassPurchase, holderDetail } from './pass-purchase.ts';
+import { checkPassPurchase, holderDetail, soldPass } from './pass-purchase.ts';
 import { readPlaceSelections } from './places.ts';
 import { BookingRequest } from './request.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
-import { assertPassesFree, type PassUse } from './pass-uses.ts';
+import { assertPassesFree, assertRidesLeft, type PassUse } from './pass-uses.ts';
 
 export interface Warning { code: string; params?: Record<string, unknown> }
 
@@ -130,7 +130,7 @@ export function createBooking(
     offerMode: offer.offerMode,
     fulfillments: [],
     paymentMethods: [],
-    ...(offer.pass ? { pass: offer.pass } : {}),
+    ...(offer.pass ? { pass: soldPass(ctx, offer.pass, passHolder) } : {}),
     corporateCodes: offer.corporateCodes,
     promotionCodes: [...offer.promotionCodes, ...(request.promotionCodes ?? []).map(({ code, issuer }) => ({ code, ...(issuer ? { issuer } : {}) }))],
     provisionalPrice: price,
@@ -139,7 +139,9 @@ export function createBooking(
   };
   // Spec §2.10: every reservation holds a place of its train from the start.
   // Spec §2.7 rule 8: a travel pass pays for one journey at a time.
-  assertPassesFree(ctx, booking, passUses, (passengerId) => `#/passengerSpecifications/${booking.passengers.findIndex((p) => p.id === passengerId)}`);
+  const pointerOf = (passengerId: string) => `#/passengerSpecifications/${booking.passengers.findIndex((p) => p.id === passengerId)}`;
+  assertPassesFree(ctx, booking, passUses, pointerOf);
+  assertRidesLeft(ctx, booking, passUses, pointerOf);
   const allocated = allocate(ctx, { booking, held, targets: new Set(reservations.map((r) => r.id)), mode: 'create', pointerOf: (id) => pointers.get(id)! });
   warnings.push(...allocated.warnings);
   return { booking: { ...booking, reservations: allocated.reservations }, warnings };

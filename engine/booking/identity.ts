@@ -3,10 +3,11 @@ import type { PersonDetail } from '../model.ts';
 import type { CardReference } from '../offers/request.ts';
 import type { CustomerEntry } from '../rules/schemas.ts';
 import { violation } from '../violation.ts';
+import { findPass } from '../offers/travel-passes.ts';
 
 /**
  * Spec §2.7 rules 6–7: names bound to cards. A loyalty card (OPR_PRIO, number = member number, CONTRACT §4a)
- * and a personal travel pass each belong to a customer of customers.yaml; the passenger's name must be
+ * and a personal travel pass (of customers.yaml or sold through the API) each belong to a customer of customers.yaml; the passenger's name must be
  * that customer's or be left out (then it is filled in from the card).
  */
 const same = (a?: string, b?: string) => (a ?? '').trim().toLocaleLowerCase('sv') === (b ?? '').trim().toLocaleLowerCase('sv');
@@ -20,7 +21,7 @@ export function loyaltyHolder(ctx: Context, cards: readonly CardReference[]): Cu
 export function personalPassHolder(ctx: Context, cards: readonly CardReference[]): { holder: CustomerEntry; cardNumber: string } | undefined {
   for (const card of cards) {
     if (card.type !== 'TRAVEL_PASS' || !card.number || !ctx.rules.customers.passTypes[card.code]?.personal) continue;
-    const holder = ctx.rules.customers.customers.find((c) => c.travelPasses.some((p) => p.cardNumber === card.number));
+    const holder = findPass(ctx, card.number)?.holder;
     if (holder) return { holder, cardNumber: card.number };
   }
   return undefined;

@@ -1,5 +1,6 @@
 import type { Context } from '../context.ts';
-import type { PersonDetail, StoredOffer } from '../model.ts';
+import type { Booking, PassOffer, PersonDetail, StoredOffer } from '../model.ts';
+import { minus, plus } from '../time.ts';
 import type { CustomerEntry } from '../rules/schemas.ts';
 import { violation } from '../violation.ts';
 import type { BookingRequest } from './request.ts';
@@ -42,4 +43,16 @@ export function checkPassPurchase(ctx: Context, request: BookingRequest, offer: 
 /** The passenger's details on a personal pass: the holder's name; e-mail and phone may differ (spec §4.2 rule 4). */
 export function holderDetail(holder: CustomerEntry, given: PersonDetail | undefined): PersonDetail {
   return { ...given, firstName: holder.firstName, lastName: holder.lastName };
+}
+
+/**
+ * What the booking keeps of the pass it sells, so that once confirmed it is a pass like those of customers.yaml
+ * (spec §4.2 rule 6, engine/booking/sold-passes.ts): its last day, its rides, its holder.
+ */
+export function soldPass(ctx: Context, pass: PassOffer, holder: CustomerEntry | undefined): NonNullable<Booking['pass']> {
+  const { passProducts, customers } = ctx.rules;
+  const firstDay = pass.validFrom.slice(0, 10);
+  const lastDay = minus(plus(`${firstDay}T00:00:00Z`, passProducts.products[pass.passType]!.validFor), 'P1D').toISOString().slice(0, 10);
+  const rides = customers.passTypes[pass.passType]?.rides;
+  return { ...pass, lastDay, ...(rides !== undefined ? { rides } : {}), ...(holder ? { holder: holder.email } : {}) };
 }

@@ -4,6 +4,7 @@ import { violation } from '../violation.ts';
 import { interval, overlaps } from '../seats/inventory.ts';
 import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from './lifecycle.ts';
 import { tripOfPart } from './trips.ts';
+import { findPass } from '../offers/travel-passes.ts';
 
 /**
  * Spec §2.7 rule 8: "two concurrent trips with the same pass are not allowed". A travel pass that pays for an
@@ -60,6 +61,25 @@ export function assertPassesFree(ctx: Context, booking: Booking, others: readonl
 }
 
 /**
+ * Refuses a booking whose admissions would take more rides of a multi-ride pass than it has left
+ * (X_TRAVEL_PASS_USED_UP): those `others` hold or confirmed, and this booking's own. An admission being exchanged
+ * gives its ride to the new journey, so it is not counted beside it.
+ */
+export function assertRidesLeft(ctx: Context, booking: Booking, others: readonly PassUse[], pointerOf: (passengerId: string) => string): void {
+  const taken = ridesTaken(others.filter((u) => u.bookingId !== booking.id), ctx.now);
+  const live = [
+    ...booking.admissions.filter((a) => !ENDED_PART_STATUSES.has(a.status) && a.status !== 'EXCHANGE_ONGOING'),
+    ...(booking.exchangeOperations ?? []).filter((o) => o.state === 'PREBOOKED').flatMap((o) => o.admissions),
+  ];
+  for (const pass of new Set(live.flatMap((a) => a.travelPasses ?? []))) {
+    const start = findPass(ctx, pass)?.pass.ridesLeft;
+    const mine = live.filter((a) => a.travelPasses?.includes(pass));
+    if (start === undefined || taken(pass) + mine.length <= start) continue;
+    throw violation('X_TRAVEL_PASS_USED_UP', { pass }, pointerOf(mine[0]!.passengerIds[0]!));
+  }
+}
+
+/**
  * Whether a pass already pays, at `now`, for another journey overlapping `journey` (spec §2.7 rule 8: such a pass is
  * ignored in an offer request, as an expired one is).
  */
@@ -67,6 +87,23 @@ export function busyPasses(uses: readonly PassUse[], now: Date, journey: { from:
   const at = now.getTime();
   const busy = new Set(uses.filter((u) => (u.until === undefined || at < Date.parse(u.until)) && overlaps(u, journey)).map((u) => u.pass));
   return (pass) => busy.has(pass);
+}
+
+/**
+ * The rides a multi-ride pass has given at `now` (spec §2.7 rule 8: a used-up pass is ignored): one for each admission
+ * it pays for, confirmed or still held; a refund, a cleanup or an expiry gives the ride back (the use is gone).
+ */
+export function ridesTaken(uses: readonly PassUse[], now: Date): (pass: string) => number {
+  const at = now.getTime();
+  const taken = new Map<string, number>();
+  for (const u of uses) if (u.until === undefined || at < Date.parse(u.until)) taken.set(u.pass, (taken.get(u.pass) ?? 0) + 1);
+  return (pass) => taken.get(pass) ?? 0;
+}
+
+/** The travel pass numbers the passengers of stored offers carry, for the service to load (Store.soldPasses). */
+export function travelPassesOfOffers(offers: Iterable<{ passengers: ReadonlyArray<{ cards: ReadonlyArray<{ type: string; number?: string }> }> }>): string[] {
+  const numbers = [...offers].flatMap((o) => o.passengers.flatMap((p) => p.cards.flatMap((c) => (c.type === 'TRAVEL_PASS' && c.number ? [c.number] : []))));
+  return [...new Set(numbers)];
 }
 
 /** The travel pass numbers an offer request names, read loosely from the raw body (the engine validates it). */

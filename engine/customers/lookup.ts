@@ -53,7 +53,18 @@ export function findContract(customers: Customers, contractNumber: string): Cont
   return customers.contracts.find((c) => c.contractNumber === number);
 }
 
-export function renderCustomer(customers: Customers, customer: CustomerEntry, language: Language): CustomerRecord {
+/**
+ * What the store knows of a customer's passes (the caller loads it): the passes bought through the API
+ * (spec §4.2 rule 6, Store.soldPasses by holder) and the rides each multi-ride pass has given on confirmed journeys.
+ */
+export interface HeldPasses {
+  sold: readonly TravelPassEntry[];
+  ridesGiven(pass: string): number;
+}
+const NOTHING_HELD: HeldPasses = { sold: [], ridesGiven: () => 0 };
+
+export function renderCustomer(customers: Customers, customer: CustomerEntry, language: Language, held: HeldPasses = NOTHING_HELD): CustomerRecord {
+  const passes = [...customer.travelPasses, ...held.sold];
   return {
     firstName: customer.firstName,
     lastName: customer.lastName,
@@ -61,13 +72,15 @@ export function renderCustomer(customers: Customers, customer: CustomerEntry, la
     ...(customer.level !== undefined ? { level: customer.level } : {}),
     email: customer.email,
     phoneNumber: customer.phoneNumber,
-    ...(customer.travelPasses.length > 0 ? {
-      travelPasses: customer.travelPasses.map((p) => ({
+    ...(passes.length > 0 ? {
+      travelPasses: passes.map((p) => ({
         cardNumber: p.cardNumber,
         cardType: p.cardType,
         description: customers.passTypes[p.cardType]?.name[language] ?? p.cardType,
         validFrom: p.validFrom,
         validTo: p.validTo,
+        // Spec §2.7 rule 8: the reference data only sets the start; each confirmed journey the pass pays for takes one.
+        ...(p.ridesLeft !== undefined ? { ridesLeft: Math.max(0, p.ridesLeft - held.ridesGiven(p.cardNumber)) } : {}),
       })),
     } : {}),
   };
@@ -84,9 +97,9 @@ export function renderContract(contract: ContractEntry): ContractRecord {
 }
 
 /** POST /contacts/email, /contacts/prio-number, /contacts/ssn: the Customer record, or undefined (404). */
-export function lookupCustomer(customers: Customers, key: CustomerKey, language: Language): CustomerRecord | undefined {
+export function lookupCustomer(customers: Customers, key: CustomerKey, language: Language, held?: HeldPasses): CustomerRecord | undefined {
   const customer = findCustomer(customers, key);
-  return customer && renderCustomer(customers, customer, language);
+  return customer && renderCustomer(customers, customer, language, held);
 }
 
 /** POST /contracts/contract-number: the Contract record, or undefined (404). Inactive contracts are found too. */

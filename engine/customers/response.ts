@@ -12,6 +12,7 @@ export const TravelPass = z.strictObject({
   description: z.string().describe('In the language of Accept-Language.'),
   validFrom: z.string().describe('YYYY-MM-DD'),
   validTo: z.string().describe('YYYY-MM-DD'),
+  ridesLeft: z.number().int().nonnegative().optional().describe('A multi-ride pass: the rides it has left, its confirmed journeys counted.'),
 });
 
 /** Spec §2.12 Customer. */

@@ -7,7 +7,7 @@ import { familyDiscounted } from './family-discount.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { fullFare, priceFor } from './pricing.ts';
 import { coveringPass } from './travel-passes.ts';
-import { busyPasses, type PassUse } from '../booking/pass-uses.ts';
+import { busyPasses, ridesTaken, type PassUse } from '../booking/pass-uses.ts';
 import { interval } from '../seats/inventory.ts';
 
 /**
@@ -33,8 +33,9 @@ export function admissionPrices(
   const prices = new Map<string, { price: Money; travelPass?: string }>();
   // No pass in use anywhere (most requests): nothing can be busy, and the journey's interval need not be parsed.
   const busy = passUses.length === 0 ? undefined : busyPasses(passUses, ctx.now, { from: interval(trip.legs[0]!).from, to: interval(trip.legs[trip.legs.length - 1]!).to });
+  const taken = passUses.length === 0 ? undefined : ridesTaken(passUses, ctx.now);
   for (const p of passengers) {
-    const pass = coveringPass(ctx, p, trip, travelClass, busy);
+    const pass = coveringPass(ctx, p, trip, travelClass, busy, taken);
     let factor = ofClass.factors.get(p.externalRef);
     if (factor) ctx.traces.push(factor.trace);
     else {

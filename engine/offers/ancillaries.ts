@@ -1,6 +1,7 @@
 import { decide, type Context } from '../context.ts';
 import type { AncillaryPart, Leg, OfferPassenger } from '../model.ts';
 import type { ProductCategoryCode } from '../rules/schemas.ts';
+import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { priceFor } from './pricing.ts';
 
 /**
@@ -22,13 +23,18 @@ export function offerAncillaries(
 ): AncillaryPart[] {
   const { rules } = ctx;
   const parts: AncillaryPart[] = [];
+  // Spec §4.1 rule 9, CONTRACT §4a: with SWE_TDT on every passenger the whole booking costs 0 (ancillary-prices.yaml).
+  const withTicket = passengers.filter((p) => isTrafficDisturbanceTicket(ctx, p)).length;
+  const { outcome: share } = decide<'ancillaryPriceFactor', { factor: number }>(ctx, 'ancillaryPriceFactor', {
+    trafficDisturbanceTickets: withTicket === 0 ? 'NONE' : withTicket === passengers.length ? 'ALL' : 'SOME',
+  });
   for (const { leg, travelClass } of legs) {
     const touchesAirport = [leg.origin, leg.destination].some((ref) => rules.stations.byRef(ref)?.airport === true);
     const { outcomes } = decide<'ancillaryGroups', GroupOutcome>(ctx, 'ancillaryGroups', {
       touchesAirport, travelClass, productCategory: leg.category as ProductCategoryCode,
     });
     // An item costs the same for every passenger: priced once per leg.
-    const prices = new Map(outcomes.flatMap((g) => g.items).map((item) => [item, priceFor(rules, rules.ancillaryItems[item]!.price, 1, currency, international)]));
+    const prices = new Map(outcomes.flatMap((g) => g.items).map((item) => [item, priceFor(rules, rules.ancillaryItems[item]!.price, share?.factor ?? 1, currency, international)]));
     for (const group of outcomes) for (const p of passengers) for (const item of group.items) {
       const def = rules.ancillaryItems[item]!;
       parts.push({

@@ -1,13 +1,31 @@
 import { decide, type Context } from '../context.ts';
 import type { OfferPassenger, Trip } from '../model.ts';
-import type { ProductCategoryCode } from '../rules/schemas.ts';
+import type { CustomerEntry, ProductCategoryCode, TravelPassEntry } from '../rules/schemas.ts';
+
+/**
+ * A travel pass by its card number: one of customers.yaml, or one sold through the API (spec §4.2 rule 6), with
+ * its holder when personal. `cardType`, when given, must match too.
+ */
+export function findPass(ctx: Context, cardNumber: string, cardType?: string): { pass: TravelPassEntry; holder?: CustomerEntry } | undefined {
+  const matches = (p: TravelPassEntry) => p.cardNumber === cardNumber && (cardType === undefined || p.cardType === cardType);
+  for (const c of ctx.rules.customers.customers) {
+    const pass = c.travelPasses.find(matches);
+    if (pass) return { pass, holder: c };
+  }
+  const sold = ctx.soldPasses.find(matches);
+  if (!sold) return undefined;
+  const holder = sold.holder ? ctx.rules.customers.customers.find((c) => c.email.toLowerCase() === sold.holder) : undefined;
+  return { pass: sold, ...(holder ? { holder } : {}) };
+}
 
 /**
  * Spec §2.7 rule 8: the travel pass among a passenger's cards that pays for this trip, if any. The pass is
- * found by its card number in customers.yaml; rules/travel-pass-coverage.yaml decides whether it covers.
+ * found by its card number (findPass); rules/travel-pass-coverage.yaml decides whether it covers. A multi-ride
+ * pass has the rides it started with (customers.yaml, or its type's when bought) less those `taken`.
  */
 export function coveringPass(
   ctx: Context, passenger: OfferPassenger, trip: Trip, tripClass: 'FIRST' | 'SECOND', busy: (pass: string) => boolean = () => false,
+  taken: (pass: string) => number = () => 0,
 ): string | undefined {
   if (!passenger.cards.some((c) => c.type === 'TRAVEL_PASS' && c.number)) return undefined; // most passengers: no pass
   const { rules } = ctx;
@@ -22,7 +40,7 @@ export function coveringPass(
   for (const card of passenger.cards) {
     // Spec §2.7 rule 8: a pass already paying for another journey at this time is ignored.
     if (card.type !== 'TRAVEL_PASS' || !card.number || busy(card.number)) continue;
-    const found = rules.customers.customers.flatMap((c) => c.travelPasses).find((p) => p.cardNumber === card.number && p.cardType === card.code);
+    const found = findPass(ctx, card.number, card.code)?.pass;
     const type = found && rules.customers.passTypes[found.cardType];
     if (!found || !type) continue;
     const bound = !type.bound || (from.includes(found.origin!) && to.includes(found.destination!)) || (from.includes(found.destination!) && to.includes(found.origin!));
@@ -34,7 +52,7 @@ export function coveringPass(
     const { outcome } = decide<'travelPassCoverage', { covers: boolean }>(ctx, 'travelPassCoverage', {
       passKind: type.kind,
       withinValidity: found.validFrom <= day && day <= found.validTo,
-      ridesLeft: found.ridesLeft ?? 0,
+      ridesLeft: Math.max(0, (found.ridesLeft ?? 0) - taken(found.cardNumber)),
       stationsMatch: bound,
       classRelation: type.travelClass === tripClass ? 'SAME' : type.travelClass === 'FIRST' ? 'PASS_HIGHER' : 'PASS_LOWER',
       categoryRelation,

@@ -32,6 +32,7 @@ export const factCatalogue = {
   fareFactor: z.object({ internalType: InternalPassengerType, age, trafficDisturbanceTicket: z.boolean(), familyDiscount: z.boolean() }),
   familyDiscountRole: z.object({ internalType: InternalPassengerType, age, travelClass }),
   offerRequestLimits: z.object({ passengerCount: count, tripCount: count, mostLegsInOneTrip: count }),
+  ancillaryPriceFactor: z.object({ trafficDisturbanceTickets: z.enum(['ALL', 'SOME', 'NONE']) }),
   ancillaryGroups: z.object({ touchesAirport: z.boolean(), travelClass, productCategory: z.enum(['ST', 'RE', 'IC', 'NT', 'EN', 'RB']) }),
   travelPassCoverage: z.object({
     passKind: z.enum(['annual', 'monthly', 'multiRide']),

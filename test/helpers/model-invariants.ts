@@ -134,6 +134,34 @@ export function moneyProblems(_m: Readonly<Model>, b: Readonly<ModelBooking>, bo
   return out;
 }
 
+/**
+ * Spec §3 rule 1: a refund offer is how a price is read. What it quotes (`quote`, its refundableAmount) is never
+ * more than was paid for the parts of the fulfillments it lists, each part counted once; once confirmed, those
+ * parts' refundAmounts add up to the quote exactly. `booking`: the booking as GET answers it.
+ */
+export function refundQuoteProblems(booking: any, fulfillmentIds: readonly string[], quote: number, confirmed: boolean): string[] {
+  const offers = (booking?.bookedOffers ?? []) as Array<{ admissions?: Part[]; reservations?: Part[]; ancillaries?: Part[] }>;
+  const parts = offers.flatMap((o) => [...(o.admissions ?? []), ...(o.reservations ?? []), ...(o.ancillaries ?? [])]) as Array<Part & { refundAmount?: Money }>;
+  const listed = ((booking?.fulfillments ?? []) as Array<{ id: string; bookingParts?: Array<{ id: string }> }>).filter((f) => fulfillmentIds.includes(f.id));
+  const ids = new Set(listed.flatMap((f) => (f.bookingParts ?? []).map((p) => p.id)));
+  const covered = parts.filter((p) => ids.has(p.id));
+  const paid = covered.reduce((n, p) => n + p.price.amount, 0);
+  const out: string[] = [];
+  if (quote > paid) out.push(`the refund offer quotes ${quote}, more than the ${paid} paid for its parts (${[...ids].join(', ')})`);
+  if (confirmed) {
+    const refunded = covered.reduce((n, p) => n + (p.refundAmount?.amount ?? 0), 0);
+    if (refunded !== quote) out.push(`the refund offer quoted ${quote}, confirming it refunded ${refunded}: the quote is what confirming refunds`);
+  }
+  return out;
+}
+
+/** Reads booking `b` and checks a refund offer's quote against it (refundQuoteProblems). */
+export async function checkRefundQuote(s: System, b: Readonly<ModelBooking>, fulfillments: readonly string[], quote: number, confirmed: boolean) {
+  const res = await s.send({ name: `read ${b.id} for the refund quote`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: { status: 200 } }, { observational: true });
+  const broken = refundQuoteProblems(res.body?.booking, fulfillments.map((f) => String(s.vars[f])), quote, confirmed);
+  if (broken.length > 0) throw s.violation(`refund offer on ${b.id}:\n  ${broken.join('\n  ')}`, res);
+}
+
 /** GETs booking `b`, matching the model's expectation and its invariants. */
 export async function readBooking(m: Readonly<Model>, s: System, b: Readonly<ModelBooking>, options: { observational?: boolean; name?: string } = {}) {
   const res = await s.send({ name: options.name ?? `read ${b.id}`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: bookingExpectation(m, b) }, options);

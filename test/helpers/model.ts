@@ -90,6 +90,8 @@ export interface ModelAftersalesOffer {
   readonly fulfillments: readonly string[];
   /** On-hold: the new confirmationTimeLimit, ms. */
   readonly increasedTTL?: number;
+  /** Refund: the refundableAmount it quoted (spec §3 rule 1: what confirming it refunds). */
+  readonly quote?: number;
 }
 
 /** Exchange offers of one request (not machine entities) and the exchange operation made of one (machines/exchange.ts). */

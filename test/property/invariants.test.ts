@@ -3,13 +3,17 @@
  * way a bug would break it (a test that cannot fail is worse than none).
  */
 import { describe, expect, it } from 'vitest';
-import { bookingProblems } from '../helpers/model-invariants.ts';
+import { bookingProblems, refundQuoteProblems } from '../helpers/model-invariants.ts';
 import { runModel } from '../helpers/model-run.ts';
 import { universalProblems, type Response } from '../helpers/model-system.ts';
 import { Book } from './commands/book.ts';
 import { Confirm } from './commands/confirm.ts';
 import { RequestOffers } from './commands/offers.ts';
 import { ReadBooking } from './commands/read-booking.ts';
+import { ConfirmAftersalesOffer } from './commands/confirm-aftersales-offer.ts';
+import { RequestExchange } from './commands/exchange.ts';
+import { agentBooking } from './commands/on-hold-offer.ts';
+import { CreateRefundOffer } from './commands/refund-offer.ts';
 
 /** A booking of an adult and a child on a night train (admissions and reservations), read before and after confirmation. */
 async function bookings() {
@@ -84,6 +88,26 @@ describe('the booking invariants', async () => {
     const sum = structuredClone(refunded);
     sum.refundAmount.amount += 1;
     expect(bookingProblems(model, { ...b, refunded: new Map() }, sum)).toEqual([expect.stringMatching(/^refundAmount \d+ is not the sum of its parts' refundAmounts \d+$/)]);
+  });
+
+  it('catch a refund quote above what its parts cost, or one that confirming does not refund', () => {
+    const ids = confirmed.fulfillments.map((f: { id: string }) => f.id);
+    const price = confirmed.provisionalPrice.amount;
+    expect(refundQuoteProblems(confirmed, ids, price, false)).toEqual([]);
+    expect(refundQuoteProblems(confirmed, ids, price * 2, false)).toEqual([expect.stringContaining(`more than the ${price} paid for its parts`)]);
+    const refunded = structuredClone(confirmed);
+    for (const p of refunded.bookedOffers[0].admissions) p.refundAmount = structuredClone(p.price);
+    expect(refundQuoteProblems(refunded, ids, refunded.bookedOffers[0].admissions.reduce((n: number, p: any) => n + p.price.amount, 0), true)).toEqual([]);
+    expect(refundQuoteProblems(refunded, ids, 1, true)).toEqual([expect.stringContaining('the quote is what confirming refunds')]);
+  });
+
+  it('hold for a refund of an exchanged ticket: quoted once, refunded as quoted (AGENT_SE, one fee per ticket)', async () => {
+    const { model: after } = await runModel([
+      ...agentBooking(), new Confirm(0, 'fulfillment'), new RequestExchange(0), new Confirm(0, 'fulfillment'),
+      new CreateRefundOffer(0, 'whole'), new ConfirmAftersalesOffer(0),
+    ]);
+    expect(after.bookings[0]!.exchanged).toBe(true);
+    expect(after.aftersales.map((o) => [o.kind, o.state])).toEqual([['refund', 'CONFIRMED']]);
   });
 
   it('catch an on-hold limit past departure − 24 hours', () => {

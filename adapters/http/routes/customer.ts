@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { lookupContract, lookupCustomer, RuleViolation, type Language } from '../../../engine/index.ts';
+import { findCustomer, lookupContract, renderCustomer, RuleViolation, type CustomerKey, type Language } from '../../../engine/index.ts';
+import type { Service } from '../../service.ts';
 import type { Customers } from '../../../engine/rules/schemas.ts';
 import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
 import { parseRequest } from '../../../engine/validate.ts';
@@ -15,13 +16,19 @@ const lookups: Array<{
   schema: z.ZodType<Record<string, string>>;
   field: string;
   resource: string;
-  find(customers: Customers, value: string, language: Language): object | undefined;
+  find(customers: Customers, value: string, language: Language, service: Service): Promise<object | undefined>;
 }> = [
-  { path: '/contacts/email', schema: EmailLookupRequest, field: 'email', resource: 'customer', find: (c, email, l) => lookupCustomer(c, { email }, l) },
-  { path: '/contacts/prio-number', schema: MemberNumberLookupRequest, field: 'memberNumber', resource: 'customer', find: (c, memberNumber, l) => lookupCustomer(c, { memberNumber }, l) },
-  { path: '/contacts/ssn', schema: IdentityNumberLookupRequest, field: 'ssn', resource: 'customer', find: (c, ssn, l) => lookupCustomer(c, { ssn }, l) },
-  { path: '/contracts/contract-number', schema: ContractLookupRequest, field: 'contractNumber', resource: 'contract', find: (c, number) => lookupContract(c, number) },
+  { path: '/contacts/email', schema: EmailLookupRequest, field: 'email', resource: 'customer', find: (c, email, l, s) => customerRecord(c, { email }, l, s) },
+  { path: '/contacts/prio-number', schema: MemberNumberLookupRequest, field: 'memberNumber', resource: 'customer', find: (c, memberNumber, l, s) => customerRecord(c, { memberNumber }, l, s) },
+  { path: '/contacts/ssn', schema: IdentityNumberLookupRequest, field: 'ssn', resource: 'customer', find: (c, ssn, l, s) => customerRecord(c, { ssn }, l, s) },
+  { path: '/contracts/contract-number', schema: ContractLookupRequest, field: 'contractNumber', resource: 'contract', find: async (c, number) => lookupContract(c, number) },
 ];
+
+/** The customer's record with the passes the store knows of: bought ones, and the rides multi-ride passes have left. */
+async function customerRecord(customers: Customers, key: CustomerKey, language: Language, service: Service) {
+  const customer = findCustomer(customers, key);
+  return customer && renderCustomer(customers, customer, language, await service.heldPasses(customer));
+}
 
 const SUBSCRIPTION_KEY = 'ocp-apim-subscription-key';
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -51,7 +58,7 @@ export async function customerRoutes(app: FastifyInstance) {
       // No body at all reads as an empty object, so the answer names the missing field.
       const body = parseRequest(schema, request.body ?? {});
       const value = body[field]!;
-      const record = find(customers, value, request.language);
+      const record = await find(customers, value, request.language, app.service);
       if (!record) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource, id: value }, [{ requestPointer: `#/${field}` }]);
       return reply.send(record);
     });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { aftersalesOfferMachine, bookingMachine, findBooking, fire, fulfillmentsIn, pick, type Model, type ModelAftersalesOffer } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
+import { checkRefundQuote } from '../../helpers/model-invariants.ts';
 import { AdvanceClock } from './advance-clock.ts';
 import { bookingPath, machineRefusal, problem } from './_aftersales.ts';
 import { CreateOnHoldOffer } from './on-hold-offer.ts';
@@ -59,6 +60,8 @@ export class ConfirmAftersalesOffer extends ApiCommand {
       return;
     }
     for (const f of o.fulfillments) b.fulfillmentStatus[f] = o.kind === 'refund' ? 'REFUNDED' : 'RELEASED';
+    // Spec §3 rule 1: confirming refunds exactly what the offer quoted.
+    if (o.kind === 'refund') await checkRefundQuote(s, b, o.fulfillments, o.quote!, true);
     // engine/aftersales/refund.ts applyRefund: every admission CANCELLED (exchanged ones are not) → the booking is cancelled.
     if (o.kind === 'refund' && b.state === 'FULFILLED' && !b.exchanged && fulfillmentsIn(b, 'FULFILLED', 'RELEASED').length === 0) fire(m, bookingMachine, b, 'CANCEL_ALL');
   }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { aftersalesOfferMachine, bookingMachine, busy, enter, fire, fulfillmentsIn, lifetimes, pick, ref, settleOperations, type Model } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
+import { checkRefundQuote } from '../../helpers/model-invariants.ts';
 import { bookingPath, machineRefusal, problem } from './_aftersales.ts';
 import { Confirm } from './confirm.ts';
 import { ConfirmAftersalesOffer } from './confirm-aftersales-offer.ts';
@@ -15,7 +16,7 @@ type Variant = 'whole' | 'disruption' | 'blocked' | 'partial';
  * REFUND_BLOCKED_TICKET which a released ticket needs), or only the first one of a booking with
  * reservations (part of a ticket: 86001). In the engine's order: the machine (confirmed only), one
  * operation at a time, fulfillments in a refundable state, the guards. Amounts are not predicted; the
- * money invariants check them.
+ * money invariants check them, and the quote is never above what its parts cost (checkRefundQuote).
  */
 export class CreateRefundOffer extends ApiCommand {
   constructor(readonly booking: number, readonly variant: Variant) { super(); }
@@ -44,11 +45,13 @@ export class CreateRefundOffer extends ApiCommand {
       : listed.some((f) => b.fulfillmentStatus[f] === 'RELEASED') && overruleCode !== 'REFUND_BLOCKED_TICKET' ? 'X_REFUND_BLOCKED'
       : undefined;
     if (code) { await s.send({ ...request, expect: problem(code) }); return; }
-    await s.send({ ...request, expect: { status: 200, body: { refundOffers: [{ id: '$string', status: 'PROPOSED' }] } } });
+    const res = await s.send({ ...request, expect: { status: 200, body: { refundOffers: [{ id: '$string', status: 'PROPOSED' }] } } });
     fire(m, bookingMachine, b, 'OFFER_REFUND');
     const id = s.newVar('refundOffer');
     s.save(id, 'refundOffers[0].id');
-    m.aftersales.push({ id, kind: 'refund', booking: b.id, state: enter(m, aftersalesOfferMachine), validUntil: m.now + lifetimes().aftersalesOffer, fulfillments: listed });
+    const quote = (res.body as { refundOffers: Array<{ refundableAmount: { amount: number } }> }).refundOffers[0]!.refundableAmount.amount;
+    m.aftersales.push({ id, kind: 'refund', booking: b.id, state: enter(m, aftersalesOfferMachine), validUntil: m.now + lifetimes().aftersalesOffer, fulfillments: listed, quote });
+    await checkRefundQuote(s, b, listed, quote, false);
   }
 
   toString() { return `CreateRefundOffer(booking #${this.booking}, ${this.variant})`; }

@@ -1,0 +1,51 @@
+import type { Booking } from '../model.ts';
+import type { TravelPassEntry } from '../rules/schemas.ts';
+
+/**
+ * Spec §4.2 rule 6: a travel pass bought through the API is, once confirmed, a pass like those of customers.yaml,
+ * its number the fulfillment's controlNumber; spec §2.7 rule 8 checks it as it checks them (validity, class,
+ * stations, the holder's name). A store indexes the passes its bookings sold (Store.soldPasses) by pass number
+ * and by holder, as it indexes pass uses by pass.
+ */
+export interface SoldPass extends TravelPassEntry {
+  bookingId: string;
+  /** The holder of a personal pass: the e-mail of their entry in customers.yaml. */
+  holder?: string;
+}
+
+/** The index keys a sold pass is found by. */
+export const soldPassKey = {
+  number: (number: string) => `number:${number}`,
+  holder: (email: string) => `holder:${email.trim().toLowerCase()}`,
+};
+
+/** What a pass purchase says about its pass once confirmed; nothing for another booking, or once refunded. */
+export function soldPassOf(booking: Booking): SoldPass | undefined {
+  const fulfillment = booking.fulfillments[0];
+  if (!booking.pass?.lastDay || !fulfillment?.controlNumber || fulfillment.status !== 'FULFILLED') return undefined;
+  const { pass } = booking;
+  return {
+    bookingId: booking.id,
+    cardNumber: fulfillment.controlNumber,
+    cardType: pass.passType,
+    validFrom: pass.validFrom.slice(0, 10),
+    validTo: pass.lastDay!,
+    ...(pass.places ? { origin: pass.places[0], destination: pass.places[1] } : {}),
+    ...(pass.rides !== undefined ? { ridesLeft: pass.rides } : {}),
+    ...(pass.holder ? { holder: pass.holder } : {}),
+  };
+}
+
+/** The sold pass's index entries, `[key, pass]`: by number and, for a personal pass, by holder. */
+export function soldPassEntries(booking: Booking): Array<[string, SoldPass]> {
+  const sold = soldPassOf(booking);
+  if (!sold) return [];
+  return [[soldPassKey.number(sold.cardNumber), sold], ...(sold.holder ? [[soldPassKey.holder(sold.holder), sold] as [string, SoldPass]] : [])];
+}
+
+/** Every key a booking's sold pass was ever found by, so a store can drop the entries of a refunded pass. */
+export function soldPassKeysOf(booking: Booking): string[] {
+  const number = booking.pass ? booking.fulfillments[0]?.controlNumber : undefined;
+  if (!number) return [];
+  return [soldPassKey.number(number), ...(booking.pass!.holder ? [soldPassKey.holder(booking.pass!.holder)] : [])];
+}
