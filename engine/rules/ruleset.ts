@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { checkDecision } from './check.ts';
+import { checkOutcomes, checkRejects } from './check-outcomes.ts';
 import { compileDecision, type CompiledDecision } from './decision.ts';
 import { factCatalogue, type DecisionName } from './facts.ts';
+import { outcomeCatalogue } from './outcomes.ts';
 import {
   DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type Limits, type Product, type Products,
   type SalesApplication, type Station, type Tariff,
@@ -61,6 +63,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const values: Record<string, unknown> = {};
   const decisions: Partial<Record<DecisionName, CompiledDecision>> = {};
   const decisionFiles = new Map<string, string>();
+  const tables: Array<{ table: DecisionFile; source: SourceFile }> = [];
 
   for (const { file, text } of sources) {
     let source: SourceFile;
@@ -77,12 +80,16 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
       if (!parsed.success) { problems.push(...zodProblems(source, parsed.error)); continue; }
       const table = parsed.data;
       const compiled = compileDecision(table, source);
-      const found = checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName]);
+      const found = [
+        ...checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName]),
+        ...checkOutcomes(table, source, outcomeCatalogue[table.decision as DecisionName]),
+      ];
       if (decisionFiles.has(table.decision)) found.push(`${source.at(['decision'])}: decision "${table.decision}" is already defined in ${decisionFiles.get(table.decision)}`);
       problems.push(...found);
       if (found.length === 0) {
         decisions[table.decision as DecisionName] = compiled;
         decisionFiles.set(table.decision, file);
+        tables.push({ table, source });
       }
       continue;
     }
@@ -142,9 +149,8 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   for (const [id, l] of Object.entries(coachLayouts.layouts)) for (const p of l.places) for (const prop of p.placeProperties) {
     if (!fleet.supportedPlaceProperties.includes(prop)) problems.push(`rules/coach-layouts.yaml: place ${p.number} of ${id} has ${prop}, not in fleet.yaml supportedPlaceProperties`);
   }
-  for (const [name, d] of Object.entries(decisions)) for (const row of d!.rows) {
-    const code = row.then['reject'];
-    if (typeof code === 'string' && !errors[code]) problems.push(`${row.at}: decision ${name} rejects with ${code}, which errors.yaml does not define`);
+  for (const { table, source } of tables) {
+    problems.push(...checkRejects(table, source, Object.keys(factCatalogue[table.decision as DecisionName].shape), errors));
   }
   if (problems.length > 0) throw new RuleFileError(problems);
 
