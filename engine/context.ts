@@ -1,5 +1,6 @@
 import type { DecisionName, FactsOf } from './rules/facts.ts';
 import type { DecisionResult, DecisionTrace } from './rules/decision.ts';
+import type { OutcomeOf, RejectOutcome } from './rules/outcomes.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { SalesApplication } from './rules/schemas.ts';
 import type { IdSource, Requestor } from './model.ts';
@@ -37,11 +38,14 @@ export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx:
 
 /**
  * A decision whose rows either `reject` with an error code or accept: raises the rejection, pointing at
- * the row's `pointer`, else at `at` (the request field the facts came from).
+ * the row's `pointer`, else at `at` (the request field the facts came from); returns what an accepting row
+ * says (undefined when no row matched: the decision has nothing against it).
+ * A rejection's texts are filled from the row's params, the facts and the sales application (as `check` expects).
  */
-export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): void {
-  const { outcome } = decide<D, { reject?: string; pointer?: string; params?: Record<string, unknown> }>(ctx, name, facts);
+export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): OutcomeOf<D> | undefined {
+  const { outcome } = decide<D, Partial<RejectOutcome>>(ctx, name, facts);
   if (outcome?.reject) {
     throw violation(outcome.reject, { salesApplication: ctx.salesApplication.code, ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : at, ctx.traces);
   }
+  return outcome as OutcomeOf<D> | undefined;
 }

@@ -195,14 +195,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return traced(ctx, () => {
         // The booking's own journeys give their passes back when exchanged: only other bookings' uses count.
         const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
-        const zero = (m: StoredOffer['minimalPrice']) => ({ currency: m.currency, amount: 0, scale: 2 as const });
+        const fee = (o: StoredOffer) => ({ currency: o.minimalPrice.currency, amount: o.exchange?.fee ?? 0, scale: 2 as const });
         return {
           offers,
           response: {
             exchangeOffers: offers.map((o) => ({
               ...renderOffer(rules, o, call.requestor.language),
-              // Spec §4.1 rule 7: no fee; the price is the full price of the new journey, not a difference.
-              exchangeFee: zero(o.minimalPrice),
+              // Spec §4.1 rule 7: the fee of rules/exchange-guards.yaml; the price is the full price of the new journey, not a difference.
+              exchangeFee: fee(o),
               exchangePrice: o.minimalPrice,
               fulfillments: o.exchange!.fulfillmentIds.map((id) => ({ id })),
             })),

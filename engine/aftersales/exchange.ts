@@ -21,7 +21,7 @@ import { withStatus } from './tickets.ts';
  * Exchange (spec §3, §4.1 rule 7): exchange offers for a new trip (the booking is unchanged), an exchange
  * operation that pre-books one (the original parts EXCHANGE_ONGOING), confirmed by the booking's
  * fulfillment call (the original EXCHANGED, the new parts FULFILLED). rules/exchange-guards.yaml says
- * when an exchange is refused; exchangeFee is always 0 and exchangePrice the full price of the new trip.
+ * when an exchange is refused and what it costs (exchangeFee); exchangePrice is the full price of the new trip.
  */
 export const ExchangeOfferRequest = OfferCollectionRequest.extend({
   fulfillmentIds: z.array(z.string().min(1)).min(1),
@@ -83,7 +83,7 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
   const newFirst = newTrip?.legs[0]?.timedLeg.start.stopPlaceRef.stopPlaceRef;
   const newLast = newTrip?.legs[newTrip.legs.length - 1]?.timedLeg.end.stopPlaceRef.stopPlaceRef;
   const originalCodes = booking.corporateCodes.map((c) => c.code).sort().join();
-  enforce(ctx, 'exchangeGuard', {
+  const allowed = enforce(ctx, 'exchangeGuard', {
     passPurchase: booking.pass !== undefined,
     resplus: booking.throughTicketTags.includes('RESPLUS'),
     personalPass: leaving.some((p) => p.cards.some((c) => c.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[c.code]?.personal)),
@@ -97,7 +97,7 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
   const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
   return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }, held, passUses).map((offer) => ({
     ...offer,
-    exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds] },
+    exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds], fee: allowed?.exchangeFee ?? 0 },
   }));
 }
 
@@ -135,6 +135,7 @@ export function createExchangeOperation(
     fulfillmentIds: offer.exchange.fulfillmentIds,
     trip: offer.trip,
     exchangePrice: offer.minimalPrice,
+    exchangeFee: offer.exchange.fee ?? 0,
     admissions: offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerIds: passengerRefs.map(idOf) })),
     reservations: offer.reservations.map(({ passengerRef, ...r }) => ({ ...r, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef) })),
     ancillaries: chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _d, ...a }, autoAdded }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef), autoAdded })),

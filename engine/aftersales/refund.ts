@@ -5,6 +5,7 @@ import { familyDiscounted } from '../offers/family-discount.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum, withVat } from '../offers/pricing.ts';
 import { overruleFact } from '../rules/facts.ts';
+import type { OutcomeOf } from '../rules/outcomes.ts';
 import { parseRequest } from '../validate.ts';
 import { violation } from '../violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
@@ -28,7 +29,7 @@ export function createRefundOffer(ctx: Context, booking: Booking, body: unknown)
 
 export function priceRefund(
   ctx: Context, booking: Booking, tickets: Ticket[], partIds: Set<string>, fulfillmentIds: string[], overruleCode: ReturnType<typeof overruleFact>,
-  givenCode: string | undefined, cleanup = false,
+  givenCode: string | undefined, cleanup?: OutcomeOf<'cleanup'>,
 ): RefundOffer {
   const { rules } = ctx;
   const international = booking.trip.international;
@@ -37,8 +38,7 @@ export function priceRefund(
   let fees = 0;
   for (const ticket of tickets) {
     const terms = cleanup
-      ? { refundPercent: 100, fee: 0 }
-      : decide<'refundFee', { refundPercent: number; fee: number }>(ctx, 'refundFee', {
+      ?? decide<'refundFee', { refundPercent: number; fee: number }>(ctx, 'refundFee', {
           salesApplication: booking.salesApplication, flexibility: booking.product.flexibility, overruleCode, afterSalesOverride: booking.afterSalesOverride === true,
         }).outcome ?? { refundPercent: 0, fee: 0 };
     const amounts = ticket.parts.filter((p) => partIds.has(p.id)).map((p) => ({ p, amount: Math.round((p.price.amount * terms.refundPercent) / 100) }));
@@ -129,7 +129,7 @@ export function whatRemains(ctx: Context, booking: Booking, tickets: Ticket[], f
     splitsThroughFare: !coversWholeTickets && booking.trip.legs.length > 1,
     remainingPassengers: remaining.length,
     oldestRemainingAge: Math.max(0, ...remaining.map((p) => p.pricing.age)),
-    euroNight: booking.trip.legs.some((l) => l.category === 'EN'),
+    euroNight: booking.trip.legs.some((l) => ctx.rules.products.productCategories[l.category]?.euroNight === true),
     ungrantedDiscountedChildren: remaining.filter((p) => before.has(p.externalRef) && !after.has(p.externalRef)).length,
   };
 }

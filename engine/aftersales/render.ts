@@ -45,7 +45,7 @@ export function renderExchangeOperation(booking: Booking, o: ExchangeOperation):
     id: o.id,
     status: o.state === 'FULFILLED' ? 'FULFILLED' : o.state === 'PREBOOKED' ? 'PREBOOKED' : 'ERROR',
     ticketTimeLimit: o.validUntil,
-    exchangeOffers: [{ offerId: o.exchangeOfferId, exchangePrice: o.exchangePrice, exchangeFee: { ...o.exchangePrice, amount: 0, vats: undefined } }],
+    exchangeOffers: [{ offerId: o.exchangeOfferId, exchangePrice: o.exchangePrice, exchangeFee: { ...o.exchangePrice, amount: o.exchangeFee ?? 0, vats: undefined } }],
     // The new trip's parts, pre-booked until the operation is confirmed.
     bookingParts: [...o.admissions, ...o.reservations, ...o.ancillaries].map((p) => ({ id: p.id, status: p.status })),
     fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => newParts.has(id))).map((f) => ({ id: f.id, status: f.status })),

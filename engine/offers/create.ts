@@ -9,7 +9,7 @@ import { checkCorporateCodes } from './corporate-codes.ts';
 import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
 import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
-import { sum, withVat } from './pricing.ts';
+import { priceFor, sum } from './pricing.ts';
 import { OfferCollectionRequest } from './request.ts';
 import { isReleased } from './release.ts';
 import { readTrip } from './trip.ts';
@@ -119,7 +119,7 @@ function priceOffer(
     return part;
   });
 
-  // Spec §2.6 rule 2: reservations always cost 0; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
+  // Spec §2.6 rule 2: reservations cost the tariff's reservationPrice; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
   const legProducts = trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, choice.code) }));
   const reservations: ReservationPart[] = legProducts
     .filter(({ leg }) => rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation === 'mandatory')
@@ -129,7 +129,7 @@ function priceOffer(
         id: ids.next('part'),
         passengerRef: p.externalRef,
         legId: leg.id,
-        price: withVat(rules, { currency, amount: 0, scale: 2 }, trip.international),
+        price: priceFor(rules, rules.tariff.reservationPrice, 1, currency, trip.international),
         product: legProduct,
       }));
     });

@@ -15,6 +15,10 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
     if (service.vehicleNumbers.length !== 1) {
       throw violation('86008', { count: service.vehicleNumbers.length }, `${at}/service/vehicleNumbers`);
     }
+    const category = service.productCategory.productCategoryRef.split(':').pop()!;
+    if (!ctx.rules.products.productCategories[category]) {
+      throw violation('86001', { reason: `the product category ${category} is not one of ${Object.keys(ctx.rules.products.productCategories).join(', ')}` }, `${at}/service/productCategory/productCategoryRef`);
+    }
     const departure = start.serviceDeparture.timetabledTime;
     const arrival = end.serviceArrival.timetabledTime;
     times.push([Date.parse(departure), Date.parse(arrival)]);
@@ -32,7 +36,7 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
       arrival,
       ...(service.publishedServiceName ? { serviceName: service.publishedServiceName } : {}),
       vehicleNumber: service.vehicleNumbers[0]!,
-      category: service.productCategory.productCategoryRef.split(':').pop()!,
+      category,
       carrier: { ref: service.carriers[0]!.ref, ...(service.carriers[0]!.name ? { name: service.carriers[0]!.name } : {}) },
     };
   });

@@ -5,6 +5,7 @@ import { DATE_TIME_WITH_OFFSET } from '../time.ts';
  * The fact catalogue: for every decision, the facts its rows may test and their types.
  * A row naming a fact not listed here, or comparing it with a value of another type, is refused at load.
  * The code that evaluates a decision builds exactly these facts (engine/context.ts `decide`).
+ * A fact called `productCategory` names a category of rules/products.yaml (checked when the rule set is compiled).
  */
 export const InternalPassengerType = z.enum(['CHILD_0_6', 'CHILD_7_15', 'YOUTH_16_19', 'YOUTH_20_25', 'ADULT', 'STUDENT', 'SENIOR']);
 export type InternalPassengerType = z.infer<typeof InternalPassengerType>;
@@ -32,7 +33,7 @@ export const factCatalogue = {
   fareFactor: z.object({ internalType: InternalPassengerType, age, trafficDisturbanceTicket: z.boolean(), familyDiscount: z.boolean() }),
   familyDiscountRole: z.object({ internalType: InternalPassengerType, age, travelClass }),
   offerRequestLimits: z.object({ passengerCount: count, tripCount: count, mostLegsInOneTrip: count }),
-  ancillaryGroups: z.object({ touchesAirport: z.boolean(), travelClass, productCategory: z.enum(['ST', 'RE', 'IC', 'NT', 'EN', 'RB']) }),
+  ancillaryGroups: z.object({ touchesAirport: z.boolean(), travelClass, productCategory: z.string() }),
   travelPassCoverage: z.object({
     passKind: z.enum(['annual', 'monthly', 'multiRide']),
     withinValidity: z.boolean(),

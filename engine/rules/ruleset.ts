@@ -120,6 +120,21 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   for (const [code, cat] of Object.entries(products.productCategories)) for (const p of cat.products) {
     if (!products.products[p]) problems.push(`rules/products.yaml: category ${code} names unknown product ${p}`);
   }
+  // Product categories are products.yaml's: every other file naming one is checked against it.
+  const categories = Object.keys(products.productCategories);
+  const unknownCategory = (code: string) => !(code in products.productCategories);
+  for (const code of categories) if (!(values['tariff.yaml'] as Tariff).categories[code]) problems.push(`rules/tariff.yaml: product category ${code} of products.yaml has no fare`);
+  for (const code of Object.keys((values['tariff.yaml'] as Tariff).categories).filter(unknownCategory)) problems.push(`rules/tariff.yaml: ${code} is not a product category of products.yaml (${categories.join(', ')})`);
+  for (const [type, pass] of Object.entries((values['customers.yaml'] as Customers).passTypes)) for (const code of (pass.productCategories ?? []).filter(unknownCategory)) {
+    problems.push(`rules/customers.yaml: pass type ${type} names ${code}, which is not a product category of products.yaml (${categories.join(', ')})`);
+  }
+  for (const d of Object.values(decisions)) for (const c of d!.rows.flatMap((r) => r.conditions)) if (c.fact === 'productCategory') {
+    for (const code of [c.value].flat()) if (typeof code !== 'string' || unknownCategory(code)) problems.push(`${c.at}: ${JSON.stringify(code)} is not a product category of products.yaml (${categories.join(', ')})`);
+  }
+  const phone = new RegExp((values['cards.yaml'] as Cards).phoneNumberPattern);
+  (values['customers.yaml'] as Customers).customers.forEach((c) => {
+    if (!phone.test(c.phoneNumber)) problems.push(`rules/customers.yaml: the phone number ${c.phoneNumber} of ${c.firstName} ${c.lastName} does not match cards.yaml phoneNumberPattern`);
+  });
   for (const [id, client] of Object.entries(clients.clients)) for (const app of client.salesApplications) {
     if (!salesApps[app]) problems.push(`rules/clients.yaml: client ${id} names unknown sales application ${app}`);
   }

@@ -128,7 +128,8 @@ export type Station = z.infer<typeof StationsFile>['stations'][number];
 export const TravelClass = z.enum(['FIRST', 'SECOND']);
 export const Flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 export type Flexibility = z.infer<typeof Flexibility>;
-export const ProductCategoryCode = z.enum(['ST', 'RE', 'IC', 'NT', 'EN', 'RB']);
+/** A product category's code (urn:x_swe:sbc:<code>); products.yaml lists them, the other files are checked against it. */
+export const ProductCategoryCode = z.string().regex(/^[A-Z][A-Z0-9]*$/, 'upper-case letters and digits, such as ST');
 export type ProductCategoryCode = z.infer<typeof ProductCategoryCode>;
 const YesNo = z.enum(['YES', 'NO', 'WITH_CONDITION']);
 
@@ -142,6 +143,8 @@ export const ProductsFile = z.strictObject({
       speedRank: z.number().int().nonnegative(),
       reservation: z.enum(['mandatory', 'none']),
       products: z.array(z.string()).min(1),
+      /** EuroNight's own child age range applies on these trains (spec §2.5 rule 7; rules/refund-guards.yaml fact euroNight). */
+      euroNight: z.boolean().default(false),
     }),
   ),
   flexibilities: z.record(
@@ -156,6 +159,8 @@ export const ProductsFile = z.strictObject({
       serviceClass: z.enum(['STANDARD', 'HIGH']),
       accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']),
       compartment: z.enum(['PRIVATE', 'SHARED']).optional(),
+      /** A private group of this product is never split over compartments (spec §2.5 rule 4). */
+      groupInOneCompartment: z.boolean().default(false),
       priceFactor: z.number().positive(),
       summary: LocalizedText,
     }),
@@ -169,6 +174,7 @@ export const TariffFile = z.strictObject({
   roundTo: z.number().int().positive(),
   categories: z.record(ProductCategoryCode, z.strictObject({ base: z.number().int().nonnegative(), perMinute: z.number().nonnegative() })),
   currencies: z.record(z.string(), z.strictObject({ rate: z.number().positive(), roundTo: z.number().int().positive() })),
+  reservationPrice: z.number().int().nonnegative(),
   vat: z.strictObject({ percentage: z.number().nonnegative(), countryCode: z.string().length(2) }),
 });
 export type Tariff = z.infer<typeof TariffFile>;
@@ -232,7 +238,8 @@ export const CustomersFile = z.strictObject({
     memberNumber: z.string().regex(/^\d+$/, 'digits').optional(),
     level: UpperCode.optional(),
     email: z.email(),
-    phoneNumber: z.string().regex(/^\+[1-9]\d{6,14}$/, '+<country code><number> (spec §7 86039)'),
+    /** Checked against cards.yaml phoneNumberPattern when the rule set is compiled. */
+    phoneNumber: z.string().min(1),
     identityNumber: z.string().regex(/^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{4}$/, 'twelve digits YYYYMMDDNNNN (spec §4.2 rule 4)'),
     travelPasses: z.array(z.strictObject({
       cardNumber: z.string().min(1),
