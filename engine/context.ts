@@ -4,7 +4,7 @@ import type { OutcomeOf, RejectOutcome } from './rules/outcomes.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { SalesApplication } from './rules/schemas.ts';
 import type { IdSource, Requestor } from './model.ts';
-import { violation } from './violation.ts';
+import { phrase, violation } from './violation.ts';
 
 /**
  * Everything one engine call may use: the rules, the time and an id source handed in by the caller,
@@ -24,7 +24,7 @@ export interface Context {
 export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids: IdSource, ticketKey: string): Context {
   const salesApplication = rules.salesApplications.get(requestor.salesApplication);
   if (!salesApplication) {
-    throw violation('FORBIDDEN', { reason: `The sales application ${requestor.salesApplication} is not registered.` }, [{ requestPointer: 'header:Requestor' }]);
+    throw violation('FORBIDDEN', { reason: phrase('sales-application-unknown', { salesApplication: requestor.salesApplication }) }, [{ requestPointer: 'header:Requestor' }]);
   }
   return { rules, now, ids, requestor, salesApplication, traces: [], ticketKey };
 }

@@ -246,7 +246,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return f ? { fulfillment: renderFulfillment(booking, f, language) } : undefined;
     },
     problem(error, language, instance) {
-      return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit, rules.warnings, language), instance);
+      return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit, rules.warnings, language), instance, rules.texts);
     },
     explain(decision, facts) {
       const schema = factCatalogue[decision as DecisionName];
@@ -265,7 +265,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
 export { loadRules, readRuleSources, defaultRulesDir } from './rules/load.ts';
 export { compileRuleSet, type RuleSet, type RuleSource } from './rules/ruleset.ts';
 export { RuleFileError } from './rules/source.ts';
-export { RuleViolation, type Problem, type ProblemPointer } from './violation.ts';
+export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './violation.ts';
+export { inBothLanguages } from './validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
 export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.ts';

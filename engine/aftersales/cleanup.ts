@@ -1,3 +1,4 @@
+import { phrase } from '../violation.ts';
 import { enforce, type Context } from '../context.ts';
 import { move } from '../booking/lifecycle.ts';
 import type { Booking } from '../model.ts';
@@ -22,7 +23,7 @@ export function cleanupBooking(ctx: Context, booking: Booking, body: unknown, os
     now: ctx.now.toISOString(),
     confirmedOn: booking.confirmedOn ?? booking.createdOn,
   });
-  const moved = move(ctx, booking, { type: 'CLEANUP' }, 'Cleanup');
+  const moved = move(ctx, booking, { type: 'CLEANUP' }, phrase('operation-cleanup'));
   // Spec §4.1 rule 10: not while a refund, release or exchange is under way.
   assertNoOtherOperation(ctx, booking);
   const tickets = ticketsOf(booking);

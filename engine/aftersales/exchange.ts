@@ -8,7 +8,7 @@ import { createOffers } from '../offers/create.ts';
 import { OfferCollectionRequest } from '../offers/request.ts';
 import { plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
 import { assertPassesFree, type PassUse } from '../booking/pass-uses.ts';
@@ -61,12 +61,12 @@ const samePlace = (ctx: Context, a: string, b: string) => {
 /** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
 export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
   const request = parseRequest(ExchangeOfferRequest, body);
-  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
+  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
   const remains = whatRemains(ctx, booking, tickets, request.fulfillmentIds);
   if (!remains.coversWholeTickets) {
-    throw violation('86001', { reason: 'an exchange must list every fulfillment of the passengers exchanged, auto-added ancillaries included (spec §4.1 rule 7)' }, '#/fulfillmentIds');
+    throw violation('86001', { reason: phrase('exchange-whole-tickets') }, '#/fulfillmentIds');
   }
   // Spec §4.1 rule 7: nothing is remembered; the passengers must be re-sent exactly as in the original offer request.
   const leaving = booking.passengers.filter((p) => tickets.some((t) => t.passengerIds.includes(p.id)));
@@ -75,7 +75,7 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
     const s = sent.find((x) => x.externalRef === p.externalRef);
     return s && (s.age ?? -1) === p.pricing.age && JSON.stringify(s.cards.map((c) => [c.type, c.code, c.number ?? null])) === JSON.stringify(p.pricing.cards.map((c) => [c.type, c.code, c.number ?? null]));
   });
-  if (!same) throw violation('86001', { reason: 'the passengers, their ages and cards must be those of the original offer request (spec §4.1 rule 7)' }, '#/anonymousPassengerSpecifications');
+  if (!same) throw violation('86001', { reason: phrase('exchange-same-passengers') }, '#/anonymousPassengerSpecifications');
 
   const newTrip = request.tripSpecifications?.[0];
   const oldFirst = booking.trip.legs[0];
@@ -110,16 +110,16 @@ export function createExchangeOperation(
   ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
 ): Booking {
   const request = parseRequest(ExchangeOperationRequest, body);
-  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
+  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const selection = request.exchangeOffers[0]!;
   const offer = offers.get(selection.offerId);
   if (!offer?.exchange || offer.exchange.bookingId !== booking.id || offer.owner !== ctx.requestor.client) {
-    throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange offer', id: selection.offerId }, '#/exchangeOffers/0/offerId');
+    throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-offer'), id: selection.offerId }, '#/exchangeOffers/0/offerId');
   }
   if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/exchangeOffers/0/offerId');
   if (offer.exchange.fulfillmentIds.some((id) => booking.fulfillments.find((f) => f.id === id)?.status !== 'FULFILLED')) {
-    throw violation('X_BOOKING_STATE', { operation: 'This exchange', state: 'changed since the exchange offer' }, '#/exchangeOffers/0/offerId');
+    throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-exchange'), state: phrase('state-changed-since-exchange-offer') }, '#/exchangeOffers/0/offerId');
   }
   const now = ctx.now.toISOString();
   const idOf = (ref: string) => booking.passengers.find((p) => p.externalRef === ref)!.id;
@@ -154,13 +154,13 @@ export function createExchangeOperation(
 
 function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent): ExchangeOperation {
   const next = step(exchangeMachine, op.state, event);
-  if (!next) throw violation('X_BOOKING_STATE', { operation: `${event.type.toLowerCase()} of exchange operation ${op.id}`, state: op.state });
+  if (!next) throw violation('X_BOOKING_STATE', { operation: phrase(`operation-exchange-${event.type.toLowerCase()}`, { id: op.id }), state: op.state });
   return { ...op, state: next, ...(next === 'FULFILLED' ? { confirmedOn: ctx.now.toISOString() } : {}) };
 }
 
 export function findOperation(booking: Booking, id: string): ExchangeOperation {
   const op = booking.exchangeOperations?.find((o) => o.id === id && o.state !== 'DELETED');
-  if (!op) throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange operation', id });
+  if (!op) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   return op;
 }
 
@@ -176,7 +176,7 @@ export function patchExchangeOperation(ctx: Context, booking: Booking, id: strin
 
 export function deleteExchangeOperation(ctx: Context, booking: Booking, id: string): Booking {
   const op = findOperation(booking, id);
-  if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange operation', id });
+  if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   moveOperation(ctx, op, { type: 'DELETE' });
   const restored = withStatus(booking, new Set(op.originalPartIds), 'FULFILLED');
   return { ...restored, exchangeOperations: (booking.exchangeOperations ?? []).filter((o) => o.id !== id) };

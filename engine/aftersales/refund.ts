@@ -7,7 +7,7 @@ import { sum, withVat } from '../offers/pricing.ts';
 import { overruleFact } from '../rules/facts.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
 import { OfferConfirmation, RefundOfferRequest } from './requests.ts';
 import { ticketsOf, withStatus, type Ticket } from './tickets.ts';
@@ -19,7 +19,7 @@ import { ticketsOf, withStatus, type Ticket } from './tickets.ts';
  */
 export function createRefundOffer(ctx: Context, booking: Booking, body: unknown): Booking {
   const request = parseRequest(RefundOfferRequest, body);
-  const moved = move(ctx, booking, { type: 'OFFER_REFUND' }, 'A refund');
+  const moved = move(ctx, booking, { type: 'OFFER_REFUND' }, phrase('operation-a-refund'));
   assertNoOtherOperation(ctx, booking);
   const { tickets, partIds, released } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED', 'RELEASED']);
   const overruleCode = overruleFact(request.overruleCode);
@@ -66,7 +66,7 @@ export function priceRefund(
 
 export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
   parseRequest(OfferConfirmation, body);
-  const offer = findOffer(booking.refundOffers, offerId, 'refund offer');
+  const offer = findOffer(booking.refundOffers, offerId, phrase('resource-refund-offer'));
   if (offer.state === 'CONFIRMED') return booking;
   const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
   assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED', 'RELEASED']);
@@ -79,14 +79,14 @@ export function applyRefund(ctx: Context, booking: Booking, offer: RefundOffer):
   let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUNDED', (id) => ({ refundAmount: amounts.get(id) }));
   next = { ...next, refundOffers: [...(booking.refundOffers ?? []).filter((o) => o.id !== offer.id), offer] };
   // Nothing left to travel on: the booking is cancelled as a whole (machines/booking.ts CANCEL_ALL).
-  if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED')) next = move(ctx, next, { type: 'CANCEL_ALL' }, 'Cancelling');
+  if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED')) next = move(ctx, next, { type: 'CANCEL_ALL' }, phrase('operation-cancelling'));
   return next;
 }
 
 export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.refundOffers, offerId, 'refund offer');
+  const offer = findOffer(booking.refundOffers, offerId, phrase('resource-refund-offer'));
   // CONTRACT §6: a confirmed refund offer cannot be deleted; it answers as if it were not there.
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: 'refund offer', id: offerId });
+  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: offerId });
   moveOffer(ctx, offer, { type: 'DELETE' });
   return { ...booking, refundOffers: (booking.refundOffers ?? []).filter((o) => o.id !== offerId) };
 }
@@ -94,15 +94,15 @@ export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: strin
 /** An offer made earlier is confirmed only while its fulfillments are still as they were (never refund twice). */
 export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: string[]): void {
   const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !states.includes(f.status));
-  if (changed) throw violation('X_BOOKING_STATE', { operation: 'Confirming this offer', state: `${changed.status} (fulfillment ${changed.id})` });
+  if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
 }
 
 /** The tickets a request touches, checking each fulfillment exists and is in one of `states`. */
 export function selectTickets(booking: Booking, fulfillmentIds: string[], states: string[]) {
   fulfillmentIds.forEach((id, i) => {
     const f = booking.fulfillments.find((x) => x.id === id);
-    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: 'fulfillment', id }, `#/fulfillmentIds/${i}`);
-    if (!states.includes(f.status)) throw violation('X_BOOKING_STATE', { operation: `This for fulfillment ${id}`, state: f.status }, `#/fulfillmentIds/${i}`);
+    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
+    if (!states.includes(f.status)) throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
   });
   const listed = new Set(fulfillmentIds);
   const tickets = ticketsOf(booking).filter((t) => t.fulfillments.some((f) => listed.has(f.id)));

@@ -3,7 +3,7 @@ import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, Reserva
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { earliest, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
 import { checkCorporateCodes } from './corporate-codes.ts';
 import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
@@ -37,7 +37,7 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
   if (request.offerSearchCriteria?.productTags?.includes('PASS')) return createPassOffers(ctx, request, currency);
 
   const trips = request.tripSpecifications ?? [];
-  if (trips.length === 0) throw violation('86001', { reason: 'a journey offer request needs tripSpecifications' }, '#/tripSpecifications');
+  if (trips.length === 0) throw violation('86001', { reason: phrase('offers-need-trips') }, '#/tripSpecifications');
   assertUnique(request.anonymousPassengerSpecifications.map((p) => p.externalRef), (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`, 'passenger externalRef');
   assertUnique(trips.flatMap((t) => t.legs.map((l) => l.externalRef)), (i) => legPointer(trips, i), 'leg externalRef');
 
@@ -178,7 +178,7 @@ function legProductCode(ctx: Context, leg: Leg, code: string): string {
 function assertUnique(values: string[], pointer: (i: number) => string, what: string) {
   const seen = new Set<string>();
   values.forEach((v, i) => {
-    if (seen.has(v)) throw violation('86001', { reason: `${what} "${v}" is used twice` }, pointer(i));
+    if (seen.has(v)) throw violation('86001', { reason: phrase('used-twice', { what, value: v }) }, pointer(i));
     seen.add(v);
   });
 }

@@ -5,7 +5,7 @@ import { compileDecision, type CompiledDecision } from './decision.ts';
 import { factCatalogue, type DecisionName } from './facts.ts';
 import { outcomeCatalogue } from './outcomes.ts';
 import {
-  DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type Limits, type Product, type Products,
+  DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type TextCatalogue, type Limits, type Product, type Products,
   type SalesApplication, type Station, type Tariff,
 } from './schemas.ts';
 import type { CoachLayouts, Fleet } from './seat-schemas.ts';
@@ -22,6 +22,8 @@ export interface RuleSet {
   readonly products: Products & { byCode: ReadonlyMap<string, Product> };
   readonly tariff: Tariff;
   readonly errors: ErrorCatalogue;
+  /** The phrases errors are filled with (errors.yaml `texts`). */
+  readonly texts: TextCatalogue;
   readonly cards: Cards;
   readonly ancillaryItems: AncillaryItems;
   readonly timetable: Timetable;
@@ -114,7 +116,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const salesApps = (values['sales-applications.yaml'] as { salesApplications: Record<string, Omit<SalesApplication, 'code'>> }).salesApplications;
   const stationsFile = values['stations.yaml'] as { operatorCarrier: { ref: string; name: string }; stations: Station[] };
   const clients = values['clients.yaml'] as Clients;
-  const { errors, warnings } = values['errors.yaml'] as { errors: ErrorCatalogue; warnings: WarningCatalogue };
+  const { errors, warnings, texts } = values['errors.yaml'] as { errors: ErrorCatalogue; warnings: WarningCatalogue; texts: TextCatalogue };
 
   // Cross-file references.
   for (const [code, cat] of Object.entries(products.productCategories)) for (const p of cat.products) {
@@ -183,6 +185,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     products: { ...products, byCode: new Map(Object.entries(products.products).map(([code, p]) => [code, { ...p, code }])) },
     tariff: values['tariff.yaml'] as Tariff,
     errors,
+    texts,
     cards: values['cards.yaml'] as Cards,
     ancillaryItems: (values['ancillary-items.yaml'] as { items: AncillaryItems }).items,
     timetable: values['timetable.yaml'] as Timetable,

@@ -186,9 +186,20 @@ export const ErrorsFile = z.strictObject({
   ),
   /** Warnings in successful responses (OSDM 3.4 WarningCollection). */
   warnings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]+$/), z.strictObject({ detail: LocalizedText })),
+  /** Phrases an error's parameters are made of (a reason, an operation, a resource), in both languages. */
+  texts: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case words joined by hyphens'), LocalizedText).default({}),
+}).superRefine((file, ctx) => {
+  // A placeholder only one language names would reach the other language's callers as "{name}".
+  const names = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+  const same = (path: PropertyKey[], t: LocalizedText) => {
+    if (names(t['en-GB']) !== names(t['sv-SE'])) ctx.addIssue({ code: 'custom', path, message: `en-GB names {${names(t['en-GB'])}}, sv-SE names {${names(t['sv-SE'])}}: both texts need the same placeholders` });
+  };
+  for (const [code, e] of Object.entries(file.errors)) same(['errors', code, 'detail'], e.detail);
+  for (const [key, t] of Object.entries(file.texts)) same(['texts', key], t);
 });
 export type ErrorCatalogue = z.infer<typeof ErrorsFile>['errors'];
 export type WarningCatalogue = z.infer<typeof ErrorsFile>['warnings'];
+export type TextCatalogue = z.infer<typeof ErrorsFile>['texts'];
 
 /** A regular expression written in a rule file (JavaScript syntax); a broken one is a `file:line` problem at load. */
 const RegexPattern = z.string().refine((source) => {

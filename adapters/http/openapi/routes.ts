@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { RuleViolation } from '../../../engine/index.ts';
+import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { openApiDocument, type RegisteredRoute } from './document.ts';
 
 /**
@@ -87,7 +87,7 @@ export const docsRoutes = (routes: () => readonly RegisteredRoute[]) => async (a
 
   app.get<{ Params: { file: string } }>('/docs/:file', async (request, reply) => {
     const file = FILES[request.params.file];
-    if (!file || !Object.hasOwn(FILES, request.params.file)) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'file', id: request.params.file });
+    if (!file || !Object.hasOwn(FILES, request.params.file)) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-file'), id: request.params.file });
     let body = cache.get(request.params.file);
     if (body === undefined) cache.set(request.params.file, (body = file.read()));
     return reply.type(file.type)

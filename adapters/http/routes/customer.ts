@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { lookupContract, lookupCustomer, RuleViolation, type Language } from '../../../engine/index.ts';
+import { phrase, lookupContract, lookupCustomer, RuleViolation, type Language, type Phrase } from '../../../engine/index.ts';
 import type { Customers } from '../../../engine/rules/schemas.ts';
 import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
 import { parseRequest } from '../../../engine/validate.ts';
@@ -14,13 +14,13 @@ const lookups: Array<{
   path: string;
   schema: z.ZodType<Record<string, string>>;
   field: string;
-  resource: string;
+  resource: Phrase;
   find(customers: Customers, value: string, language: Language): object | undefined;
 }> = [
-  { path: '/contacts/email', schema: EmailLookupRequest, field: 'email', resource: 'customer', find: (c, email, l) => lookupCustomer(c, { email }, l) },
-  { path: '/contacts/prio-number', schema: MemberNumberLookupRequest, field: 'memberNumber', resource: 'customer', find: (c, memberNumber, l) => lookupCustomer(c, { memberNumber }, l) },
-  { path: '/contacts/ssn', schema: IdentityNumberLookupRequest, field: 'ssn', resource: 'customer', find: (c, ssn, l) => lookupCustomer(c, { ssn }, l) },
-  { path: '/contracts/contract-number', schema: ContractLookupRequest, field: 'contractNumber', resource: 'contract', find: (c, number) => lookupContract(c, number) },
+  { path: '/contacts/email', schema: EmailLookupRequest, field: 'email', resource: phrase('resource-customer'), find: (c, email, l) => lookupCustomer(c, { email }, l) },
+  { path: '/contacts/prio-number', schema: MemberNumberLookupRequest, field: 'memberNumber', resource: phrase('resource-customer'), find: (c, memberNumber, l) => lookupCustomer(c, { memberNumber }, l) },
+  { path: '/contacts/ssn', schema: IdentityNumberLookupRequest, field: 'ssn', resource: phrase('resource-customer'), find: (c, ssn, l) => lookupCustomer(c, { ssn }, l) },
+  { path: '/contracts/contract-number', schema: ContractLookupRequest, field: 'contractNumber', resource: phrase('resource-contract'), find: (c, number) => lookupContract(c, number) },
 ];
 
 const SUBSCRIPTION_KEY = 'ocp-apim-subscription-key';
