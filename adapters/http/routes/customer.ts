@@ -26,12 +26,18 @@ const lookups: Array<{
 const SUBSCRIPTION_KEY = 'ocp-apim-subscription-key';
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-export async function customerRoutes(app: FastifyInstance) {
-  const { customers, clients } = app.engine.rules;
-  const keys = clients.subscriptionKeys.map(digest);
+/** The subscription keys' digests, per rule set: `serve --watch` may swap the rules at any request. */
+const keyDigests = new WeakMap<object, Buffer[]>();
+const keysOf = (rules: FastifyInstance['engine']['rules']): Buffer[] => {
+  let keys = keyDigests.get(rules);
+  if (!keys) keyDigests.set(rules, (keys = rules.clients.subscriptionKeys.map(digest)));
+  return keys;
+};
 
+export async function customerRoutes(app: FastifyInstance) {
   /** Compared as digests in constant time, so a key cannot be guessed byte by byte. */
   const subscriptionKeyOf = (request: FastifyRequest) => {
+    const keys = keysOf(app.engine.rules);
     const header = request.headers[SUBSCRIPTION_KEY];
     const given = Array.isArray(header) ? header[0] : header;
     if (!given || !keys.some((key) => timingSafeEqual(key, digest(given.trim())))) {
@@ -51,7 +57,7 @@ export async function customerRoutes(app: FastifyInstance) {
       // No body at all reads as an empty object, so the answer names the missing field.
       const body = parseRequest(schema, request.body ?? {});
       const value = body[field]!;
-      const record = find(customers, value, request.language);
+      const record = find(app.engine.rules.customers, value, request.language);
       if (!record) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource, id: value }, [{ requestPointer: `#/${field}` }]);
       return reply.send(record);
     });
