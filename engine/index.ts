@@ -7,6 +7,7 @@
  *   const call = { requestor, now: new Date(), ids };
  *   const { value: offers } = engine.offers(call, offerRequest);
  */
+import type { z } from 'zod';
 import { createBooking, readBookingRequest, type Warning } from './booking/create.ts';
 import { confirmBooking, isExpired } from './booking/lifecycle.ts';
 import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
@@ -27,6 +28,7 @@ export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
 import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
+import { factProblems, FactsError } from './rules/fact-messages.ts';
 import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
@@ -111,7 +113,7 @@ export interface Engine {
   renderFulfillment(booking: Booking, fulfillmentId: string, language: Language): Record<string, unknown> | undefined;
   /** The Problem body for a rule violation, in the caller's language. */
   problem(error: RuleViolation, language: Language, instance?: string): Problem;
-  /** Evaluates one decision and explains every row (`signalbox explain`). */
+  /** Evaluates one decision and explains every row (`signalbox explain`); facts that do not fit throw FactsError. */
   explain(decision: string, facts: unknown): Explanation;
 }
 
@@ -249,13 +251,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit, rules.warnings, language), instance, rules.texts);
     },
     explain(decision, facts) {
-      const schema = factCatalogue[decision as DecisionName];
-      if (!schema) throw violation('86001', { reason: `unknown decision ${decision}; known: ${Object.keys(factCatalogue).join(', ')}` });
+      const schema = factCatalogue[decision as DecisionName] as z.ZodObject | undefined;
+      if (!schema) throw new FactsError([`there is no decision called ${decision}; the decisions are ${Object.keys(factCatalogue).join(', ')}`]);
       const alias = factAliases[decision as DecisionName];
-      const parsed = schema.safeParse(alias && facts && typeof facts === 'object' ? alias(facts as Record<string, unknown>) : facts);
-      if (!parsed.success) {
-        throw violation('86001', { reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'facts'}: ${i.message}`).join('; ') });
-      }
+      const given = alias && facts && typeof facts === 'object' ? alias(facts as Record<string, unknown>) : facts;
+      const parsed = schema.safeParse(given, { reportInput: true });
+      const unknown = given && typeof given === 'object' ? Object.keys(given).filter((k) => !(k in schema.shape)) : [];
+      const problems = [
+        ...unknown.map((k) => `${k} is not a fact of ${decision}; its facts are ${Object.keys(schema.shape).join(', ')}`),
+        ...(parsed.success ? [] : factProblems(decision, schema, parsed.error)),
+      ];
+      if (problems.length > 0 || !parsed.success) throw new FactsError(problems);
       return rules.decisions[decision as DecisionName].explain(parsed.data as Record<string, unknown>);
     },
   };
@@ -265,6 +271,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 export { loadRules, readRuleSources, defaultRulesDir } from './rules/load.ts';
 export { compileRuleSet, type RuleSet, type RuleSource } from './rules/ruleset.ts';
 export { RuleFileError } from './rules/source.ts';
+export { FactsError } from './rules/fact-messages.ts';
 export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './violation.ts';
 export { inBothLanguages } from './validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/tickets.ts';

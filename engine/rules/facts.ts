@@ -26,10 +26,12 @@ export type OverruleCode = z.infer<typeof OverruleCode>;
 /** An overrule code as the facts know it: NONE when absent, OTHER for OSDM codes no rule names. */
 export const overruleFact = (code: string | undefined): OverruleCode =>
   code === undefined ? 'NONE' : ((OverruleCode.options as readonly string[]).includes(code) && code !== 'NONE' && code !== 'OTHER' ? (code as OverruleCode) : 'OTHER');
+/** Facts with a declared default may be left out of `signalbox explain` and of examples. */
+const noOverrule = OverruleCode.default('NONE');
 const bookingState = z.enum(['PREBOOKED', 'FULFILLED', 'EXPIRED']);
 
 export const factCatalogue = {
-  passengerType: z.object({ age, typingCard: TypingCard }),
+  passengerType: z.object({ age, typingCard: TypingCard.default('NONE') }),
   fareFactor: z.object({ internalType: InternalPassengerType, age, trafficDisturbanceTicket: z.boolean(), familyDiscount: z.boolean() }),
   familyDiscountRole: z.object({ internalType: InternalPassengerType, age, travelClass }),
   offerRequestLimits: z.object({ passengerCount: count, tripCount: count, mostLegsInOneTrip: count }),
@@ -58,14 +60,14 @@ export const factCatalogue = {
     coversWholeTickets: z.boolean(),
     splitsThroughFare: z.boolean(),
     released: z.boolean(),
-    overruleCode: OverruleCode,
+    overruleCode: noOverrule,
     remainingPassengers: count,
     oldestRemainingAge: age,
     euroNight: z.boolean(),
     ungrantedDiscountedChildren: count,
   }),
-  releaseGuard: z.object({ channelAllowsRelease: z.boolean(), overruleCode: OverruleCode }),
-  refundFee: z.object({ salesApplication: z.string(), flexibility, overruleCode: OverruleCode, afterSalesOverride: z.boolean() }),
+  releaseGuard: z.object({ channelAllowsRelease: z.boolean(), overruleCode: noOverrule }),
+  refundFee: z.object({ salesApplication: z.string(), flexibility, overruleCode: noOverrule, afterSalesOverride: z.boolean() }),
   exchangeGuard: z.object({
     passPurchase: z.boolean(),
     resplus: z.boolean(),
