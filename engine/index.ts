@@ -28,6 +28,7 @@ export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
 import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
+import { boundaryCases } from './rules/boundaries.ts';
 import { factProblems, FactsError } from './rules/fact-messages.ts';
 import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
@@ -272,6 +273,15 @@ export { loadRules, readRuleSources, defaultRulesDir } from './rules/load.ts';
 export { compileRuleSet, type RuleSet, type RuleSource } from './rules/ruleset.ts';
 export { RuleFileError } from './rules/source.ts';
 export { FactsError } from './rules/fact-messages.ts';
+export { factCatalogue, type DecisionName } from './rules/facts.ts';
+
+/**
+ * Boundary cases of a decision (every bound ±1, every enum value), for simulating a table and comparing two
+ * versions of it; `also` adds the bounds of the same decision in another rule set.
+ */
+export function boundaryCasesOf(rules: RuleSet, decision: DecisionName, also?: RuleSet): Array<Record<string, unknown>> {
+  return boundaryCases(rules.decisions[decision], factCatalogue[decision] as z.ZodObject, also?.decisions[decision]);
+}
 export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './violation.ts';
 export { inBothLanguages } from './validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/tickets.ts';

@@ -6,6 +6,8 @@ import { check, explain } from './rules.ts';
 import { schemas } from './schemas.ts';
 import { test } from './test.ts';
 import { seatmap } from './seatmap.ts';
+import { simulate } from './simulate.ts';
+import { rulesDiff } from './rules-diff.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]      signalbox --version
@@ -14,12 +16,14 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE] [--grep T] [--tags a,b] [--jobs N] [--coverage]  (signalbox test --help)
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON|YAML [--json] [--rules DIR]   which row decides, and why (facts from a .yaml/.json file or inline)
+  simulate <decision> --cases FILE.csv|FILE.yaml [--boundaries] [--json] [--rules DIR]   a table of outcomes, one per case
+  diff     --rules OLD [--against NEW] [--json] [--scenarios DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas, seatmap };
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, simulate, diff: rulesDiff, schemas, seatmap };
 
 async function main(): Promise<number> {
   if (command === '--version' || command === '-v' || command === 'version') {
