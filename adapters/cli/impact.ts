@@ -33,7 +33,7 @@ export interface StepChange {
 export interface Impact {
   decisions: RowChange[];
   scenarios: StepChange[];
-  summary: { changedRows: number; changedCases: number; changedSteps: number; changedPrices: number; scenarios: number; moneyDifference: Record<string, number> };
+  summary: { changedRows: number; changedCases: number; changedSteps: number; changedPrices: number; scenarios: number };
 }
 
 export function compareDecisions(old: RuleSet, next: RuleSet): RowChange[] {
@@ -130,8 +130,6 @@ export async function compareScenarios(old: RuleSet, next: RuleSet, paths: strin
 export async function impactOf(old: RuleSet, next: RuleSet, scenarioPaths: string[], secrets: Record<string, string>): Promise<Impact> {
   const decisions = compareDecisions(old, next);
   const scenarios = scenarioPaths.length > 0 ? await compareScenarios(old, next, scenarioPaths, secrets) : [];
-  const moneyDifference: Record<string, number> = {};
-  for (const p of scenarios.flatMap((s) => s.prices)) moneyDifference[p.currency] = (moneyDifference[p.currency] ?? 0) + p.difference;
   return {
     decisions,
     scenarios,
@@ -141,7 +139,6 @@ export async function impactOf(old: RuleSet, next: RuleSet, scenarioPaths: strin
       changedSteps: scenarios.length,
       changedPrices: scenarios.reduce((n, s) => n + s.prices.length, 0),
       scenarios: new Set(scenarios.map((s) => s.scenario)).size,
-      moneyDifference,
     },
   };
 }

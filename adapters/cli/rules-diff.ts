@@ -43,11 +43,11 @@ export function renderImpact(x: Impact, paint = painter(process.stdout)): string
     out.push(`${s.scenario} request ${s.request} (${s.step})${what ? `: ${what}` : ''}`);
     for (const p of s.prices) out.push(`    ${p.at}: ${p.from ?? '-'} → ${p.to ?? '-'} ${p.currency} (${paint(p.difference < 0 ? 'green' : 'red', money(p.difference))})`);
   }
-  const { changedRows, changedCases, changedSteps, changedPrices, scenarios, moneyDifference } = x.summary;
-  const total = Object.entries(moneyDifference).map(([c, m]) => `${money(m)} ${c}`).join(', ');
+  const { changedRows, changedCases, changedSteps, changedPrices, scenarios } = x.summary;
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
   out.push(changedRows + changedSteps === 0
     ? 'no change: every boundary case and every scenario step answers as before'
-    : `this edit changes ${changedRows} decision outcome${changedRows === 1 ? '' : 's'} (${changedCases} boundary cases) and ${changedPrices} price${changedPrices === 1 ? '' : 's'} in ${changedSteps} step${changedSteps === 1 ? '' : 's'} of ${scenarios} scenario${scenarios === 1 ? '' : 's'}${total ? ` (${total})` : ''}`);
+    : `this edit changes ${n(changedRows, 'decision outcome')} (${n(changedCases, 'boundary case')}) and ${n(changedPrices, 'price')} in ${n(changedSteps, 'step')} of ${n(scenarios, 'scenario')}`);
   return out.join('\n') + '\n';
 }
 
