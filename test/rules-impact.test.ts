@@ -88,4 +88,17 @@ describe('signalbox diff', () => {
     expect(same.stdout).toBe('no change: every boundary case and every scenario step answers as before\n');
     expect(same.status).toBe(0);
   }, 60_000);
+
+  it('the cleanup terms, the exchange fee and the reservation price are read from rules/, not fixed in code', async () => {
+    const edited = editedRules('values', {
+      'cleanup.yaml': [['then: { refundPercent: 100, fee: 0 }', 'then: { refundPercent: 50, fee: 0 }'], ['expect: { refundPercent: 100, fee: 0 }', 'expect: { refundPercent: 50, fee: 0 }']],
+      'exchange-guards.yaml': [['then: { allow: true, exchangeFee: 0 }', 'then: { allow: true, exchangeFee: 1500 }'], ['expect: { allow: true, exchangeFee: 0 }', 'expect: { allow: true, exchangeFee: 1500 }']],
+      'tariff.yaml': [['reservationPrice: 0', 'reservationPrice: 1000']],
+    });
+    const impact = await impactOf(loadRules('rules'), loadRules(edited), ['scenarios/aftersales/cleanup.yaml', 'scenarios/aftersales/exchange.yaml'], DEMO_SECRETS);
+    const prices = impact.scenarios.flatMap((s) => s.prices.map((p) => `${s.scenario.split('/').pop()} ${p.at} ${p.difference}`));
+    expect(prices).toContain('exchange.yaml /exchangeOffers/0/exchangeFee 1500');
+    expect(prices.some((p) => /^cleanup\.yaml \/offers\/0\/reservationOfferParts\/0\/price 1000$/.test(p))).toBe(true);
+    expect(impact.scenarios.some((s) => s.scenario.endsWith('cleanup.yaml') && s.prices.some((p) => p.at === '/booking/refundAmount' && p.difference < 0))).toBe(true);
+  }, 60_000);
 });
