@@ -10,7 +10,7 @@ import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from './lifecycle.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
-import { assertPassengersMapped, PlaceSelection } from './places.ts';
+import { PlaceSelection } from './places.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
 import { z } from 'zod';
@@ -128,7 +128,6 @@ function applyPlaceSelections(ctx: Context, booking: Booking, selections: unknow
     }
   });
   const parsed = parseRequest(z.array(PlaceSelection), selections, '#/placeSelections');
-  assertPassengersMapped(parsed, booking.passengers.map((p) => p.externalRef), '#/placeSelections');
   const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
   const reservations = booking.reservations.map((r) => {
     const selection = parsed[indexOf(r.id)];

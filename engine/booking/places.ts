@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { enforce, type Context } from '../context.ts';
 import type { StoredOffer } from '../model.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
 
 /**
  * OSDM PlaceSelection (spec §2.10 rule 2): exact places, accommodations with place properties, or a
@@ -28,25 +27,12 @@ export type PlaceSelection = z.infer<typeof PlaceSelection>;
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 
-/** Spec §7 86029: a place or accommodation names a passenger the booking does not have. */
-export function assertPassengersMapped(selections: readonly PlaceSelection[], passengerRefs: readonly string[], pointer: string): void {
-  selections.forEach((s, i) => {
-    const named: Array<[string, string]> = [
-      ...(s.places ?? []).map((p, j): [string, string] => [p.passengerRef, `${pointer}/${i}/places/${j}/passengerRef`]),
-      ...(s.accommodations ?? []).flatMap((a, j) => (a.passengerRefs ?? []).map((ref, k): [string, string] => [ref, `${pointer}/${i}/accommodations/${j}/passengerRefs/${k}`])),
-    ];
-    const unknown = named.find(([ref]) => !passengerRefs.includes(ref));
-    if (unknown) throw violation('86029', { passengerRef: unknown[0] }, unknown[1]);
-  });
-}
-
 /**
  * Reads the place selections of a booking request and applies spec §2.5 rule 5 (rules/night-gender.yaml)
  * to every reservation of a shared night compartment. Returns the selections by offer reservation id.
  */
 export function readPlaceSelections(ctx: Context, offer: StoredOffer, raw: unknown[], pointer: string): Map<string, PlaceSelection> {
   const selections = parseRequest(z.array(PlaceSelection), raw, pointer);
-  assertPassengersMapped(selections, offer.passengers.map((p) => p.externalRef), pointer);
   const byReservation = new Map<string, PlaceSelection>();
   selections.forEach((s) => byReservation.set(s.reservationId, s));
   offer.reservations.forEach((r) => {
