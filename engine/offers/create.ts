@@ -3,7 +3,7 @@ import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, Reserva
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { earliest, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import { phrase, violation, type Phrase } from '../violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
 import { checkCorporateCodes } from './corporate-codes.ts';
 import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
@@ -38,8 +38,8 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
 
   const trips = request.tripSpecifications ?? [];
   if (trips.length === 0) throw violation('86001', { reason: phrase('offers-need-trips') }, '#/tripSpecifications');
-  assertUnique(request.anonymousPassengerSpecifications.map((p) => p.externalRef), (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`, 'passenger externalRef');
-  assertUnique(trips.flatMap((t) => t.legs.map((l) => l.externalRef)), (i) => legPointer(trips, i), 'leg externalRef');
+  assertUnique(request.anonymousPassengerSpecifications.map((p) => p.externalRef), (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`, phrase('what-passenger-external-ref'));
+  assertUnique(trips.flatMap((t) => t.legs.map((l) => l.externalRef)), (i) => legPointer(trips, i), phrase('what-leg-external-ref'));
 
   const readTrips = trips.map((spec, t) => readTrip(ctx, spec, t));
   const firstDeparture = readTrips[0]!.legs[0]!.departure;
@@ -175,7 +175,7 @@ function legProductCode(ctx: Context, leg: Leg, code: string): string {
   return category.products.find((c) => ctx.rules.products.products[c]!.travelClass === wanted.travelClass) ?? category.products[0]!;
 }
 
-function assertUnique(values: string[], pointer: (i: number) => string, what: string) {
+function assertUnique(values: string[], pointer: (i: number) => string, what: Phrase) {
   const seen = new Set<string>();
   values.forEach((v, i) => {
     if (seen.has(v)) throw violation('86001', { reason: phrase('used-twice', { what, value: v }) }, pointer(i));
