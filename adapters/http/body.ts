@@ -65,7 +65,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
     }
     const limit = app.engine.rules.limits.requestArrayLimit;
     const long = arrayBeyond(value, limit);
-    if (long) return done(new RuleViolation('86001', { reason: `${long.slice(2) || 'the body'} holds more than ${limit} elements` }, [{ requestPointer: long }]), undefined);
+    if (long) return done(new RuleViolation('86001', { reason: phrase('too-many-elements', { where: long, limit }) }, [{ requestPointer: long }]), undefined);
     done(null, value);
   });
   // Form fields are for the token endpoint only (RFC 6749), which has its own parsers (routes/token.ts); elsewhere a

@@ -41,9 +41,9 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
   }
   const missing: ProblemPointer[] = [];
   booking.passengers.forEach((p, i) => {
-    for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: `passenger ${p.externalRef} needs ${field}` });
+    for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: phrase('passenger-needs-field', { passenger: p.externalRef, field }) });
   });
-  if (!booking.purchaser) missing.push({ requestPointer: '#/purchaser', detail: 'the booking needs a purchaser' });
+  if (!booking.purchaser) missing.push({ requestPointer: '#/purchaser', detail: phrase('booking-needs-purchaser') });
   if (missing.length > 0 && !isExpired(booking, ctx.now)) throw violation('X_BOOKING_INCOMPLETE', {}, missing);
 
   const moved = move(ctx, booking, { type: 'CONFIRM' }, phrase('operation-confirmation'));
