@@ -4,7 +4,7 @@ import { scenarioFiles } from '../adapters/scenarios/files.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
 import { inProcess, type HttpResult, type Target } from '../adapters/scenarios/targets.ts';
 import { loadRules } from '../engine/index.ts';
-import { engine } from './helpers/server.ts';
+import { engine, passengers, requestorHeader, testServer } from './helpers/server.ts';
 
 /**
  * One language per answer: every scenario is run twice, once asking for sv-SE and once for en-GB (steps that
@@ -84,4 +84,25 @@ describe('every answer speaks one language', () => {
       expect([...new Set(mixed)]).toEqual([]);
     });
   }
+});
+
+describe('the mixed answers an analyst found, in Swedish', async () => {
+  const server = await testServer();
+  const ask = async (method: 'GET' | 'POST', url: string, payload?: unknown) => (await server.app.inject({
+    method, url, ...(payload !== undefined ? { payload: payload as object } : {}),
+    headers: { authorization: `Bearer ${await server.token()}`, requestor: requestorHeader(), 'content-type': 'application/json', 'accept-language': 'sv-SE' },
+  })).json() as { detail: string; pointers?: Array<{ detail?: string }> };
+
+  it('a reason of the engine', async () => {
+    expect((await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: passengers(30) })).detail)
+      .toBe('Förfrågan är ogiltig: en offertförfrågan för resor behöver tripSpecifications');
+  });
+  it('a resource name', async () => {
+    expect((await ask('GET', '/v3/bookings/NOPE')).detail).toBe('Det finns ingen bokning med id NOPE.');
+  });
+  it("a validation message, from zod's Swedish locale", async () => {
+    const res = await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 'thirty' }] });
+    expect(res.detail).toBe('Förfrågan är ogiltig: anonymousPassengerSpecifications/0/age: Ogiltig inmatning: förväntat antal, fick string');
+    expect(res.pointers?.[0]?.detail).toBe('Ogiltig inmatning: förväntat antal, fick string');
+  });
 });
