@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
  */
 const known: Array<{ value: string; pattern: RegExp; lives: string }> = [
   { value: 'the EuroNight category code', pattern: /category === 'EN'|'EN'\s*[,)\]]/, lives: 'products.yaml euroNight' },
-  { value: 'the 2nd class private group rule', pattern: /travelClass === 'SECOND'/, lives: 'products.yaml groupInOneCompartment' },
+  { value: 'the 2nd class private group rule', pattern: /travelClass === 'SECOND'/, lives: 'private-groups.yaml' },
   { value: 'the roll-back terms of cleanup', pattern: /refundPercent: 100/, lives: 'cleanup.yaml row roll-back' },
   { value: 'the exchange fee', pattern: /exchangeFee: (zero|\{[^}]*amount: 0)/, lives: 'exchange-guards.yaml exchangeFee' },
-  { value: 'the reservation price', pattern: /reservation[^\n]*amount: 0|\{ currency, amount: 0, scale: 2 \}/, lives: 'tariff.yaml reservationPrice' },
+  { value: 'the reservation price', pattern: /reservation[^\n]*amount: 0|\{ currency, amount: 0, scale: 2 \}/, lives: 'reservation-prices.yaml' },
   { value: 'the phone number format of 86039', pattern: /\\\+\[1-9\]\\d\{6,14\}/, lives: 'cards.yaml phoneNumberPattern' },
   { value: 'the product categories', pattern: /'ST',\s*'RE'|ST\|RE\|IC/, lives: 'products.yaml productCategories' },
 ];

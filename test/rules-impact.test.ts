@@ -93,7 +93,7 @@ describe('signalbox diff', () => {
     const edited = editedRules('values', {
       'cleanup.yaml': [['then: { refundPercent: 100, fee: 0 }', 'then: { refundPercent: 50, fee: 0 }'], ['expect: { refundPercent: 100, fee: 0 }', 'expect: { refundPercent: 50, fee: 0 }']],
       'exchange-guards.yaml': [['then: { allow: true, exchangeFee: 0 }', 'then: { allow: true, exchangeFee: 1500 }'], ['expect: { allow: true, exchangeFee: 0 }', 'expect: { allow: true, exchangeFee: 1500 }']],
-      'tariff.yaml': [['reservationPrice: 0', 'reservationPrice: 1000']],
+      'reservation-prices.yaml': [['then: { price: 0 }', 'then: { price: 1000 }'], ['expect: { price: 0 }', 'expect: { price: 1000 }']],
     });
     const impact = await impactOf(loadRules('rules'), loadRules(edited), ['scenarios/aftersales/cleanup.yaml', 'scenarios/aftersales/exchange.yaml'], DEMO_SECRETS);
     const prices = impact.scenarios.flatMap((s) => s.prices.map((p) => `${s.scenario.split('/').pop()} ${p.at} ${p.difference}`));

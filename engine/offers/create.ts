@@ -1,4 +1,5 @@
 import { decide, enforce, type Context } from '../context.ts';
+import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { earliest, plus } from '../time.ts';
@@ -119,19 +120,16 @@ function priceOffer(
     return part;
   });
 
-  // Spec §2.6 rule 2: reservations cost the tariff's reservationPrice; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
+  // Spec §2.6 rule 2: reservations cost what rules/reservation-prices.yaml says; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
   const legProducts = trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, choice.code) }));
   const reservations: ReservationPart[] = legProducts
     .filter(({ leg }) => rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation === 'mandatory')
     .flatMap(({ leg, code }) => {
       const legProduct = offeredProduct(ctx, code, choice.flexibility);
-      return passengers.map((p) => ({
-        id: ids.next('part'),
-        passengerRef: p.externalRef,
-        legId: leg.id,
-        price: priceFor(rules, rules.tariff.reservationPrice, 1, currency, trip.international),
-        product: legProduct,
-      }));
+      const { travelClass, accommodationType } = rules.products.products[code]!;
+      const { outcome } = decide<'reservationPrice', OutcomeOf<'reservationPrice'>>(ctx, 'reservationPrice', { productCategory: leg.category, travelClass, accommodationType });
+      const amount = outcome?.price ?? 0;
+      return passengers.map((p) => ({ id: ids.next('part'), passengerRef: p.externalRef, legId: leg.id, price: priceFor(rules, amount, 1, currency, trip.international), product: legProduct }));
     });
   const ancillaries = offerAncillaries(
     ctx, legProducts.map(({ leg, code }) => ({ leg, travelClass: rules.products.products[code]!.travelClass })),

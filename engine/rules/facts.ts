@@ -89,6 +89,8 @@ export const factCatalogue = {
     departure: instant,
     provisionalTimeLimit: instant,
   }),
+  reservationPrice: z.object({ productCategory: z.string(), travelClass, accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']) }),
+  privateGroup: z.object({ travelClass, accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']) }),
   cleanup: z.object({
     bookingState,
     overruleCodeGiven: z.boolean(),

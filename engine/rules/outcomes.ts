@@ -60,6 +60,8 @@ export const outcomeCatalogue = {
   exchangeGuard: entry(z.strictObject({ allow: z.literal(true), exchangeFee: minorUnits }), true),
   onHold: entry(z.strictObject({ confirmationTimeLimit: instant }), true),
   cleanup: entry(refundTerms, true),
+  reservationPrice: entry(z.strictObject({ price: minorUnits })),
+  privateGroup: entry(z.strictObject({ oneCompartment: z.boolean() })),
 } as const satisfies Record<DecisionName, OutcomeEntry>;
 
 /** What a decision's row says when it does not refuse. */

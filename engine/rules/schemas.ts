@@ -159,8 +159,6 @@ export const ProductsFile = z.strictObject({
       serviceClass: z.enum(['STANDARD', 'HIGH']),
       accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']),
       compartment: z.enum(['PRIVATE', 'SHARED']).optional(),
-      /** A private group of this product is never split over compartments (spec §2.5 rule 4). */
-      groupInOneCompartment: z.boolean().default(false),
       priceFactor: z.number().positive(),
       summary: LocalizedText,
     }),
@@ -174,7 +172,6 @@ export const TariffFile = z.strictObject({
   roundTo: z.number().int().positive(),
   categories: z.record(ProductCategoryCode, z.strictObject({ base: z.number().int().nonnegative(), perMinute: z.number().nonnegative() })),
   currencies: z.record(z.string(), z.strictObject({ rate: z.number().positive(), roundTo: z.number().int().positive() })),
-  reservationPrice: z.number().int().nonnegative(),
   vat: z.strictObject({ percentage: z.number().nonnegative(), countryCode: z.string().length(2) }),
 });
 export type Tariff = z.infer<typeof TariffFile>;
