@@ -19,9 +19,10 @@ export interface RowChange {
 
 export interface StepChange {
   scenario: string;
-  /** The n-th request of the scenario (1-based), and what it was. */
+  /** The n-th request of the scenario (1-based), the step that sent it and where that step is. */
   request: number;
   step: string;
+  at?: string;
   status?: { from: number; to: number };
   code?: { from: string | null; to: string | null };
   /** Money that changed, by its place in the answer; amounts in minor units. */
@@ -57,7 +58,7 @@ export function compareDecisions(old: RuleSet, next: RuleSet): RowChange[] {
   return [...changes.values()];
 }
 
-interface Answer { exchange: HttpExchange; result: HttpResult }
+interface Answer { exchange: HttpExchange; result: HttpResult; /** The scenario step that sent it; absent for the runner's own token requests. */ step?: { name: string; at: string } }
 
 function recording(target: Target, into: Answer[]): Target {
   return {
@@ -86,6 +87,13 @@ async function answersOf(rules: RuleSet, files: readonly string[], secrets: Reco
   for (const file of files) {
     const answers: Answer[] = [];
     const result = await runScenario(file, recording(target, answers), { secrets });
+    // Each step that ran sent one request, in order; the runner's own token requests come in between.
+    let next = 0;
+    for (const s of result.steps) {
+      if (!s.request) continue;
+      while (next < answers.length && !(answers[next]!.exchange.method.toUpperCase() === s.request.method && answers[next]!.exchange.path === s.request.path)) next++;
+      if (next < answers.length) answers[next++]!.step = { name: s.name, at: s.at };
+    }
     const failed = result.steps.find((s) => !s.passed && !s.skipped);
     out.set(file, { answers, ...(failed ? { failedStep: failed.name } : {}) });
   }
@@ -103,14 +111,16 @@ export async function compareScenarios(old: RuleSet, next: RuleSet, paths: strin
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
       const x = a[i];
       const y = b[i];
-      const step = `${(x ?? y)!.exchange.method.toUpperCase()} ${(x ?? y)!.exchange.path}`;
+      const named = (x ?? y)!.step;
+      const step = named?.name ?? `${(x ?? y)!.exchange.method.toUpperCase()} ${(x ?? y)!.exchange.path}`;
+      const at = named ? { at: named.at } : {};
       if (!x || !y) {
         const on = x ? 'new' : 'old';
         const failedStep = on === 'new' ? failedAfter : failedBefore;
-        changes.push({ scenario: file, request: i + 1, step, prices: [], missing: { on, ...(failedStep ? { failedStep } : {}) } });
+        changes.push({ scenario: file, request: i + 1, step, ...at, prices: [], missing: { on, ...(failedStep ? { failedStep } : {}) } });
         break;
       }
-      const change: StepChange = { scenario: file, request: i + 1, step, prices: [] };
+      const change: StepChange = { scenario: file, request: i + 1, step, ...at, prices: [] };
       if (x.result.status !== y.result.status) change.status = { from: x.result.status, to: y.result.status };
       if (codeOf(x.result) !== codeOf(y.result)) change.code = { from: codeOf(x.result), to: codeOf(y.result) };
       const m = moneyIn(x.result.body);

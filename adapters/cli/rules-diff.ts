@@ -40,7 +40,7 @@ export function renderImpact(x: Impact, paint = painter(process.stdout)): string
       s.status ? `status ${s.status.from} → ${s.status.to}` : '',
       s.code ? `code ${s.code.from ?? '-'} → ${s.code.to ?? '-'}` : '',
     ].filter(Boolean).join(', ');
-    out.push(`${s.scenario} request ${s.request} (${s.step})${what ? `: ${what}` : ''}`);
+    out.push(`${s.at ?? s.scenario} ${JSON.stringify(s.step)}${what ? `: ${what}` : ''}`);
     for (const p of s.prices) out.push(`    ${p.at}: ${p.from ?? '-'} → ${p.to ?? '-'} ${p.currency} (${paint(p.difference < 0 ? 'green' : 'red', money(p.difference))})`);
   }
   const { changedRows, changedCases, changedSteps, changedPrices, scenarios } = x.summary;
