@@ -1,4 +1,4 @@
-import { RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings } from '../engine/index.ts';
+import { phrase, RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings, type Phrase } from '../engine/index.ts';
 import type { CustomerEntry } from '../engine/rules/schemas.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
@@ -99,7 +99,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
   const call = (requestor: Requestor, soldPasses: readonly SoldPass[] = []): Call => ({ requestor, now: clock.now(), ids, soldPasses });
   /** The passes sold through the API among these card numbers (spec §4.2 rule 6: passes like those of customers.yaml). */
   const sold = async (numbers: readonly string[]) => (await Promise.all(numbers.map((n) => store.soldPasses(soldPassKey.number(n))))).flat();
-  const notFound = (resource: string, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
+  const notFound = (resource: Phrase, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
   const withTrains = trainLocks(store);
   const inFlight = placesInFlight();
   /** What these travel passes pay for in stored bookings (spec §2.7 rule 8: one journey at a time). */
@@ -110,7 +110,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
   async function owned(requestor: Requestor, id: string) {
     const found = await store.getBooking(id);
     // CONTRACT §3: another client's booking answers as if it did not exist.
-    if (!found || found.booking.owner !== requestor.client) throw notFound('booking', id);
+    if (!found || found.booking.owner !== requestor.client) throw notFound(phrase('resource-booking'), id);
     return found;
   }
 
@@ -235,7 +235,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     async setAfterSalesOverride(id, on) {
       for (let attempt = 1; ; attempt++) {
         const found = await store.getBooking(id);
-        if (!found) throw notFound('booking', id);
+        if (!found) throw notFound(phrase('resource-booking'), id);
         try {
           await store.updateBooking(engine.setAfterSalesOverride(found.booking, on), found.version);
           return;
@@ -246,9 +246,9 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     },
     async fulfillment(requestor, id) {
       const bookingId = await store.bookingOfFulfillment(id);
-      if (!bookingId) throw notFound('fulfillment', id);
+      if (!bookingId) throw notFound(phrase('resource-fulfillment'), id);
       const found = await store.getBooking(bookingId);
-      if (!found || found.booking.owner !== requestor.client) throw notFound('fulfillment', id);
+      if (!found || found.booking.owner !== requestor.client) throw notFound(phrase('resource-fulfillment'), id);
       return engine.renderFulfillment(found.booking, id, requestor.language)!;
     },
   };

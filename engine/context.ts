@@ -1,10 +1,11 @@
 import type { DecisionName, FactsOf } from './rules/facts.ts';
 import type { DecisionResult, DecisionTrace } from './rules/decision.ts';
+import type { OutcomeOf, RejectOutcome } from './rules/outcomes.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { SalesApplication } from './rules/schemas.ts';
 import type { IdSource, Requestor } from './model.ts';
 import type { SoldPass } from './booking/sold-passes.ts';
-import { violation } from './violation.ts';
+import { phrase, violation } from './violation.ts';
 
 /**
  * Everything one engine call may use: the rules, the time and an id source handed in by the caller,
@@ -26,7 +27,7 @@ export interface Context {
 export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids: IdSource, ticketKey: string, soldPasses: readonly SoldPass[] = []): Context {
   const salesApplication = rules.salesApplications.get(requestor.salesApplication);
   if (!salesApplication) {
-    throw violation('FORBIDDEN', { reason: `The sales application ${requestor.salesApplication} is not registered.` }, [{ requestPointer: 'header:Requestor' }]);
+    throw violation('FORBIDDEN', { reason: phrase('sales-application-unknown', { salesApplication: requestor.salesApplication }) }, [{ requestPointer: 'header:Requestor' }]);
   }
   return { rules, now, ids, requestor, salesApplication, traces: [], ticketKey, soldPasses };
 }
@@ -40,11 +41,14 @@ export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx:
 
 /**
  * A decision whose rows either `reject` with an error code or accept: raises the rejection, pointing at
- * the row's `pointer`, else at `at` (the request field the facts came from).
+ * the row's `pointer`, else at `at` (the request field the facts came from); returns what an accepting row
+ * says (undefined when no row matched: the decision has nothing against it).
+ * A rejection's texts are filled from the row's params, the facts and the sales application (as `check` expects).
  */
-export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): void {
-  const { outcome } = decide<D, { reject?: string; pointer?: string; params?: Record<string, unknown> }>(ctx, name, facts);
+export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): OutcomeOf<D> | undefined {
+  const { outcome } = decide<D, Partial<RejectOutcome>>(ctx, name, facts);
   if (outcome?.reject) {
     throw violation(outcome.reject, { salesApplication: ctx.salesApplication.code, ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : at, ctx.traces);
   }
+  return outcome as OutcomeOf<D> | undefined;
 }

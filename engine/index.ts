@@ -7,6 +7,7 @@
  *   const call = { requestor, now: new Date(), ids };
  *   const { value: offers } = engine.offers(call, offerRequest);
  */
+import type { z } from 'zod';
 import { createBooking, readBookingRequest, type Warning } from './booking/create.ts';
 import { confirmBooking, isExpired } from './booking/lifecycle.ts';
 import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
@@ -28,6 +29,8 @@ import { renderOffer, renderOfferCollection, type OfferCollection } from './offe
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
 import type { SoldPass } from './booking/sold-passes.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
+import { boundaryCases } from './rules/boundaries.ts';
+import { factProblems, FactsError } from './rules/fact-messages.ts';
 import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
@@ -117,7 +120,7 @@ export interface Engine {
   renderFulfillment(booking: Booking, fulfillmentId: string, language: Language): Record<string, unknown> | undefined;
   /** The Problem body for a rule violation, in the caller's language. */
   problem(error: RuleViolation, language: Language, instance?: string): Problem;
-  /** Evaluates one decision and explains every row (`signalbox explain`). */
+  /** Evaluates one decision and explains every row (`signalbox explain`); facts that do not fit throw FactsError. */
   explain(decision: string, facts: unknown): Explanation;
 }
 
@@ -240,16 +243,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return f ? { fulfillment: renderFulfillment(booking, f, language) } : undefined;
     },
     problem(error, language, instance) {
-      return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit, rules.warnings, language), instance);
+      return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit, rules.warnings, language), instance, rules.texts);
     },
     explain(decision, facts) {
-      const schema = factCatalogue[decision as DecisionName];
-      if (!schema) throw violation('86001', { reason: `unknown decision ${decision}; known: ${Object.keys(factCatalogue).join(', ')}` });
+      const schema = factCatalogue[decision as DecisionName] as z.ZodObject | undefined;
+      if (!schema) throw new FactsError([`there is no decision called ${decision}; the decisions are ${Object.keys(factCatalogue).join(', ')}`]);
       const alias = factAliases[decision as DecisionName];
-      const parsed = schema.safeParse(alias && facts && typeof facts === 'object' ? alias(facts as Record<string, unknown>) : facts);
-      if (!parsed.success) {
-        throw violation('86001', { reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'facts'}: ${i.message}`).join('; ') });
-      }
+      const given = alias && facts && typeof facts === 'object' ? alias(facts as Record<string, unknown>) : facts;
+      const parsed = schema.safeParse(given, { reportInput: true });
+      const unknown = given && typeof given === 'object' ? Object.keys(given).filter((k) => !(k in schema.shape)) : [];
+      const problems = [
+        ...unknown.map((k) => `${k} is not a fact of ${decision}; its facts are ${Object.keys(schema.shape).join(', ')}`),
+        ...(parsed.success ? [] : factProblems(decision, schema, parsed.error)),
+      ];
+      if (problems.length > 0 || !parsed.success) throw new FactsError(problems);
       return rules.decisions[decision as DecisionName].explain(parsed.data as Record<string, unknown>);
     },
   };
@@ -259,7 +266,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
 export { loadRules, readRuleSources, defaultRulesDir } from './rules/load.ts';
 export { compileRuleSet, type RuleSet, type RuleSource } from './rules/ruleset.ts';
 export { RuleFileError } from './rules/source.ts';
-export { RuleViolation, type Problem, type ProblemPointer } from './violation.ts';
+export { FactsError } from './rules/fact-messages.ts';
+export { factCatalogue, type DecisionName } from './rules/facts.ts';
+
+/**
+ * Boundary cases of a decision (every bound ±1, every enum value), for simulating a table and comparing two
+ * versions of it; `also` adds the bounds of the same decision in another rule set.
+ */
+export function boundaryCasesOf(rules: RuleSet, decision: DecisionName, also?: RuleSet): Array<Record<string, unknown>> {
+  return boundaryCases(rules.decisions[decision], factCatalogue[decision] as z.ZodObject, also?.decisions[decision]);
+}
+export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './violation.ts';
+export { inBothLanguages } from './validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
 export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.ts';

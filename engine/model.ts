@@ -118,7 +118,7 @@ export interface StoredOffer {
   trip: Trip;
   pass?: PassOffer;
   /** An exchange offer (spec §4.1 rule 7): the booking and fulfillments it would replace. */
-  exchange?: { bookingId: string; fulfillmentIds: string[]; partIds: string[] };
+  exchange?: { bookingId: string; fulfillmentIds: string[]; partIds: string[]; /** Minor units, from rules/exchange-guards.yaml. */ fee?: number };
   passengers: OfferPassenger[];
   product: OfferedProduct;
   admissions: AdmissionPart[];
@@ -236,6 +236,8 @@ export interface ExchangeOperation {
   fulfillmentIds: string[];
   trip: Trip;
   exchangePrice: Money;
+  /** Minor units, from the exchange offer (rules/exchange-guards.yaml); absent in operations stored before it was kept. */
+  exchangeFee?: number;
   admissions: BookedAdmission[];
   reservations: BookedReservation[];
   ancillaries: BookedAncillary[];

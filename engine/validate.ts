@@ -1,5 +1,6 @@
-import type { z } from 'zod';
-import { pointerOf, violation, type ProblemPointer } from './violation.ts';
+import { z } from 'zod';
+import type { LocalizedText } from './rules/schemas.ts';
+import { phrase, pointerOf, violation, type ProblemPointer } from './violation.ts';
 
 /**
  * Validates a request body against its schema. Every problem becomes a pointer of one 86001 Problem
@@ -7,13 +8,24 @@ import { pointerOf, violation, type ProblemPointer } from './violation.ts';
  */
 export function parseRequest<S extends z.ZodType>(schema: S, body: unknown, at = '#'): z.infer<S> {
   const prefix = at.replace(/^#\/?/, '').split('/').filter(Boolean);
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
-  const pointers: ProblemPointer[] = result.error.issues.flatMap((issue) =>
+  const pointers: ProblemPointer[] = result.error.issues.flatMap((issue): ProblemPointer[] =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ requestPointer: pointerOf([...prefix, ...issue.path, key]), detail: `unknown field "${key}"` }))
-      : [{ requestPointer: pointerOf([...prefix, ...issue.path]), detail: issue.message }],
+      ? issue.keys.map((key) => ({ requestPointer: pointerOf([...prefix, ...issue.path, key]), detail: phrase('unknown-field', { field: key }) }))
+      : [{ requestPointer: pointerOf([...prefix, ...issue.path]), detail: inBothLanguages(issue) }],
   );
   const first = pointers[0]!;
-  throw violation('86001', { reason: `${first.requestPointer.slice(2) || 'body'}: ${first.detail}` }, pointers);
+  throw violation('86001', { reason: phrase('field-invalid', { field: first.requestPointer.slice(2) || 'body', problem: first.detail }) }, pointers);
+}
+
+const swedish = z.locales.sv().localeError;
+
+/**
+ * An issue in both languages: zod's message as made (English, or the schema's own words), and zod's Swedish
+ * locale for the same issue (a schema's own English words are not translated: Swedish callers get zod's).
+ */
+export function inBothLanguages(issue: z.core.$ZodIssue): LocalizedText {
+  const made = swedish(issue as never);
+  return { 'en-GB': issue.message, 'sv-SE': (typeof made === 'string' ? made : made?.message) ?? issue.message };
 }

@@ -1,8 +1,28 @@
 import type { DecisionTrace } from './rules/decision.ts';
-import type { ErrorCatalogue, Language } from './rules/schemas.ts';
+import type { ErrorCatalogue, Language, LocalizedText, TextCatalogue } from './rules/schemas.ts';
+
+/**
+ * A phrase of rules/errors.yaml `texts`, filled with its own parameters when the Problem is rendered in the
+ * caller's language: reasons, operation and resource names are phrases, never English written in the code.
+ */
+export interface Phrase {
+  readonly phrase: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+export const phrase = (key: string, params?: Record<string, unknown>): Phrase => ({ phrase: key, ...(params ? { params } : {}) });
+const isPhrase = (v: unknown): v is Phrase => !!v && typeof v === 'object' && typeof (v as Phrase).phrase === 'string';
+
+/** Something said to the caller: a phrase, a text in both languages, or a value shown as it is (an id, a code). */
+export type Said = string | Phrase | LocalizedText;
 
 /** Where in the request a problem lies: a JSON pointer into the body (`#/offers/0/offerId`), or a header/parameter name. */
 export interface ProblemPointer {
+  requestPointer: string;
+  detail?: Said;
+}
+
+/** A rendered pointer: its detail in the caller's language. */
+export interface RenderedPointer {
   requestPointer: string;
   detail?: string;
 }
@@ -36,20 +56,28 @@ export interface Problem {
   status: number;
   detail: string;
   instance?: string;
-  pointers?: ProblemPointer[];
+  pointers?: RenderedPointer[];
 }
 
-/** Fills `{name}` from the parameters; a parameter given in both languages ({en-GB, sv-SE}) speaks the caller's. */
-export function fill(template: string, params: Readonly<Record<string, unknown>>, language: Language): string {
+/** A value in the caller's language: a phrase from the catalogue, one of two texts, or the value itself. */
+export function say(value: unknown, language: Language, texts: TextCatalogue = {}): string {
+  if (isPhrase(value)) {
+    const text = texts[value.phrase];
+    return text ? fill(text[language], value.params ?? {}, language, texts) : value.phrase;
+  }
+  if (value && typeof value === 'object' && language in value) return String((value as Record<string, unknown>)[language]);
+  return String(value);
+}
+
+/** Fills `{name}` from the parameters, each said in the caller's language (see `say`). */
+export function fill(template: string, params: Readonly<Record<string, unknown>>, language: Language, texts: TextCatalogue = {}): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = params[name];
-    if (value === undefined) return whole;
-    if (value && typeof value === 'object' && language in value) return String((value as Record<string, unknown>)[language]);
-    return String(value);
+    return value === undefined ? whole : say(value, language, texts);
   });
 }
 
-export function renderProblem(errors: ErrorCatalogue, language: Language, v: RuleViolation, instance?: string): Problem {
+export function renderProblem(errors: ErrorCatalogue, language: Language, v: RuleViolation, instance?: string, texts: TextCatalogue = {}): Problem {
   const entry = errors[v.code] ?? errors['INTERNAL_ERROR']!;
   const code = errors[v.code] ? v.code : 'INTERNAL_ERROR';
   return {
@@ -57,9 +85,9 @@ export function renderProblem(errors: ErrorCatalogue, language: Language, v: Rul
     type: `/errors/${code}`,
     title: entry.title[language],
     status: entry.status,
-    detail: fill(entry.detail[language], v.params, language),
+    detail: fill(entry.detail[language], v.params, language, texts),
     ...(instance ? { instance } : {}),
-    ...(v.pointers.length > 0 ? { pointers: v.pointers.map((p) => ({ ...p })) } : {}),
+    ...(v.pointers.length > 0 ? { pointers: v.pointers.map((p) => ({ requestPointer: p.requestPointer, ...(p.detail !== undefined ? { detail: say(p.detail, language, texts) } : {}) })) } : {}),
   };
 }
 

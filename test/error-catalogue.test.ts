@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engine } from './helpers/server.ts';
 
@@ -31,6 +33,18 @@ describe('error catalogue (spec §7, CONTRACT §5)', () => {
     const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const [code, entry] of Object.entries(errors)) {
       expect(params(entry.detail['sv-SE']), code).toEqual(params(entry.detail['en-GB']));
+    }
+  });
+
+  it('has both texts of every phrase the code says (reasons, operations, resources)', () => {
+    const { texts } = engine().rules;
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+    const said = [...files('engine'), ...files('adapters')].flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/phrase\((['`])([a-z0-9-]+)(\$\{)?/g)].map((m) => ({ f, key: m[2]!, prefix: m[3] !== undefined })));
+    expect(said.length).toBeGreaterThan(40);
+    for (const { f, key, prefix } of said) {
+      const found = prefix ? Object.keys(texts).some((k) => k.startsWith(key)) : key in texts;
+      expect(found, `${f}: phrase ${key} is not in rules/errors.yaml texts`).toBe(true);
     }
   });
 });

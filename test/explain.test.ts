@@ -1,5 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { painter } from '../adapters/cli/colour.ts';
 import { renderExplanation } from '../adapters/cli/rules.ts';
 import { engine } from './helpers/server.ts';
 
@@ -28,4 +32,41 @@ describe('signalbox explain', () => {
     expect(json.rows.find((r: { fired: boolean }) => r.fired).row).toBe('student');
     expect(() => engine().explain('passengerType', { age: 'seventeen' })).toThrow(/age/);
   });
+
+  it('names a missing or wrong fact with what it may be, and takes a declared default', () => {
+    expect(() => engine().explain('nightGender', { compartment: 'PRIVATE', accommodationType: 'COUCHETTE', genderCount: 2 }))
+      .toThrow('nightGender needs the fact gender: one of NONE, MEN, LADIES, MIXED');
+    expect(() => engine().explain('passengerType', { age: 'seventeen' })).toThrow('age is a whole number from 0 to 130; "seventeen" is not');
+    expect(() => engine().explain('passengerType', { age: 17, typingcard: 'NONE' })).toThrow('typingcard is not a fact of passengerType; its facts are age, typingCard');
+    // typingCard is declared with the default NONE: leaving it out is not an error.
+    expect(engine().explain('passengerType', { age: 17 }).facts).toEqual({ age: 17, typingCard: 'NONE' });
+  });
+
+  it('reads facts from a YAML file, and points at a syntax error instead of throwing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signalbox-explain-'));
+    try {
+      const file = join(dir, 'facts.yaml');
+      writeFileSync(file, 'age: 17\ncards: [SWE_STUDENT]\n');
+      const ok = spawnSync(process.execPath, ['bin/signalbox.js', 'explain', 'passengerType', '--facts', file], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(ok.stdout).toContain('decided by: row "student"');
+      expect(ok.stdout).not.toContain('\u001b[');
+      const bad = spawnSync(process.execPath, ['bin/signalbox.js', 'explain', 'passengerType', '--facts', '{"age": 17,'], { encoding: 'utf8' });
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toBe('--facts:1:12: Flow map must end with a }\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('colours on a terminal unless NO_COLOR is set', () => {
+    const x = engine().explain('passengerType', { age: 17 });
+    expect(renderExplanation(x, painter({ isTTY: true }, {}))).toContain('\u001b[32m✓ youth-16-19');
+    expect(renderExplanation(x, painter({ isTTY: true }, { NO_COLOR: '1' }))).not.toContain('\u001b[');
+    expect(renderExplanation(x, painter({ isTTY: false }, {}))).not.toContain('\u001b[');
+  });
+
+  it('signalbox --version prints the package version', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(execFileSync(process.execPath, ['bin/signalbox.js', '--version'], { encoding: 'utf8' })).toBe(`signalbox ${version}\n`);
+  }, 20_000);
 });

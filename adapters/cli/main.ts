@@ -1,26 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { defaultRulesDir } from '../../engine/index.ts';
 import { serve } from './serve.ts';
 import { check, explain } from './rules.ts';
 import { examples } from './examples.ts';
 import { schemas } from './schemas.ts';
 import { test } from './test.ts';
 import { seatmap } from './seatmap.ts';
+import { simulate } from './simulate.ts';
+import { rulesDiff } from './rules-diff.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
-const USAGE = `usage: signalbox <command> [options]
+const USAGE = `usage: signalbox <command> [options]      signalbox --version
 
   serve    [--port N] [--host H] [--store memory|sqlite:PATH|postgres://…] [--sandbox] [--rules DIR] [--watch]
   test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE] [--grep T] [--tags a,b] [--jobs N] [--coverage]  (signalbox test --help)
   check    [--rules DIR]
-  explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
+  explain  <decision> --facts FILE|JSON|YAML [--json] [--rules DIR]   which row decides, and why (facts from a .yaml/.json file or inline)
+  simulate <decision> --cases FILE.csv|FILE.yaml [--boundaries] [--json] [--rules DIR]   a table of outcomes, one per case
+  diff     --rules OLD [--against NEW] [--json] [--scenarios DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas, examples, seatmap };
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, simulate, diff: rulesDiff, schemas, examples, seatmap };
 
 async function main(): Promise<number> {
+  if (command === '--version' || command === '-v' || command === 'version') {
+    // The package's own package.json sits next to its rules/ folder, from the sources and from dist/ alike.
+    const { version } = JSON.parse(readFileSync(join(dirname(defaultRulesDir()), 'package.json'), 'utf8')) as { version: string };
+    process.stdout.write(`signalbox ${version}\n`);
+    return 0;
+  }
   if (!command || command === '--help' || command === 'help') {
     process.stdout.write(USAGE);
     return command ? 0 : 2;

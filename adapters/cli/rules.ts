@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createEngine, loadRules, RuleFileError, type Explanation } from '../../engine/index.ts';
+import { createEngine, FactsError, loadRules, RuleFileError, type Explanation } from '../../engine/index.ts';
+import { parseSource } from '../../engine/rules/source.ts';
+import { painter, type Paint } from './colour.ts';
 
 /** `signalbox check`: every problem of every rule file as `file:line:col: message`; exit 1 on any. */
 export async function check(args: string[]): Promise<number> {
@@ -17,7 +19,15 @@ export async function check(args: string[]): Promise<number> {
   }
 }
 
-/** `signalbox explain <decision> --facts FILE|JSON [--json]`: which row fired and why, each condition with its fact. */
+/**
+ * Facts as an analyst writes them: a YAML or JSON file, or the same inline. A syntax error is a
+ * `file:line:col: message` (inline: `--facts:1:9: …`), not a stack trace.
+ */
+export function readFacts(given: string): unknown {
+  return existsSync(given) ? parseSource(given, readFileSync(given, 'utf8')).data : parseSource('--facts', given).data;
+}
+
+/** `signalbox explain <decision> --facts FILE|JSON|YAML [--json]`: which row fired and why, each condition with its fact. */
 export async function explain(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -26,38 +36,39 @@ export async function explain(args: string[]): Promise<number> {
   });
   const [decision] = positionals;
   if (!decision || !values.facts) {
-    process.stderr.write('usage: signalbox explain <decision> --facts FILE|JSON [--json]\n');
+    process.stderr.write('usage: signalbox explain <decision> --facts FILE|JSON|YAML [--json]\n');
     return 2;
   }
-  const facts: unknown = JSON.parse(existsSync(values.facts) ? readFileSync(values.facts, 'utf8') : values.facts);
-  const engine = createEngine(values.rules ? { rulesDir: values.rules } : {});
   let explanation: Explanation;
   try {
+    const facts = readFacts(values.facts);
+    const engine = createEngine(values.rules ? { rulesDir: values.rules } : {});
     explanation = engine.explain(decision, facts);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
+    if (!(e instanceof FactsError) && !(e instanceof RuleFileError)) throw e;
+    process.stderr.write(`${e.problems.join('\n')}\n`);
     return 1;
   }
-  process.stdout.write(values.json ? `${JSON.stringify(explanation, null, 2)}\n` : renderExplanation(explanation));
+  process.stdout.write(values.json ? `${JSON.stringify(explanation, null, 2)}\n` : renderExplanation(explanation, painter(process.stdout)));
   return 0;
 }
 
-export function renderExplanation(x: Explanation): string {
+export function renderExplanation(x: Explanation, paint: Paint = (_style, text) => text): string {
   const v = (value: unknown) => JSON.stringify(value);
   const fired = x.rows.filter((r) => r.fired);
   const lines = [
-    `${x.decision}: ${x.title}  (${x.file}, hit policy ${x.hitPolicy})`,
+    `${paint('bold', `${x.decision}: ${x.title}`)}  (${x.file}, hit policy ${x.hitPolicy})`,
     `facts: ${Object.entries(x.facts).map(([k, val]) => `${k} = ${v(val)}`).join(', ')}`,
-    `outcome: ${v(x.outcome)}`,
-    fired.length ? `decided by: ${fired.map((r) => `row "${r.row}" at ${r.at}`).join(', ')}` : 'decided by: no row matched',
+    `outcome: ${paint('bold', v(x.outcome))}`,
+    fired.length ? `decided by: ${fired.map((r) => `row "${r.row}" at ${r.at}`).join(', ')}` : paint('yellow', 'decided by: no row matched'),
     '',
   ];
   for (const row of x.rows) {
-    lines.push(`${row.fired ? '✓' : '·'} ${row.row}  (${row.at})`);
+    lines.push(row.fired ? paint('green', `✓ ${row.row}  (${row.at})`) : `${paint('dim', '·')} ${row.row}  (${row.at})`);
     if (row.conditions.length === 0) lines.push('    otherwise');
     for (const c of row.conditions) {
       const against = c.against !== undefined ? `, ${(c.expected as { fact: string }).fact} = ${v(c.against)}` : '';
-      lines.push(`    ${c.passed ? 'ok  ' : 'FAIL'} ${c.fact} ${c.operator} ${v(c.expected)}  (actual ${v(c.actual)}${against})${row.firstFailed === c ? '  ← first failing condition' : ''}`);
+      lines.push(`    ${c.passed ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.fact} ${c.operator} ${v(c.expected)}  (actual ${v(c.actual)}${against})${row.firstFailed === c ? paint('yellow', '  ← first failing condition') : ''}`);
     }
   }
   return lines.join('\n') + '\n';

@@ -37,12 +37,13 @@ export async function serve(args: string[]): Promise<number> {
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
     logger: values.quiet ? false : { level: process.env['LOG_LEVEL'] ?? 'info' },
   });
-  const url = await app.listen({ port: Number(values.port), host: values.host });
   if (values.watch) {
+    // Hooks can only be added before the server listens.
     const dir = values.rules ?? defaultRulesDir();
     const stop = watchRules(dir, engineOptions, (engine) => app.service.setEngine(engine), (line) => process.stdout.write(`${line}\n`));
     app.addHook('onClose', async () => stop());
   }
+  const url = await app.listen({ port: Number(values.port), host: values.host });
   // Graceful shutdown: stop listening, let the requests in flight finish (their connections then close), close the
   // store, exit 0. Requests still running after SIGNALBOX_SHUTDOWN_GRACE_MS (default 10 s) lose their connections
   // and the exit status is 1; a second signal exits at once with 1.

@@ -2,7 +2,7 @@ import { createHash, createSecretKey, scrypt, timingSafeEqual } from 'node:crypt
 import { promisify } from 'node:util';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { RuleViolation, type RuleSet } from '../../engine/index.ts';
+import { inBothLanguages, phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
 import { durationMs } from '../../engine/time.ts';
 
 /**
@@ -99,7 +99,7 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
     },
     async verify(authorization, scope) {
       if (!authorization || !/^bearer\s+\S+$/i.test(authorization.trim())) {
-        throw new RuleViolation('UNAUTHORIZED', { reason: 'send Authorization: Bearer <access token>' }, [{ requestPointer: 'header:Authorization' }]);
+        throw new RuleViolation('UNAUTHORIZED', { reason: phrase('send-bearer-token') }, [{ requestPointer: 'header:Authorization' }]);
       }
       const token = authorization.trim().split(/\s+/)[1]!;
       let payload = verifiedTokens.get(token);
@@ -116,8 +116,8 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
         verifiedTokens.set(token, payload);
       }
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-      if (typeof payload.sub !== 'string' || !currentRules().clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: 'the token names no known client' });
-      if (!scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: `The token lacks the scope "${scope}".` });
+      if (typeof payload.sub !== 'string' || !currentRules().clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: phrase('token-unknown-client') });
+      if (!scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: phrase('token-lacks-scope', { scope }) });
       return payload.sub;
     },
   };
@@ -141,24 +141,24 @@ export function readRequestor(rules: RuleSet, header: string | undefined, client
   if (header === undefined || header.trim() === '') throw new RuleViolation('86002', {}, pointer);
   const raw = header.trim();
   if (raw.length > MAX_REQUESTOR_LENGTH) {
-    throw new RuleViolation('86001', { reason: `the Requestor header may be at most ${MAX_REQUESTOR_LENGTH} characters long` }, pointer);
+    throw new RuleViolation('86001', { reason: phrase('requestor-too-long', { max: MAX_REQUESTOR_LENGTH }) }, pointer);
   }
   let parsed: unknown;
   try {
     if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) throw new Error('not Base64');
     parsed = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
   } catch {
-    throw new RuleViolation('86001', { reason: 'the Requestor header must be Base64 of a JSON object (spec §2.1)' }, pointer);
+    throw new RuleViolation('86001', { reason: phrase('requestor-not-json') }, pointer);
   }
   const result = RequestorHeader.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
-    throw new RuleViolation('86001', { reason: `Requestor ${field}: ${issue.message}` }, pointer);
+    throw new RuleViolation('86001', { reason: phrase('requestor-field', { field, problem: inBothLanguages(issue) }) }, pointer);
   }
   const { salesApplication, salesUnitCode } = result.data;
   if (!rules.clients.clients[client]?.salesApplications.includes(salesApplication)) {
-    throw new RuleViolation('FORBIDDEN', { reason: `The sales application ${salesApplication} is not registered for this client.` }, pointer);
+    throw new RuleViolation('FORBIDDEN', { reason: phrase('sales-application-not-yours', { salesApplication }) }, pointer);
   }
   return { salesApplication, salesUnitCode };
 }

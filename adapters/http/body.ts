@@ -1,6 +1,6 @@
 import { createGunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { RuleViolation } from '../../engine/index.ts';
+import { phrase, RuleViolation } from '../../engine/index.ts';
 
 /**
  * How deep arrays and objects may nest in a JSON body. OSDM requests need about a dozen levels; a body of 100,000
@@ -56,16 +56,16 @@ export function registerBodyParsers(app: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     const depth = nestingBeyond(text, MAX_JSON_DEPTH);
-    if (depth) return done(new RuleViolation('86001', { reason: `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }, [{ requestPointer: '#' }]), undefined);
+    if (depth) return done(new RuleViolation('86001', { reason: phrase('body-too-deep', { levels: MAX_JSON_DEPTH }) }, [{ requestPointer: '#' }]), undefined);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (e) {
-      return done(new RuleViolation('86001', { reason: `the body is not valid JSON (${(e as Error).message})` }, [{ requestPointer: '#' }]), undefined);
+      return done(new RuleViolation('86001', { reason: phrase('body-not-json', { problem: (e as Error).message }) }, [{ requestPointer: '#' }]), undefined);
     }
     const limit = app.engine.rules.limits.requestArrayLimit;
     const long = arrayBeyond(value, limit);
-    if (long) return done(new RuleViolation('86001', { reason: `${long.slice(2) || 'the body'} holds more than ${limit} elements` }, [{ requestPointer: long }]), undefined);
+    if (long) return done(new RuleViolation('86001', { reason: phrase('too-many-elements', { where: long, limit }) }, [{ requestPointer: long }]), undefined);
     done(null, value);
   });
   // Form fields are for the token endpoint only (RFC 6749), which has its own parsers (routes/token.ts); elsewhere a
@@ -73,7 +73,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = request.headers['content-encoding']?.toLowerCase();
     if (!encoding || encoding === 'identity') return payload;
-    if (encoding !== 'gzip') throw new RuleViolation('86001', { reason: `Content-Encoding ${encoding} is not supported; use gzip` }, [{ requestPointer: 'header:Content-Encoding' }]);
+    if (encoding !== 'gzip') throw new RuleViolation('86001', { reason: phrase('encoding-unsupported', { encoding }) }, [{ requestPointer: 'header:Content-Encoding' }]);
     delete request.headers['content-length'];
     const gunzip = createGunzip();
     // A body that is not gzip, or breaks after its first bytes, makes the stream emit 'error'. While Fastify reads

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RuleViolation, type Engine, type Language, type Problem } from '../../engine/index.ts';
+import { phrase, RuleViolation, type Engine, type Language, type Problem } from '../../engine/index.ts';
 
 /**
  * Every 4xx and 5xx leaves as an application/problem+json Problem rendered from rules/errors.yaml
@@ -15,14 +15,14 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new RuleViolation('X_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? 'none' }, [{ requestPointer: 'header:Content-Type' }]);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new RuleViolation('86001', { reason: 'the body is empty' }, [{ requestPointer: '#' }]);
+      return new RuleViolation('86001', { reason: phrase('body-empty') }, [{ requestPointer: '#' }]);
     case 'FST_ERR_BAD_URL':
-      return new RuleViolation('86001', { reason: 'the path is not a valid URL (a malformed percent-encoding?)' }, [{ requestPointer: 'path' }]);
+      return new RuleViolation('86001', { reason: phrase('path-not-url') }, [{ requestPointer: 'path' }]);
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'resource', id: 'of that length' });
+      return new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-resource'), id: 'of that length' });
     case 'Z_DATA_ERROR':
     case 'Z_BUF_ERROR':
-      return new RuleViolation('86001', { reason: 'the body is not valid gzip' }, [{ requestPointer: 'header:Content-Encoding' }]);
+      return new RuleViolation('86001', { reason: phrase('body-not-gzip') }, [{ requestPointer: 'header:Content-Encoding' }]);
   }
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return new RuleViolation('86001', { reason: e.message ?? 'bad request' });

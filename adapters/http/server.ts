@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { RuleViolation, type DecisionTrace, type Engine, type IdSource, type Language, type Requestor } from '../../engine/index.ts';
+import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Language, type Requestor } from '../../engine/index.ts';
 import { durationMs } from '../../engine/time.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
 import { randomIds } from '../ids.ts';
@@ -166,7 +166,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       reply.header('allow', allowed.join(', '));
       return sendProblem(service.engine, reply, request, new RuleViolation('X_METHOD_NOT_ALLOWED', { method: request.method, path }), request.language);
     }
-    return sendProblem(service.engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'route', id: `${request.method} ${path}` }), request.language);
+    return sendProblem(service.engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${path}` }), request.language);
   });
 
   app.get('/health', async () => ({ status: 'ok' }));
@@ -193,7 +193,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     });
     app.get<{ Params: { requestId: string } }>('/sandbox/traces/:requestId', async (request) => {
       const traces = recent.get(request.params.requestId);
-      if (!traces) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'trace', id: request.params.requestId });
+      if (!traces) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-trace'), id: request.params.requestId });
       return { requestId: request.params.requestId, traces };
     });
   }

@@ -1,4 +1,4 @@
-import { RuleViolation, type RuleSet } from '../../engine/index.ts';
+import { phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
 
 /**
  * OSDM version negotiation (CONTRACT §4). A client names the version it speaks with the `version=` parameter of
@@ -40,7 +40,7 @@ export function requestedOsdmVersion(headers: { accept?: string | undefined; 'co
       if (version === undefined) continue;
       if (!OSDM_VERSION.test(version)) {
         const label = name === 'accept' ? 'Accept' : 'Content-Type';
-        throw new RuleViolation('86001', { reason: `the version parameter of ${label} must be an OSDM version such as 3.4, not "${version.slice(0, 40)}"` }, [{ requestPointer: `header:${label}` }]);
+        throw new RuleViolation('86001', { reason: phrase('version-parameter', { header: label, value: version.slice(0, 40) }) }, [{ requestPointer: `header:${label}` }]);
       }
       return version;
     }

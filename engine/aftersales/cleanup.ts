@@ -1,3 +1,4 @@
+import { phrase } from '../violation.ts';
 import { enforce, type Context } from '../context.ts';
 import { move } from '../booking/lifecycle.ts';
 import type { Booking } from '../model.ts';
@@ -9,25 +10,26 @@ import { ticketsOf } from './tickets.ts';
 
 /**
  * Cleanup (spec §4.1 rule 12): rolls a confirmed booking back completely within the window of
- * rules/cleanup.yaml, refunding 100 % and ignoring fees, with no separate confirmation (OSDM 3.4).
+ * rules/cleanup.yaml, on the terms of its roll-back row, with no separate confirmation (OSDM 3.4).
  * `osdmVersion` is the requested version as major × 100 + minor (3.4 → 304).
  */
 export function cleanupBooking(ctx: Context, booking: Booking, body: unknown, osdmVersion: number): Booking {
   const request = parseRequest(CleanupRequest, body ?? {});
   const state = booking.machine.value;
-  enforce(ctx, 'cleanup', {
+  const terms = enforce(ctx, 'cleanup', {
     bookingState: state === 'FULFILLED' ? 'FULFILLED' : state === 'EXPIRED' ? 'EXPIRED' : 'PREBOOKED',
     overruleCodeGiven: request.overruleCode !== undefined,
     osdmVersion,
     now: ctx.now.toISOString(),
     confirmedOn: booking.confirmedOn ?? booking.createdOn,
   });
-  const moved = move(ctx, booking, { type: 'CLEANUP' }, 'Cleanup');
+  const moved = move(ctx, booking, { type: 'CLEANUP' }, phrase('operation-cleanup'));
   // Spec §4.1 rule 10: not while a refund, release or exchange is under way.
   assertNoOtherOperation(ctx, booking);
   const tickets = ticketsOf(booking);
   const live = booking.fulfillments.filter((f) => f.status === 'FULFILLED' || f.status === 'RELEASED');
   const partIds = new Set(live.flatMap((f) => f.bookingPartIds));
-  const offer = priceRefund(ctx, booking, tickets, partIds, live.map((f) => f.id), 'NONE', undefined, true);
+  // The roll-back row of rules/cleanup.yaml says what is paid back; a table without one refunds nothing.
+  const offer = priceRefund(ctx, booking, tickets, partIds, live.map((f) => f.id), 'NONE', undefined, terms ?? { refundPercent: 0, fee: 0 });
   return applyRefund(ctx, moved, moveOffer(ctx, offer, { type: 'CONFIRM' }));
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../context.ts';
 import type { Booking } from '../model.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { cleanupBooking } from './cleanup.ts';
 import { confirmOnHoldOffer, createOnHoldOffer, deleteOnHoldOffer } from './on-hold.ts';
 import { confirmRefundOffer, createRefundOffer, deleteRefundOffer } from './refund.ts';
@@ -52,7 +52,7 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
           return { booking: next, status: 200, response: { refundOffers: [renderRefundOffer(next, next.refundOffers!.at(-1)!)] } };
         }
         case 'read':
-          if (!booking.refundOffers?.some((o) => o.id === c.id)) throw violation('RESOURCE_NOT_FOUND', { resource: 'refund offer', id: c.id });
+          if (!booking.refundOffers?.some((o) => o.id === c.id)) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: c.id });
           return { booking, status: 200, response: one(booking, c.id) };
         case 'confirm': {
           const next = confirmRefundOffer(ctx, booking, c.id, c.body);
@@ -71,7 +71,7 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
           return { booking: next, status: 200, response: { releaseOffers: [renderReleaseOffer(next, next.releaseOffers!.at(-1)!)] } };
         }
         case 'read':
-          if (!booking.releaseOffers?.some((o) => o.id === c.id && o.state !== 'DELETED')) throw violation('RESOURCE_NOT_FOUND', { resource: 'release offer', id: c.id });
+          if (!booking.releaseOffers?.some((o) => o.id === c.id && o.state !== 'DELETED')) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: c.id });
           return { booking, status: 200, response: one(booking, c.id) };
         case 'confirm': {
           const next = confirmReleaseOffer(ctx, booking, c.id, c.body);
@@ -99,5 +99,5 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
     case 'cleanup':
       return { booking: cleanupBooking(ctx, booking, c.body, c.osdmVersion), status: 202 };
   }
-  throw violation('RESOURCE_NOT_FOUND', { resource: 'operation', id: JSON.stringify(c) });
+  throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-operation'), id: JSON.stringify(c) });
 }

@@ -9,7 +9,7 @@ import { createOffers } from '../offers/create.ts';
 import { OfferCollectionRequest } from '../offers/request.ts';
 import { plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
 import { assertPassesFree, assertRidesLeft, type PassUse } from '../booking/pass-uses.ts';
@@ -22,7 +22,7 @@ import { withStatus } from './tickets.ts';
  * Exchange (spec §3, §4.1 rule 7): exchange offers for a new trip (the booking is unchanged), an exchange
  * operation that pre-books one (the original parts EXCHANGE_ONGOING), confirmed by the booking's
  * fulfillment call (the original EXCHANGED, the new parts FULFILLED). rules/exchange-guards.yaml says
- * when an exchange is refused; exchangeFee is always 0 and exchangePrice the full price of the new trip.
+ * when an exchange is refused and what it costs (exchangeFee); exchangePrice is the full price of the new trip.
  */
 export const ExchangeOfferRequest = OfferCollectionRequest.extend({
   fulfillmentIds: z.array(z.string().min(1)).min(1),
@@ -59,12 +59,12 @@ const samePlace = (ctx: Context, a: string, b: string) => {
 /** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
 export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
   const request = parseRequest(ExchangeOfferRequest, body);
-  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
+  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
   const remains = whatRemains(ctx, booking, tickets, request.fulfillmentIds);
   if (!remains.coversWholeTickets) {
-    throw violation('86001', { reason: 'an exchange must list every fulfillment of the passengers exchanged, auto-added ancillaries included (spec §4.1 rule 7)' }, '#/fulfillmentIds');
+    throw violation('86001', { reason: phrase('exchange-whole-tickets') }, '#/fulfillmentIds');
   }
   // Spec §4.1 rule 7: nothing is remembered; the passengers must be re-sent exactly as in the original offer request.
   const leaving = booking.passengers.filter((p) => tickets.some((t) => t.passengerIds.includes(p.id)));
@@ -73,7 +73,7 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
     const s = sent.find((x) => x.externalRef === p.externalRef);
     return s && (s.age ?? -1) === p.pricing.age && JSON.stringify(s.cards.map((c) => [c.type, c.code, c.number ?? null])) === JSON.stringify(p.pricing.cards.map((c) => [c.type, c.code, c.number ?? null]));
   });
-  if (!same) throw violation('86001', { reason: 'the passengers, their ages and cards must be those of the original offer request (spec §4.1 rule 7)' }, '#/anonymousPassengerSpecifications');
+  if (!same) throw violation('86001', { reason: phrase('exchange-same-passengers') }, '#/anonymousPassengerSpecifications');
 
   const newTrip = request.tripSpecifications?.[0];
   const oldFirst = booking.trip.legs[0];
@@ -81,7 +81,7 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
   const newFirst = newTrip?.legs[0]?.timedLeg.start.stopPlaceRef.stopPlaceRef;
   const newLast = newTrip?.legs[newTrip.legs.length - 1]?.timedLeg.end.stopPlaceRef.stopPlaceRef;
   const originalCodes = booking.corporateCodes.map((c) => c.code).sort().join();
-  enforce(ctx, 'exchangeGuard', {
+  const allowed = enforce(ctx, 'exchangeGuard', {
     passPurchase: booking.pass !== undefined,
     resplus: booking.throughTicketTags.includes('RESPLUS'),
     personalPass: leaving.some((p) => p.cards.some((c) => c.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[c.code]?.personal)),
@@ -95,7 +95,7 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
   const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
   return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }, held, passUses).map((offer) => ({
     ...offer,
-    exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds] },
+    exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds], fee: allowed?.exchangeFee ?? 0 },
   }));
 }
 
@@ -108,16 +108,16 @@ export function createExchangeOperation(
   ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
 ): Booking {
   const request = parseRequest(ExchangeOperationRequest, body);
-  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, 'An exchange');
+  move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const selection = request.exchangeOffers[0]!;
   const offer = offers.get(selection.offerId);
   if (!offer?.exchange || offer.exchange.bookingId !== booking.id || offer.owner !== ctx.requestor.client) {
-    throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange offer', id: selection.offerId }, '#/exchangeOffers/0/offerId');
+    throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-offer'), id: selection.offerId }, '#/exchangeOffers/0/offerId');
   }
   if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/exchangeOffers/0/offerId');
   if (offer.exchange.fulfillmentIds.some((id) => booking.fulfillments.find((f) => f.id === id)?.status !== 'FULFILLED')) {
-    throw violation('X_BOOKING_STATE', { operation: 'This exchange', state: 'changed since the exchange offer' }, '#/exchangeOffers/0/offerId');
+    throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-exchange'), state: phrase('state-changed-since-exchange-offer') }, '#/exchangeOffers/0/offerId');
   }
   const now = ctx.now.toISOString();
   const idOf = (ref: string) => booking.passengers.find((p) => p.externalRef === ref)!.id;
@@ -150,6 +150,7 @@ export function createExchangeOperation(
     fulfillmentIds: offer.exchange.fulfillmentIds,
     trip: offer.trip,
     exchangePrice: offer.minimalPrice,
+    exchangeFee: offer.exchange.fee ?? 0,
     admissions: offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerIds: passengerRefs.map(idOf) })),
     reservations: offer.reservations.map(reserve),
     ancillaries: chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _d, ...a }, autoAdded }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef), autoAdded })),
@@ -169,13 +170,13 @@ export function createExchangeOperation(
 
 function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent): ExchangeOperation {
   const next = step(exchangeMachine, op.state, event);
-  if (!next) throw violation('X_BOOKING_STATE', { operation: `${event.type.toLowerCase()} of exchange operation ${op.id}`, state: op.state });
+  if (!next) throw violation('X_BOOKING_STATE', { operation: phrase(`operation-exchange-${event.type.toLowerCase()}`, { id: op.id }), state: op.state });
   return { ...op, state: next, ...(next === 'FULFILLED' ? { confirmedOn: ctx.now.toISOString() } : {}) };
 }
 
 export function findOperation(booking: Booking, id: string): ExchangeOperation {
   const op = booking.exchangeOperations?.find((o) => o.id === id && o.state !== 'DELETED');
-  if (!op) throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange operation', id });
+  if (!op) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   return op;
 }
 
@@ -191,7 +192,7 @@ export function patchExchangeOperation(ctx: Context, booking: Booking, id: strin
 
 export function deleteExchangeOperation(ctx: Context, booking: Booking, id: string): Booking {
   const op = findOperation(booking, id);
-  if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: 'exchange operation', id });
+  if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   moveOperation(ctx, op, { type: 'DELETE' });
   const restored = withStatus(booking, new Set(op.originalPartIds), 'FULFILLED');
   return { ...restored, exchangeOperations: (booking.exchangeOperations ?? []).filter((o) => o.id !== id) };

@@ -2,7 +2,7 @@ import type { Context } from '../context.ts';
 import { initialState, step } from '../machine.ts';
 import type { AftersalesOfferRecord, Booking } from '../model.ts';
 import { plus } from '../time.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation, type Phrase } from '../violation.ts';
 import { aftersalesOfferMachine, type AftersalesOfferEvent } from '../../machines/offers.ts';
 
 /**
@@ -26,7 +26,7 @@ export function moveOffer<O extends OfferLike>(ctx: Context, offer: O, event: Af
     throw violation('X_OFFER_EXPIRED', { id: offer.id, until: offer.validUntil });
   }
   const next = step(aftersalesOfferMachine, offer.state, event);
-  if (!next) throw violation('X_BOOKING_STATE', { operation: `${event.type.toLowerCase()} of offer ${offer.id}`, state: offer.state });
+  if (!next) throw violation('X_BOOKING_STATE', { operation: phrase(`operation-offer-${event.type.toLowerCase()}`, { id: offer.id }), state: offer.state });
   return { ...offer, state: next, ...(next === 'CONFIRMED' ? { confirmedOn: ctx.now.toISOString() } : {}) };
 }
 
@@ -37,7 +37,7 @@ export function assertNoOtherOperation(ctx: Context, booking: Booking): void {
   if (active) throw violation('X_CONCURRENT_AFTERSALES', {});
 }
 
-export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined, id: string, resource: string): O {
+export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined, id: string, resource: Phrase): O {
   const offer = offers?.find((o) => o.id === id && o.state !== 'DELETED');
   if (!offer) throw violation('RESOURCE_NOT_FOUND', { resource, id });
   return offer;

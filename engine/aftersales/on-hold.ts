@@ -3,7 +3,7 @@ import { move } from '../booking/lifecycle.ts';
 import type { Booking } from '../model.ts';
 import { plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { findOffer, isLive, moveOffer, newOffer } from './offers.ts';
 import { OnHoldOfferRequest } from './requests.ts';
 import { withStatus } from './tickets.ts';
@@ -14,7 +14,7 @@ import { withStatus } from './tickets.ts';
  */
 export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown): { booking: Booking; offerId: string } {
   parseRequest(OnHoldOfferRequest, body);
-  const moved = move(ctx, booking, { type: 'OFFER_ON_HOLD' }, 'On-hold');
+  const moved = move(ctx, booking, { type: 'OFFER_ON_HOLD' }, phrase('operation-on-hold'));
   const contactOf = (d?: { email?: string; phoneNumber?: string }) => !!(d?.email && d.phoneNumber);
   const state = booking.machine.value;
   const { outcome } = decide<'onHold', { reject?: string; pointer?: string; params?: Record<string, unknown>; confirmationTimeLimit?: string }>(ctx, 'onHold', {
@@ -37,17 +37,17 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
 }
 
 export function confirmOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, 'on-hold offer');
+  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
   if (offer.state === 'CONFIRMED') return booking;
   const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
-  const moved = move(ctx, booking, { type: 'PUT_ON_HOLD' }, 'On-hold');
+  const moved = move(ctx, booking, { type: 'PUT_ON_HOLD' }, phrase('operation-on-hold'));
   const parts = new Set([...booking.admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.id));
   return { ...withStatus(moved, parts, 'ON_HOLD'), onHoldOffer: confirmed, onHoldUsed: true, confirmationTimeLimit: offer.increasedTTL };
 }
 
 export function deleteOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, 'on-hold offer');
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: 'on-hold offer', id: offerId });
+  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
+  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-on-hold-offer'), id: offerId });
   moveOffer(ctx, offer, { type: 'DELETE' });
   const { onHoldOffer: _removed, ...rest } = booking;
   return rest;

@@ -5,8 +5,9 @@ import { familyDiscounted } from '../offers/family-discount.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum, withVat } from '../offers/pricing.ts';
 import { overruleFact } from '../rules/facts.ts';
+import type { OutcomeOf } from '../rules/outcomes.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
 import { OfferConfirmation, RefundOfferRequest } from './requests.ts';
 import { ticketsOf, withStatus, type Ticket } from './tickets.ts';
@@ -18,7 +19,7 @@ import { ticketsOf, withStatus, type Ticket } from './tickets.ts';
  */
 export function createRefundOffer(ctx: Context, booking: Booking, body: unknown): Booking {
   const request = parseRequest(RefundOfferRequest, body);
-  const moved = move(ctx, booking, { type: 'OFFER_REFUND' }, 'A refund');
+  const moved = move(ctx, booking, { type: 'OFFER_REFUND' }, phrase('operation-a-refund'));
   assertNoOtherOperation(ctx, booking);
   const { tickets, partIds, released } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED', 'RELEASED']);
   const overruleCode = overruleFact(request.overruleCode);
@@ -28,7 +29,7 @@ export function createRefundOffer(ctx: Context, booking: Booking, body: unknown)
 
 export function priceRefund(
   ctx: Context, booking: Booking, tickets: Ticket[], partIds: Set<string>, fulfillmentIds: string[], overruleCode: ReturnType<typeof overruleFact>,
-  givenCode: string | undefined, cleanup = false,
+  givenCode: string | undefined, cleanup?: OutcomeOf<'cleanup'>,
 ): RefundOffer {
   const { rules } = ctx;
   const international = booking.trip.international;
@@ -37,8 +38,7 @@ export function priceRefund(
   let fees = 0;
   for (const ticket of tickets) {
     const terms = cleanup
-      ? { refundPercent: 100, fee: 0 }
-      : decide<'refundFee', { refundPercent: number; fee: number }>(ctx, 'refundFee', {
+      ?? decide<'refundFee', { refundPercent: number; fee: number }>(ctx, 'refundFee', {
           salesApplication: booking.salesApplication, flexibility: booking.product.flexibility, overruleCode, afterSalesOverride: booking.afterSalesOverride === true,
         }).outcome ?? { refundPercent: 0, fee: 0 };
     const amounts = ticket.parts.filter((p) => partIds.has(p.id)).map((p) => ({ p, amount: Math.round((p.price.amount * terms.refundPercent) / 100) }));
@@ -66,7 +66,7 @@ export function priceRefund(
 
 export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
   parseRequest(OfferConfirmation, body);
-  const offer = findOffer(booking.refundOffers, offerId, 'refund offer');
+  const offer = findOffer(booking.refundOffers, offerId, phrase('resource-refund-offer'));
   if (offer.state === 'CONFIRMED') return booking;
   const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
   assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED', 'RELEASED']);
@@ -79,14 +79,14 @@ export function applyRefund(ctx: Context, booking: Booking, offer: RefundOffer):
   let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUNDED', (id) => ({ refundAmount: amounts.get(id) }));
   next = { ...next, refundOffers: [...(booking.refundOffers ?? []).filter((o) => o.id !== offer.id), offer] };
   // Nothing left to travel on: the booking is cancelled as a whole (machines/booking.ts CANCEL_ALL).
-  if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED')) next = move(ctx, next, { type: 'CANCEL_ALL' }, 'Cancelling');
+  if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED')) next = move(ctx, next, { type: 'CANCEL_ALL' }, phrase('operation-cancelling'));
   return next;
 }
 
 export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.refundOffers, offerId, 'refund offer');
+  const offer = findOffer(booking.refundOffers, offerId, phrase('resource-refund-offer'));
   // CONTRACT §6: a confirmed refund offer cannot be deleted; it answers as if it were not there.
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: 'refund offer', id: offerId });
+  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: offerId });
   moveOffer(ctx, offer, { type: 'DELETE' });
   return { ...booking, refundOffers: (booking.refundOffers ?? []).filter((o) => o.id !== offerId) };
 }
@@ -94,15 +94,15 @@ export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: strin
 /** An offer made earlier is confirmed only while its fulfillments are still as they were (never refund twice). */
 export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: string[]): void {
   const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !states.includes(f.status));
-  if (changed) throw violation('X_BOOKING_STATE', { operation: 'Confirming this offer', state: `${changed.status} (fulfillment ${changed.id})` });
+  if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
 }
 
 /** The tickets a request touches, checking each fulfillment exists and is in one of `states`. */
 export function selectTickets(booking: Booking, fulfillmentIds: string[], states: string[]) {
   fulfillmentIds.forEach((id, i) => {
     const f = booking.fulfillments.find((x) => x.id === id);
-    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: 'fulfillment', id }, `#/fulfillmentIds/${i}`);
-    if (!states.includes(f.status)) throw violation('X_BOOKING_STATE', { operation: `This for fulfillment ${id}`, state: f.status }, `#/fulfillmentIds/${i}`);
+    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
+    if (!states.includes(f.status)) throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
   });
   const listed = new Set(fulfillmentIds);
   const tickets = ticketsOf(booking).filter((t) => t.fulfillments.some((f) => listed.has(f.id)));
@@ -129,7 +129,7 @@ export function whatRemains(ctx: Context, booking: Booking, tickets: Ticket[], f
     splitsThroughFare: !coversWholeTickets && booking.trip.legs.length > 1,
     remainingPassengers: remaining.length,
     oldestRemainingAge: Math.max(0, ...remaining.map((p) => p.pricing.age)),
-    euroNight: booking.trip.legs.some((l) => l.category === 'EN'),
+    euroNight: booking.trip.legs.some((l) => ctx.rules.products.productCategories[l.category]?.euroNight === true),
     ungrantedDiscountedChildren: remaining.filter((p) => before.has(p.externalRef) && !after.has(p.externalRef)).length,
   };
 }

@@ -3,7 +3,7 @@ import { move } from '../booking/lifecycle.ts';
 import type { Booking } from '../model.ts';
 import { overruleFact } from '../rules/facts.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
 import { assertStillLive, selectTickets, whatRemains } from './refund.ts';
 import { OfferConfirmation, ReleaseOfferRequest } from './requests.ts';
@@ -16,11 +16,11 @@ import { withStatus } from './tickets.ts';
 export function createReleaseOffer(ctx: Context, booking: Booking, body: unknown): Booking {
   const request = parseRequest(ReleaseOfferRequest, body);
   enforce(ctx, 'releaseGuard', { channelAllowsRelease: ctx.salesApplication.permissions.release, overruleCode: overruleFact(request.overruleCode) });
-  const moved = move(ctx, booking, { type: 'OFFER_RELEASE' }, 'A release');
+  const moved = move(ctx, booking, { type: 'OFFER_RELEASE' }, phrase('operation-a-release'));
   assertNoOtherOperation(ctx, booking);
   const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
   if (!whatRemains(ctx, booking, tickets, request.fulfillmentIds).coversWholeTickets) {
-    throw violation('86001', { reason: 'a release must list every fulfillment of a ticket (spec §4.1 rule 6)' }, '#/fulfillmentIds');
+    throw violation('86001', { reason: phrase('release-whole-ticket') }, '#/fulfillmentIds');
   }
   const offer = { ...newOffer(ctx), fulfillmentIds: request.fulfillmentIds, bookingPartIds: [...partIds], overruleCode: request.overruleCode! };
   return { ...moved, releaseOffers: [...(booking.releaseOffers ?? []), offer] };
@@ -28,7 +28,7 @@ export function createReleaseOffer(ctx: Context, booking: Booking, body: unknown
 
 export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
   parseRequest(OfferConfirmation, body);
-  const offer = findOffer(booking.releaseOffers, offerId, 'release offer');
+  const offer = findOffer(booking.releaseOffers, offerId, phrase('resource-release-offer'));
   if (offer.state === 'CONFIRMED') return booking;
   const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
   assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED']);
@@ -37,8 +37,8 @@ export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: str
 }
 
 export function deleteReleaseOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.releaseOffers, offerId, 'release offer');
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: 'release offer', id: offerId });
+  const offer = findOffer(booking.releaseOffers, offerId, phrase('resource-release-offer'));
+  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: offerId });
   moveOffer(ctx, offer, { type: 'DELETE' });
   return { ...booking, releaseOffers: (booking.releaseOffers ?? []).filter((o) => o.id !== offerId) };
 }

@@ -50,11 +50,11 @@ export function renderReleaseOffer(booking: Booking, o: ReleaseOffer): z.infer<t
   };
 }
 
-/** OSDM ExchangeOffer: the new journey's offer, no fee, its full price (spec §4.1 rule 7), and the fulfillments it replaces. */
+/** OSDM ExchangeOffer: the new journey's offer, the fee of rules/exchange-guards.yaml, its full price (spec §4.1 rule 7), and the fulfillments it replaces. */
 export function renderExchangeOffer(rules: RuleSet, booking: Booking, offer: StoredOffer, language: Language): z.infer<typeof R.ExchangeOffer> {
   return {
     ...renderOffer(rules, offer, language),
-    exchangeFee: { currency: offer.minimalPrice.currency, amount: 0, scale: offer.minimalPrice.scale },
+    exchangeFee: { currency: offer.minimalPrice.currency, amount: offer.exchange?.fee ?? 0, scale: offer.minimalPrice.scale },
     exchangePrice: offer.minimalPrice,
     fulfillments: fulfillmentsOf(booking, offer.exchange?.fulfillmentIds ?? []),
   };

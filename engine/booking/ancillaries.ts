@@ -1,5 +1,5 @@
 import type { AncillaryPart, StoredOffer } from '../model.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 
 /**
  * Spec §2.8 rules 2–3: the ancillaries a booking gets — the ones it selects (at most one item per group),
@@ -11,9 +11,9 @@ export function chooseAncillaries(offer: StoredOffer, selections: ReadonlyArray<
   selections.forEach(({ ancillaryId }, i) => {
     const pointer = `#/offers/0/optionalAncillarySelections/${i}/ancillaryId`;
     const part = offer.ancillaries.find((a) => a.id === ancillaryId);
-    if (!part) throw violation('86001', { reason: `${ancillaryId} is not an ancillary of offer ${offer.offerId}` }, pointer);
+    if (!part) throw violation('86001', { reason: phrase('ancillary-not-in-offer', { ancillaryId, offerId: offer.offerId }) }, pointer);
     const other = chosen.get(groupOf(part));
-    if (other && other.id !== part.id) throw violation('86001', { reason: `only one item of a group may be chosen: ${other.id} and ${part.id}` }, pointer);
+    if (other && other.id !== part.id) throw violation('86001', { reason: phrase('ancillary-one-per-group', { first: other.id, second: part.id }) }, pointer);
     chosen.set(groupOf(part), part);
   });
   const out = [...chosen.values()].map((part) => ({ part, autoAdded: false }));

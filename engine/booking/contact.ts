@@ -1,6 +1,6 @@
 import type { PersonDetail } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
-import { violation, type ProblemPointer } from '../violation.ts';
+import { phrase, violation, type ProblemPointer } from '../violation.ts';
 import type { PersonDetailInput } from './request.ts';
 
 /** Compiled once per rule set: `phoneNumberPattern` in rules/cards.yaml. */
@@ -39,9 +39,9 @@ export function missingPassengerData(detail: PersonDetail | undefined): string[]
 export function checkPurchaser(detail: PersonDetail, pointer: string): void {
   const names = ['firstName', 'lastName'].filter((f) => !detail[f as keyof PersonDetail]);
   if (names.length > 0) {
-    throw violation('86001', { reason: `the purchaser needs ${names.join(' and ')}` }, names.map((n): ProblemPointer => ({ requestPointer: `${pointer}/${n}`, detail: 'required' })));
+    throw violation('86001', { reason: phrase('purchaser-needs', { fields: names.join(', ') }) }, names.map((n): ProblemPointer => ({ requestPointer: `${pointer}/${n}`, detail: phrase('required') })));
   }
   if (!detail.email || !detail.phoneNumber) {
-    throw violation('86026', {}, [!detail.email ? 'email' : 'phoneNumber'].map((n) => ({ requestPointer: `${pointer}/${n}`, detail: 'required' })));
+    throw violation('86026', {}, [!detail.email ? 'email' : 'phoneNumber'].map((n) => ({ requestPointer: `${pointer}/${n}`, detail: phrase('required') })));
   }
 }

@@ -4,7 +4,7 @@ import type { BookedPassenger, Booking, StoredOffer } from '../model.ts';
 import { sum } from '../offers/pricing.ts';
 import { earliest, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { bookingMachine } from '../../machines/booking.ts';
 import { checkPurchaser, missingPassengerData, readDetail } from './contact.ts';
 import { chooseAncillaries } from './ancillaries.ts';
@@ -38,7 +38,7 @@ export function createBooking(
   const selection = request.offers[0]!;
   const offer = offers.get(selection.offerId);
   if (!offer || offer.owner !== ctx.requestor.client) {
-    throw violation('RESOURCE_NOT_FOUND', { resource: 'offer', id: selection.offerId }, '#/offers/0/offerId');
+    throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-offer'), id: selection.offerId }, '#/offers/0/offerId');
   }
   const passHolder = offer.pass ? checkPassPurchase(ctx, request, offer, offers) : undefined;
   if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) {
@@ -47,10 +47,10 @@ export function createBooking(
   const offerRefs = offer.passengers.map((p) => p.externalRef);
   const sameSet = (refs: string[]) => refs.length === offerRefs.length && offerRefs.every((r) => refs.includes(r));
   if (!sameSet(selection.passengerRefs)) {
-    throw violation('86001', { reason: `passengerRefs must name every passenger of the offer: ${offerRefs.join(', ')}` }, '#/offers/0/passengerRefs');
+    throw violation('86001', { reason: phrase('booking-every-passenger', { refs: offerRefs.join(', ') }) }, '#/offers/0/passengerRefs');
   }
   if (!sameSet(request.passengerSpecifications.map((p) => p.externalRef))) {
-    throw violation('86001', { reason: `passengerSpecifications must hold the passengers of the offer request: ${offerRefs.join(', ')}` }, '#/passengerSpecifications');
+    throw violation('86001', { reason: phrase('booking-offer-passengers', { refs: offerRefs.join(', ') }) }, '#/passengerSpecifications');
   }
 
   const warnings: Warning[] = [];
@@ -58,7 +58,7 @@ export function createBooking(
   const passengers: BookedPassenger[] = request.passengerSpecifications.map((spec, i) => {
     const offered = offer.passengers.find((p) => p.externalRef === spec.externalRef)!;
     if (spec.age !== undefined && spec.age !== offered.age) {
-      throw violation('86001', { reason: `the age differs from the offer request (${offered.age}); book with the offer's age and patch the passenger to change it (spec §2.7 rule 4)` }, `#/passengerSpecifications/${i}/age`);
+      throw violation('86001', { reason: phrase('booking-age-differs', { age: offered.age }) }, `#/passengerSpecifications/${i}/age`);
     }
     const cards = spec.cards.length > 0 ? spec.cards : offered.cards;
     const given = readDetail(ctx.rules, spec.detail, `#/passengerSpecifications/${i}/detail`);

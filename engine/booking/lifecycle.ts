@@ -1,7 +1,7 @@
 import type { Context } from '../context.ts';
 import { step } from '../machine.ts';
 import type { Booking, Fulfillment } from '../model.ts';
-import { violation, type ProblemPointer } from '../violation.ts';
+import { phrase, violation, type Phrase, type ProblemPointer } from '../violation.ts';
 import { bookingMachine, type BookingEvent } from '../../machines/booking.ts';
 import { missingPassengerData } from './contact.ts';
 import { encodeTicket } from './tickets.ts';
@@ -20,7 +20,7 @@ export function isExpired(booking: Booking, now: Date): boolean {
 }
 
 /** Moves the booking machine, refusing with X_BOOKING_STATE what the machine does not allow. */
-export function move(ctx: Context, booking: Booking, event: BookingEvent, operation: string): Booking {
+export function move(ctx: Context, booking: Booking, event: BookingEvent, operation: Phrase): Booking {
   if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
   const next = step(bookingMachine, booking.machine.value, event);
   if (!next) throw violation('X_BOOKING_STATE', { operation, state: booking.machine.value });
@@ -41,12 +41,12 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
   }
   const missing: ProblemPointer[] = [];
   booking.passengers.forEach((p, i) => {
-    for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: `passenger ${p.externalRef} needs ${field}` });
+    for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: phrase('passenger-needs-field', { passenger: p.externalRef, field }) });
   });
-  if (!booking.purchaser) missing.push({ requestPointer: '#/purchaser', detail: 'the booking needs a purchaser' });
+  if (!booking.purchaser) missing.push({ requestPointer: '#/purchaser', detail: phrase('booking-needs-purchaser') });
   if (missing.length > 0 && !isExpired(booking, ctx.now)) throw violation('X_BOOKING_INCOMPLETE', {}, missing);
 
-  const moved = move(ctx, booking, { type: 'CONFIRM' }, 'Confirmation');
+  const moved = move(ctx, booking, { type: 'CONFIRM' }, phrase('operation-confirmation'));
   const now = ctx.now.toISOString();
   const fulfilled = <T extends { status: string }>(part: T) => ({ ...part, status: 'FULFILLED' as const, confirmedOn: now });
   if (booking.pass) {

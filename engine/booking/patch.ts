@@ -5,7 +5,7 @@ import { typePassenger } from '../offers/passengers.ts';
 import { sum } from '../offers/pricing.ts';
 import type { Flexibility } from '../rules/schemas.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from './lifecycle.ts';
@@ -21,14 +21,14 @@ import type { Holding } from '../seats/inventory.ts';
  * card or a personal pass cannot change. Only while the booking is provisional (spec §2.7 rule 5).
  */
 export function patchPassenger(ctx: Context, booking: Booking, passengerId: string, body: unknown): Booking {
-  const moved = move(ctx, booking, { type: 'PATCH_PASSENGER' }, 'Changing a passenger');
+  const moved = move(ctx, booking, { type: 'PATCH_PASSENGER' }, phrase('operation-changing-a-passenger'));
   const index = booking.passengers.findIndex((p) => p.id === passengerId);
-  if (index < 0) throw violation('RESOURCE_NOT_FOUND', { resource: 'passenger', id: passengerId });
+  if (index < 0) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-passenger'), id: passengerId });
   const patch = parseRequest(PassengerPatch, body);
   const before = booking.passengers[index]!;
   const missing = (['firstName', 'lastName'] as const).filter((f) => !patch.detail[f]);
   if (missing.length > 0) {
-    throw violation('86001', { reason: 'a passenger patch must contain complete details (spec §2.7 rule 3)' }, missing.map((f) => ({ requestPointer: `#/detail/${f}`, detail: 'required' })));
+    throw violation('86001', { reason: phrase('patch-complete-details') }, missing.map((f) => ({ requestPointer: `#/detail/${f}`, detail: phrase('required') })));
   }
 
   const cards = patch.cards ?? before.cards;
@@ -80,7 +80,7 @@ function reprice(ctx: Context, booking: Booking): Booking {
 
 /** PATCH purchaser (spec §2.6, §2.7 rule 5): complete details; allowed after confirmation too. */
 export function patchPurchaser(ctx: Context, booking: Booking, body: unknown): Booking {
-  const moved = move(ctx, booking, { type: 'PATCH_PURCHASER' }, 'Changing the purchaser');
+  const moved = move(ctx, booking, { type: 'PATCH_PURCHASER' }, phrase('operation-changing-the-purchaser'));
   const patch = parseRequest(PurchaserPatch, body);
   const detail = readDetail(ctx.rules, patch.detail, '#/detail')!;
   checkPurchaser(detail, '#/detail');
@@ -97,12 +97,12 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown, held
   const patch = parseRequest(BookingPatch, body);
   let next = booking;
   if (booking.pass && (patch.requestedFulfillmentType || patch.preferredFulfillmentMedia)) {
-    throw violation('86001', { reason: 'the fulfillment type and media of a travel pass are set by the service (spec §4.2 rule 5)' }, patch.requestedFulfillmentType ? '#/requestedFulfillmentType' : '#/preferredFulfillmentMedia');
+    throw violation('86001', { reason: phrase('pass-fulfillment-fixed') }, patch.requestedFulfillmentType ? '#/requestedFulfillmentType' : '#/preferredFulfillmentMedia');
   }
   if (patch.usedPaymentMethods?.length) {
     const voucher = patch.usedPaymentMethods.findIndex((m) => m.type === 'VOUCHER');
     if (voucher >= 0) throw violation('X_NOT_SUPPORTED', { feature: 'Voucher payment' }, `#/usedPaymentMethods/${voucher}/type`);
-    next = move(ctx, next, { type: 'ADD_PAYMENT' }, 'Adding a payment method');
+    next = move(ctx, next, { type: 'ADD_PAYMENT' }, phrase('operation-adding-a-payment-method'));
     const known = next.paymentMethods;
     const added = patch.usedPaymentMethods
       .map(({ type, transactionId }) => ({ type, ...(transactionId ? { transactionId } : {}) }))
@@ -110,7 +110,7 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown, held
     next = { ...next, paymentMethods: [...known, ...added] };
   }
   if (patch.placeSelections) {
-    next = move(ctx, next, { type: 'PATCH_PLACES' }, 'Changing places');
+    next = move(ctx, next, { type: 'PATCH_PLACES' }, phrase('operation-changing-places'));
     next = { ...next, reservations: applyPlaceSelections(ctx, next, patch.placeSelections, held) };
   }
   return next;

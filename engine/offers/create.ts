@@ -1,15 +1,16 @@
 import { decide, enforce, type Context } from '../context.ts';
+import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { earliest, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation, type Phrase } from '../violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
 import { checkCorporateCodes } from './corporate-codes.ts';
 import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
 import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
-import { sum, withVat } from './pricing.ts';
+import { priceFor, sum } from './pricing.ts';
 import { OfferCollectionRequest } from './request.ts';
 import { isReleased } from './release.ts';
 import { readTrip } from './trip.ts';
@@ -37,9 +38,9 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
   if (request.offerSearchCriteria?.productTags?.includes('PASS')) return createPassOffers(ctx, request, currency);
 
   const trips = request.tripSpecifications ?? [];
-  if (trips.length === 0) throw violation('86001', { reason: 'a journey offer request needs tripSpecifications' }, '#/tripSpecifications');
-  assertUnique(request.anonymousPassengerSpecifications.map((p) => p.externalRef), (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`, 'passenger externalRef');
-  assertUnique(trips.flatMap((t) => t.legs.map((l) => l.externalRef)), (i) => legPointer(trips, i), 'leg externalRef');
+  if (trips.length === 0) throw violation('86001', { reason: phrase('offers-need-trips') }, '#/tripSpecifications');
+  assertUnique(request.anonymousPassengerSpecifications.map((p) => p.externalRef), (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`, phrase('what-passenger-external-ref'));
+  assertUnique(trips.flatMap((t) => t.legs.map((l) => l.externalRef)), (i) => legPointer(trips, i), phrase('what-leg-external-ref'));
 
   const readTrips = trips.map((spec, t) => readTrip(ctx, spec, t));
   const firstDeparture = readTrips[0]!.legs[0]!.departure;
@@ -119,19 +120,16 @@ function priceOffer(
     return part;
   });
 
-  // Spec §2.6 rule 2: reservations always cost 0; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
+  // Spec §2.6 rule 2: reservations cost what rules/reservation-prices.yaml says; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
   const legProducts = trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, choice.code) }));
   const reservations: ReservationPart[] = legProducts
     .filter(({ leg }) => rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation === 'mandatory')
     .flatMap(({ leg, code }) => {
       const legProduct = offeredProduct(ctx, code, choice.flexibility);
-      return passengers.map((p) => ({
-        id: ids.next('part'),
-        passengerRef: p.externalRef,
-        legId: leg.id,
-        price: withVat(rules, { currency, amount: 0, scale: 2 }, trip.international),
-        product: legProduct,
-      }));
+      const { travelClass, accommodationType } = rules.products.products[code]!;
+      const { outcome } = decide<'reservationPrice', OutcomeOf<'reservationPrice'>>(ctx, 'reservationPrice', { productCategory: leg.category, travelClass, accommodationType });
+      const amount = outcome?.price ?? 0;
+      return passengers.map((p) => ({ id: ids.next('part'), passengerRef: p.externalRef, legId: leg.id, price: priceFor(rules, amount, 1, currency, trip.international), product: legProduct }));
     });
   const ancillaries = offerAncillaries(
     ctx, legProducts.map(({ leg, code }) => ({ leg, travelClass: rules.products.products[code]!.travelClass })),
@@ -175,10 +173,10 @@ function legProductCode(ctx: Context, leg: Leg, code: string): string {
   return category.products.find((c) => ctx.rules.products.products[c]!.travelClass === wanted.travelClass) ?? category.products[0]!;
 }
 
-function assertUnique(values: string[], pointer: (i: number) => string, what: string) {
+function assertUnique(values: string[], pointer: (i: number) => string, what: Phrase) {
   const seen = new Set<string>();
   values.forEach((v, i) => {
-    if (seen.has(v)) throw violation('86001', { reason: `${what} "${v}" is used twice` }, pointer(i));
+    if (seen.has(v)) throw violation('86001', { reason: phrase('used-twice', { what, value: v }) }, pointer(i));
     seen.add(v);
   });
 }

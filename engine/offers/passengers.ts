@@ -3,7 +3,7 @@ import type { OfferPassenger } from '../model.ts';
 import { typingCardOf, type InternalPassengerType } from '../rules/facts.ts';
 import type { Language } from '../rules/schemas.ts';
 import { ageOn } from '../time.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import type { AnonymousPassengerSpecification } from './request.ts';
 
 /**
@@ -19,13 +19,13 @@ export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecificatio
   });
   const age = spec.age ?? (spec.dateOfBirth ? ageOn(spec.dateOfBirth, firstDeparture) : undefined);
   if (age === undefined || age < 0) {
-    throw violation('86001', { reason: 'every passenger needs an age or a dateOfBirth (spec §2.9)' }, `${pointer}/age`);
+    throw violation('86001', { reason: phrase('passenger-needs-age') }, `${pointer}/age`);
   }
   const typingCard = typingCardOf(spec.cards.filter((c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType').map((c) => c.code));
   const { outcome } = decide<'passengerType', { internalType: InternalPassengerType; responseType: string; description: Record<Language, string> }>(
     ctx, 'passengerType', { age, typingCard },
   );
-  if (!outcome) throw violation('86001', { reason: `no passenger type for age ${age}` }, `${pointer}/age`, ctx.traces);
+  if (!outcome) throw violation('86001', { reason: phrase('no-passenger-type', { age }) }, `${pointer}/age`, ctx.traces);
   return { externalRef: spec.externalRef, age, cards: spec.cards, internalType: outcome.internalType, responseType: outcome.responseType, description: outcome.description };
 }
 

@@ -1,7 +1,7 @@
 import type { Context } from '../context.ts';
 import type { StoredOffer } from '../model.ts';
 import { plus } from '../time.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { typePassenger } from './passengers.ts';
 import { priceFor, sum } from './pricing.ts';
 import type { OfferCollectionRequest } from './request.ts';
@@ -14,12 +14,12 @@ import type { OfferCollectionRequest } from './request.ts';
 export function createPassOffers(ctx: Context, request: OfferCollectionRequest, currency: 'SEK' | 'EUR'): StoredOffer[] {
   const { rules } = ctx;
   const criteria = request.nonTripSearchCriteria;
-  if (!criteria?.validFrom) throw violation('86001', { reason: 'a travel pass offer request needs nonTripSearchCriteria.validFrom (spec §4.2 rule 2)' }, '#/nonTripSearchCriteria/validFrom');
+  if (!criteria?.validFrom) throw violation('86001', { reason: phrase('pass-needs-valid-from') }, '#/nonTripSearchCriteria/validFrom');
   const places = criteria.places ?? [];
   if (places.length !== 0 && places.length !== 2) {
-    throw violation('86001', { reason: `nonTripSearchCriteria.places holds two stations or none, not ${places.length} (spec §4.2 rule 2)` }, '#/nonTripSearchCriteria/places');
+    throw violation('86001', { reason: phrase('pass-two-stations', { count: places.length }) }, '#/nonTripSearchCriteria/places');
   }
-  if (request.tripSpecifications?.length) throw violation('86001', { reason: 'journeys and passes are never in one request (spec §4.2 rule 1)' }, '#/tripSpecifications');
+  if (request.tripSpecifications?.length) throw violation('86001', { reason: phrase('pass-no-journeys') }, '#/tripSpecifications');
   const passengers = request.anonymousPassengerSpecifications.map((spec, i) => typePassenger(ctx, spec, i, criteria.validFrom!));
   const now = ctx.now.toISOString();
   const offers: StoredOffer[] = [];

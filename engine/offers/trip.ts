@@ -1,6 +1,6 @@
 import type { Context } from '../context.ts';
 import type { Leg, Trip } from '../model.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import type { TripSpecification } from './request.ts';
 
 /**
@@ -15,14 +15,18 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
     if (service.vehicleNumbers.length !== 1) {
       throw violation('86008', { count: service.vehicleNumbers.length }, `${at}/service/vehicleNumbers`);
     }
+    const category = service.productCategory.productCategoryRef.split(':').pop()!;
+    if (!ctx.rules.products.productCategories[category]) {
+      throw violation('86001', { reason: phrase('unknown-product-category', { category, known: Object.keys(ctx.rules.products.productCategories).join(', ') }) }, `${at}/service/productCategory/productCategoryRef`);
+    }
     const departure = start.serviceDeparture.timetabledTime;
     const arrival = end.serviceArrival.timetabledTime;
     times.push([Date.parse(departure), Date.parse(arrival)]);
     if (times[l]![1] <= times[l]![0]) {
-      throw violation('86001', { reason: 'the arrival must be after the departure' }, `${at}/end/serviceArrival/timetabledTime`);
+      throw violation('86001', { reason: phrase('arrival-after-departure') }, `${at}/end/serviceArrival/timetabledTime`);
     }
     if (start.stopPlaceRef.stopPlaceRef === end.stopPlaceRef.stopPlaceRef) {
-      throw violation('86001', { reason: 'a leg must end at another station than it starts' }, `${at}/end/stopPlaceRef/stopPlaceRef`);
+      throw violation('86001', { reason: phrase('leg-other-station') }, `${at}/end/stopPlaceRef/stopPlaceRef`);
     }
     return {
       id: leg.externalRef,
@@ -32,13 +36,13 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
       arrival,
       ...(service.publishedServiceName ? { serviceName: service.publishedServiceName } : {}),
       vehicleNumber: service.vehicleNumbers[0]!,
-      category: service.productCategory.productCategoryRef.split(':').pop()!,
+      category,
       carrier: { ref: service.carriers[0]!.ref, ...(service.carriers[0]!.name ? { name: service.carriers[0]!.name } : {}) },
     };
   });
   for (let l = 1; l < legs.length; l++) {
     if (times[l]![0] < times[l - 1]![1]) {
-      throw violation('86001', { reason: 'a leg must not depart before the previous leg arrives' }, `#/tripSpecifications/${t}/legs/${l}/timedLeg/start/serviceDeparture/timetabledTime`);
+      throw violation('86001', { reason: phrase('leg-order') }, `#/tripSpecifications/${t}/legs/${l}/timedLeg/start/serviceDeparture/timetabledTime`);
     }
   }
   let main = 0;

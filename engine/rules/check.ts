@@ -12,9 +12,11 @@ import type { SourceFile } from './source.ts';
  * unknown facts, operator/type mismatches, `otherwise` not last, overlaps and gaps in `unique` tables,
  * unreachable rows in `first` tables, and the table's own examples.
  */
-type FactKind = { kind: 'number'; min: number; max: number } | { kind: 'enum'; values: readonly string[] } | { kind: 'boolean' } | { kind: 'string' } | { kind: 'instant' };
+export type FactKind = { kind: 'number'; min: number; max: number } | { kind: 'enum'; values: readonly string[] } | { kind: 'boolean' } | { kind: 'string' } | { kind: 'instant' };
 
-function kindOf(schema: z.ZodType): FactKind {
+export function kindOf(declared: z.ZodType): FactKind {
+  // A fact with a declared default (facts.ts) is its inner type.
+  const schema = declared instanceof z.ZodDefault ? (declared.def.innerType as z.ZodType) : declared;
   if (schema.description === INSTANT) return { kind: 'instant' };
   if (schema instanceof z.ZodNumber) {
     const min = Number.isFinite(schema.minValue) ? (schema.minValue as number) : -1e9;
@@ -26,8 +28,8 @@ function kindOf(schema: z.ZodType): FactKind {
   return { kind: 'string' };
 }
 
-function describe(kind: FactKind): string {
-  return kind.kind === 'enum' ? `one of ${kind.values.join(', ')}` : `a ${kind.kind}`;
+export function describe(kind: FactKind): string {
+  return kind.kind === 'enum' ? `one of ${kind.values.join(', ')}` : kind.kind === 'instant' ? 'an instant (ISO 8601 date-time with offset)' : `a ${kind.kind}`;
 }
 
 function checkValue(fact: string, kind: FactKind, c: Condition, kinds: Record<string, FactKind>): string | undefined {

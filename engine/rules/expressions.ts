@@ -54,3 +54,10 @@ export function expressionsIn(then: Readonly<Record<string, unknown>>, path: str
   return Object.entries(then).flatMap(([k, v]) =>
     isExpression(v) ? [{ path: [...path, k], expr: v }] : isPlainObject(v) ? expressionsIn(v, [...path, k]) : []);
 }
+
+/** The `then` with every expression replaced by `value`, to validate its shape without facts. */
+export function withExpressionsAs(then: Readonly<Record<string, unknown>>, value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(then)) out[k] = isExpression(v) ? value : isPlainObject(v) ? withExpressionsAs(v, value) : v;
+  return out;
+}

@@ -5,6 +5,7 @@ import { DATE_TIME_WITH_OFFSET } from '../time.ts';
  * The fact catalogue: for every decision, the facts its rows may test and their types.
  * A row naming a fact not listed here, or comparing it with a value of another type, is refused at load.
  * The code that evaluates a decision builds exactly these facts (engine/context.ts `decide`).
+ * A fact called `productCategory` names a category of rules/products.yaml (checked when the rule set is compiled).
  */
 export const InternalPassengerType = z.enum(['CHILD_0_6', 'CHILD_7_15', 'YOUTH_16_19', 'YOUTH_20_25', 'ADULT', 'STUDENT', 'SENIOR']);
 export type InternalPassengerType = z.infer<typeof InternalPassengerType>;
@@ -25,15 +26,17 @@ export type OverruleCode = z.infer<typeof OverruleCode>;
 /** An overrule code as the facts know it: NONE when absent, OTHER for OSDM codes no rule names. */
 export const overruleFact = (code: string | undefined): OverruleCode =>
   code === undefined ? 'NONE' : ((OverruleCode.options as readonly string[]).includes(code) && code !== 'NONE' && code !== 'OTHER' ? (code as OverruleCode) : 'OTHER');
+/** Facts with a declared default may be left out of `signalbox explain` and of examples. */
+const noOverrule = OverruleCode.default('NONE');
 const bookingState = z.enum(['PREBOOKED', 'FULFILLED', 'EXPIRED']);
 
 export const factCatalogue = {
-  passengerType: z.object({ age, typingCard: TypingCard }),
+  passengerType: z.object({ age, typingCard: TypingCard.default('NONE') }),
   fareFactor: z.object({ internalType: InternalPassengerType, age, trafficDisturbanceTicket: z.boolean(), familyDiscount: z.boolean() }),
   familyDiscountRole: z.object({ internalType: InternalPassengerType, age, travelClass }),
   offerRequestLimits: z.object({ passengerCount: count, tripCount: count, mostLegsInOneTrip: count }),
   ancillaryPriceFactor: z.object({ trafficDisturbanceTickets: z.enum(['ALL', 'SOME', 'NONE']) }),
-  ancillaryGroups: z.object({ touchesAirport: z.boolean(), travelClass, productCategory: z.enum(['ST', 'RE', 'IC', 'NT', 'EN', 'RB']) }),
+  ancillaryGroups: z.object({ touchesAirport: z.boolean(), travelClass, productCategory: z.string() }),
   travelPassCoverage: z.object({
     passKind: z.enum(['annual', 'monthly', 'multiRide']),
     withinValidity: z.boolean(),
@@ -58,14 +61,14 @@ export const factCatalogue = {
     coversWholeTickets: z.boolean(),
     splitsThroughFare: z.boolean(),
     released: z.boolean(),
-    overruleCode: OverruleCode,
+    overruleCode: noOverrule,
     remainingPassengers: count,
     oldestRemainingAge: age,
     euroNight: z.boolean(),
     ungrantedDiscountedChildren: count,
   }),
-  releaseGuard: z.object({ channelAllowsRelease: z.boolean(), overruleCode: OverruleCode }),
-  refundFee: z.object({ salesApplication: z.string(), flexibility, overruleCode: OverruleCode, afterSalesOverride: z.boolean() }),
+  releaseGuard: z.object({ channelAllowsRelease: z.boolean(), overruleCode: noOverrule }),
+  refundFee: z.object({ salesApplication: z.string(), flexibility, overruleCode: noOverrule, afterSalesOverride: z.boolean() }),
   exchangeGuard: z.object({
     passPurchase: z.boolean(),
     resplus: z.boolean(),
@@ -87,6 +90,8 @@ export const factCatalogue = {
     departure: instant,
     provisionalTimeLimit: instant,
   }),
+  reservationPrice: z.object({ productCategory: z.string(), travelClass, accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']) }),
+  privateGroup: z.object({ travelClass, accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']) }),
   cleanup: z.object({
     bookingState,
     overruleCodeGiven: z.boolean(),

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { checkDecision } from './check.ts';
+import { checkOutcomes, checkRejects } from './check-outcomes.ts';
 import { compileDecision, type CompiledDecision } from './decision.ts';
 import { factCatalogue, type DecisionName } from './facts.ts';
+import { outcomeCatalogue } from './outcomes.ts';
 import {
-  DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type Limits, type Product, type Products,
+  DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type TextCatalogue, type Limits, type Product, type Products,
   type SalesApplication, type Station, type Tariff,
 } from './schemas.ts';
 import type { CoachLayouts, Fleet } from './seat-schemas.ts';
@@ -20,6 +22,8 @@ export interface RuleSet {
   readonly products: Products & { byCode: ReadonlyMap<string, Product> };
   readonly tariff: Tariff;
   readonly errors: ErrorCatalogue;
+  /** The phrases errors are filled with (errors.yaml `texts`). */
+  readonly texts: TextCatalogue;
   readonly cards: Cards;
   readonly ancillaryItems: AncillaryItems;
   readonly timetable: Timetable;
@@ -61,6 +65,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const values: Record<string, unknown> = {};
   const decisions: Partial<Record<DecisionName, CompiledDecision>> = {};
   const decisionFiles = new Map<string, string>();
+  const tables: Array<{ table: DecisionFile; source: SourceFile }> = [];
 
   for (const { file, text } of sources) {
     let source: SourceFile;
@@ -77,12 +82,16 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
       if (!parsed.success) { problems.push(...zodProblems(source, parsed.error)); continue; }
       const table = parsed.data;
       const compiled = compileDecision(table, source);
-      const found = checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName]);
+      const found = [
+        ...checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName]),
+        ...checkOutcomes(table, source, outcomeCatalogue[table.decision as DecisionName]),
+      ];
       if (decisionFiles.has(table.decision)) found.push(`${source.at(['decision'])}: decision "${table.decision}" is already defined in ${decisionFiles.get(table.decision)}`);
       problems.push(...found);
       if (found.length === 0) {
         decisions[table.decision as DecisionName] = compiled;
         decisionFiles.set(table.decision, file);
+        tables.push({ table, source });
       }
       continue;
     }
@@ -107,12 +116,27 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const salesApps = (values['sales-applications.yaml'] as { salesApplications: Record<string, Omit<SalesApplication, 'code'>> }).salesApplications;
   const stationsFile = values['stations.yaml'] as { operatorCarrier: { ref: string; name: string }; stations: Station[] };
   const clients = values['clients.yaml'] as Clients;
-  const { errors, warnings } = values['errors.yaml'] as { errors: ErrorCatalogue; warnings: WarningCatalogue };
+  const { errors, warnings, texts } = values['errors.yaml'] as { errors: ErrorCatalogue; warnings: WarningCatalogue; texts: TextCatalogue };
 
   // Cross-file references.
   for (const [code, cat] of Object.entries(products.productCategories)) for (const p of cat.products) {
     if (!products.products[p]) problems.push(`rules/products.yaml: category ${code} names unknown product ${p}`);
   }
+  // Product categories are products.yaml's: every other file naming one is checked against it.
+  const categories = Object.keys(products.productCategories);
+  const unknownCategory = (code: string) => !(code in products.productCategories);
+  for (const code of categories) if (!(values['tariff.yaml'] as Tariff).categories[code]) problems.push(`rules/tariff.yaml: product category ${code} of products.yaml has no fare`);
+  for (const code of Object.keys((values['tariff.yaml'] as Tariff).categories).filter(unknownCategory)) problems.push(`rules/tariff.yaml: ${code} is not a product category of products.yaml (${categories.join(', ')})`);
+  for (const [type, pass] of Object.entries((values['customers.yaml'] as Customers).passTypes)) for (const code of (pass.productCategories ?? []).filter(unknownCategory)) {
+    problems.push(`rules/customers.yaml: pass type ${type} names ${code}, which is not a product category of products.yaml (${categories.join(', ')})`);
+  }
+  for (const d of Object.values(decisions)) for (const c of d!.rows.flatMap((r) => r.conditions)) if (c.fact === 'productCategory') {
+    for (const code of [c.value].flat()) if (typeof code !== 'string' || unknownCategory(code)) problems.push(`${c.at}: ${JSON.stringify(code)} is not a product category of products.yaml (${categories.join(', ')})`);
+  }
+  const phone = new RegExp((values['cards.yaml'] as Cards).phoneNumberPattern);
+  (values['customers.yaml'] as Customers).customers.forEach((c) => {
+    if (!phone.test(c.phoneNumber)) problems.push(`rules/customers.yaml: the phone number ${c.phoneNumber} of ${c.firstName} ${c.lastName} does not match cards.yaml phoneNumberPattern`);
+  });
   for (const [id, client] of Object.entries(clients.clients)) for (const app of client.salesApplications) {
     if (!salesApps[app]) problems.push(`rules/clients.yaml: client ${id} names unknown sales application ${app}`);
   }
@@ -142,9 +166,8 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   for (const [id, l] of Object.entries(coachLayouts.layouts)) for (const p of l.places) for (const prop of p.placeProperties) {
     if (!fleet.supportedPlaceProperties.includes(prop)) problems.push(`rules/coach-layouts.yaml: place ${p.number} of ${id} has ${prop}, not in fleet.yaml supportedPlaceProperties`);
   }
-  for (const [name, d] of Object.entries(decisions)) for (const row of d!.rows) {
-    const code = row.then['reject'];
-    if (typeof code === 'string' && !errors[code]) problems.push(`${row.at}: decision ${name} rejects with ${code}, which errors.yaml does not define`);
+  for (const { table, source } of tables) {
+    problems.push(...checkRejects(table, source, Object.keys(factCatalogue[table.decision as DecisionName].shape), errors));
   }
   if (problems.length > 0) throw new RuleFileError(problems);
 
@@ -162,6 +185,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     products: { ...products, byCode: new Map(Object.entries(products.products).map(([code, p]) => [code, { ...p, code }])) },
     tariff: values['tariff.yaml'] as Tariff,
     errors,
+    texts,
     cards: values['cards.yaml'] as Cards,
     ancillaryItems: (values['ancillary-items.yaml'] as { items: AncillaryItems }).items,
     timetable: values['timetable.yaml'] as Timetable,

@@ -127,7 +127,8 @@ export type Station = z.infer<typeof StationsFile>['stations'][number];
 export const TravelClass = z.enum(['FIRST', 'SECOND']);
 export const Flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 export type Flexibility = z.infer<typeof Flexibility>;
-export const ProductCategoryCode = z.enum(['ST', 'RE', 'IC', 'NT', 'EN', 'RB']);
+/** A product category's code (urn:x_swe:sbc:<code>); products.yaml lists them, the other files are checked against it. */
+export const ProductCategoryCode = z.string().regex(/^[A-Z][A-Z0-9]*$/, 'upper-case letters and digits, such as ST');
 export type ProductCategoryCode = z.infer<typeof ProductCategoryCode>;
 const YesNo = z.enum(['YES', 'NO', 'WITH_CONDITION']);
 
@@ -141,6 +142,8 @@ export const ProductsFile = z.strictObject({
       speedRank: z.number().int().nonnegative(),
       reservation: z.enum(['mandatory', 'none']),
       products: z.array(z.string()).min(1),
+      /** EuroNight's own child age range applies on these trains (spec §2.5 rule 7; rules/refund-guards.yaml fact euroNight). */
+      euroNight: z.boolean().default(false),
     }),
   ),
   flexibilities: z.record(
@@ -179,9 +182,20 @@ export const ErrorsFile = z.strictObject({
   ),
   /** Warnings in successful responses (OSDM 3.4 WarningCollection). */
   warnings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]+$/), z.strictObject({ detail: LocalizedText })),
+  /** Phrases an error's parameters are made of (a reason, an operation, a resource), in both languages. */
+  texts: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case words joined by hyphens'), LocalizedText).default({}),
+}).superRefine((file, ctx) => {
+  // A placeholder only one language names would reach the other language's callers as "{name}".
+  const names = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+  const same = (path: PropertyKey[], t: LocalizedText) => {
+    if (names(t['en-GB']) !== names(t['sv-SE'])) ctx.addIssue({ code: 'custom', path, message: `en-GB names {${names(t['en-GB'])}}, sv-SE names {${names(t['sv-SE'])}}: both texts need the same placeholders` });
+  };
+  for (const [code, e] of Object.entries(file.errors)) same(['errors', code, 'detail'], e.detail);
+  for (const [key, t] of Object.entries(file.texts)) same(['texts', key], t);
 });
 export type ErrorCatalogue = z.infer<typeof ErrorsFile>['errors'];
 export type WarningCatalogue = z.infer<typeof ErrorsFile>['warnings'];
+export type TextCatalogue = z.infer<typeof ErrorsFile>['texts'];
 
 /** A regular expression written in a rule file (JavaScript syntax); a broken one is a `file:line` problem at load. */
 const RegexPattern = z.string().refine((source) => {
@@ -231,7 +245,8 @@ export const CustomersFile = z.strictObject({
     memberNumber: z.string().regex(/^\d+$/, 'digits').optional(),
     level: UpperCode.optional(),
     email: z.email(),
-    phoneNumber: z.string().regex(/^\+[1-9]\d{6,14}$/, '+<country code><number> (spec §7 86039)'),
+    /** Checked against cards.yaml phoneNumberPattern when the rule set is compiled. */
+    phoneNumber: z.string().min(1),
     identityNumber: z.string().regex(/^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{4}$/, 'twelve digits YYYYMMDDNNNN (spec §4.2 rule 4)'),
     travelPasses: z.array(z.strictObject({
       cardNumber: z.string().min(1),

@@ -1,4 +1,5 @@
-import type { Context } from '../context.ts';
+import { decide, type Context } from '../context.ts';
+import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { Booking, BookedReservation } from '../model.ts';
 import type { Warning } from '../booking/create.ts';
 import type { PlaceSelection } from '../booking/places.ts';
@@ -79,13 +80,13 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     const plain = !seeker.private && exactIndex < 0 && preferred.length === 0 && !anchor;
     let pool = plain ? candidates.filter(firstOnly(fits)) : candidates.filter(fits);
 
-    // Spec §2.5 rule 4: a private group stays in its compartment while it has room; in 2nd class the
-    // whole group must fit in one compartment (it is not split).
+    // Spec §2.5 rule 4: a private group stays in its compartment while it has room; where rules/private-groups.yaml
+    // says so (2nd class) the whole group must fit in one compartment.
     if (seeker.private) {
       const ours = onTrain.filter((h) => h.bookingId === booking.id && h.compartment && h.from === seeker.from);
       const inOurs = pool.filter((c) => ours.some((h) => h.coachNumber === c.coach.number && h.compartment === c.place.compartment));
       if (inOurs.length > 0) pool = inOurs;
-      else if (product.travelClass === 'SECOND') {
+      else if (decide<'privateGroup', OutcomeOf<'privateGroup'>>(ctx, 'privateGroup', { travelClass: product.travelClass, accommodationType: product.accommodationType }).outcome?.oneCompartment) {
         const group = booking.reservations.filter((x) => targets.has(x.id) && !placed.has(x.id) && x.legId === r.legId && x.product.code === r.product.code).length;
         const room = (c: Candidate) => pool.filter((o) => o.coach.number === c.coach.number && o.place.compartment === c.place.compartment).length;
         pool = pool.filter((c) => room(c) >= group);

@@ -5,7 +5,7 @@ import { tripOfPart } from '../booking/trips.ts';
 import type { PlaceSelection } from '../booking/places.ts';
 import type { Booking, Leg, StoredOffer } from '../model.ts';
 import { parseRequest } from '../validate.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from './inventory.ts';
 import { candidate, candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from './train.ts';
@@ -46,7 +46,7 @@ export interface MapSubject {
  */
 export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }): MapSubject {
   if (!ctx.salesApplication.permissions.placeMap) {
-    throw violation('X_OPERATION_NOT_PERMITTED', { salesApplication: ctx.salesApplication.code, operation: 'place maps' }, 'header:Requestor');
+    throw violation('X_OPERATION_NOT_PERMITTED', { salesApplication: ctx.salesApplication.code, operation: phrase('operation-place-maps') }, 'header:Requestor');
   }
   const noMap = q.contextType === 'OFFER' ? '86030' : '86032';
   const published = (leg: Leg) => {
@@ -54,9 +54,9 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
   };
   if (q.contextType === 'OFFER') {
     const offer = found.offer;
-    if (!offer || offer.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: 'offer', id: q.contextId }, '#/contextId');
+    if (!offer || offer.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-offer'), id: q.contextId }, '#/contextId');
     const part = offer.reservations.find((r) => r.id === q.resourceId);
-    if (!part) throw violation('RESOURCE_NOT_FOUND', { resource: 'reservation offer part', id: q.resourceId }, '#/resourceId');
+    if (!part) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-reservation-offer-part'), id: q.resourceId }, '#/resourceId');
     if (ctx.now.getTime() > Date.parse(offer.preBookableUntil)) throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/contextId');
     const leg = offer.trip.legs.find((l) => l.id === part.legId)!;
     published(leg);
@@ -64,9 +64,9 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
     return { leg, tripId: offer.trip.id, productCode: part.product.code, reference: referenceOf(q), seeker: { ...interval(leg), bookingId: '', private: product.compartment === 'PRIVATE', wheelchair: false } };
   }
   const booking = found.booking;
-  if (!booking || booking.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: 'booking', id: q.contextId }, '#/contextId');
+  if (!booking || booking.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-booking'), id: q.contextId }, '#/contextId');
   const r = booking.reservations.find((x) => x.id === q.resourceId);
-  if (!r) throw violation('RESOURCE_NOT_FOUND', { resource: 'reservation', id: q.resourceId }, '#/resourceId');
+  if (!r) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-reservation'), id: q.resourceId }, '#/resourceId');
   if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
   // A reservation an exchange made travels on the exchange's trip (leg ids may repeat from one trip to the next).
   const trip = tripOfPart(booking, r.id);

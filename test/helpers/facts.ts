@@ -12,6 +12,7 @@ export function factsArbitrary(schema: z.ZodObject): fc.Arbitrary<Record<string,
 const instants = fc.integer({ min: 0, max: 6 * 24 * 60 }).map((m) => new Date(Date.UTC(2026, 10, 20) + m * 60_000).toISOString());
 
 function arbitraryOf(s: z.ZodType): fc.Arbitrary<unknown> {
+  if (s instanceof z.ZodDefault) return arbitraryOf(s.def.innerType as z.ZodType);
   if (s.description === INSTANT) return instants;
   if (s instanceof z.ZodNumber) {
     const min = Number.isFinite(s.minValue) ? (s.minValue as number) : -1000;

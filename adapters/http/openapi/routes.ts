@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { RuleViolation } from '../../../engine/index.ts';
+import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { openApiDocument, type RegisteredRoute } from './document.ts';
+import { forIntegrators } from './for-integrators.ts';
 
 /**
  * GET /openapi.json and GET /docs (CONTRACT §2). The page is Swagger UI from the npm package swagger-ui-dist,
@@ -78,7 +79,7 @@ export const docsRoutes = (routes: () => readonly RegisteredRoute[]) => async (a
   // Generated at the first request, when every route is registered, then kept: the routes do not change.
   let document: string | undefined;
   app.get('/openapi.json', async (_request, reply) => {
-    document ??= JSON.stringify(openApiDocument({ routes: routes(), version: packageVersion }));
+    document ??= JSON.stringify(forIntegrators(openApiDocument({ routes: routes(), version: packageVersion })));
     return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
   });
 
@@ -87,7 +88,7 @@ export const docsRoutes = (routes: () => readonly RegisteredRoute[]) => async (a
 
   app.get<{ Params: { file: string } }>('/docs/:file', async (request, reply) => {
     const file = FILES[request.params.file];
-    if (!file || !Object.hasOwn(FILES, request.params.file)) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'file', id: request.params.file });
+    if (!file || !Object.hasOwn(FILES, request.params.file)) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-file'), id: request.params.file });
     let body = cache.get(request.params.file);
     if (body === undefined) cache.set(request.params.file, (body = file.read()));
     return reply.type(file.type)

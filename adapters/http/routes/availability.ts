@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RuleViolation, type AvailabilityKind } from '../../../engine/index.ts';
+import { phrase, RuleViolation, type AvailabilityKind } from '../../../engine/index.ts';
 import { answer } from '../server.ts';
 
 /**
@@ -20,7 +20,7 @@ export async function availabilityRoutes(app: FastifyInstance) {
     await app.requestorOf(request);
     const body = service.engine.coachLayout(request.params.layoutId);
     // Spec §4.1 rule 3: an unknown coach layout id.
-    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'coach layout', id: request.params.layoutId });
+    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-coach-layout'), id: request.params.layoutId });
     return reply.send(body);
   });
 }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { findCustomer, lookupContract, renderCustomer, RuleViolation, type CustomerKey, type Language } from '../../../engine/index.ts';
+import { findCustomer, lookupContract, phrase, renderCustomer, RuleViolation, type CustomerKey, type Language, type Phrase } from '../../../engine/index.ts';
 import type { Service } from '../../service.ts';
 import type { Customers } from '../../../engine/rules/schemas.ts';
 import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
@@ -15,13 +15,13 @@ const lookups: Array<{
   path: string;
   schema: z.ZodType<Record<string, string>>;
   field: string;
-  resource: string;
+  resource: Phrase;
   find(customers: Customers, value: string, language: Language, service: Service): Promise<object | undefined>;
 }> = [
-  { path: '/contacts/email', schema: EmailLookupRequest, field: 'email', resource: 'customer', find: (c, email, l, s) => customerRecord(c, { email }, l, s) },
-  { path: '/contacts/prio-number', schema: MemberNumberLookupRequest, field: 'memberNumber', resource: 'customer', find: (c, memberNumber, l, s) => customerRecord(c, { memberNumber }, l, s) },
-  { path: '/contacts/ssn', schema: IdentityNumberLookupRequest, field: 'ssn', resource: 'customer', find: (c, ssn, l, s) => customerRecord(c, { ssn }, l, s) },
-  { path: '/contracts/contract-number', schema: ContractLookupRequest, field: 'contractNumber', resource: 'contract', find: async (c, number) => lookupContract(c, number) },
+  { path: '/contacts/email', schema: EmailLookupRequest, field: 'email', resource: phrase('resource-customer'), find: (c, email, l, s) => customerRecord(c, { email }, l, s) },
+  { path: '/contacts/prio-number', schema: MemberNumberLookupRequest, field: 'memberNumber', resource: phrase('resource-customer'), find: (c, memberNumber, l, s) => customerRecord(c, { memberNumber }, l, s) },
+  { path: '/contacts/ssn', schema: IdentityNumberLookupRequest, field: 'ssn', resource: phrase('resource-customer'), find: (c, ssn, l, s) => customerRecord(c, { ssn }, l, s) },
+  { path: '/contracts/contract-number', schema: ContractLookupRequest, field: 'contractNumber', resource: phrase('resource-contract'), find: async (c, number) => lookupContract(c, number) },
 ];
 
 /** The customer's record with the passes the store knows of: bought ones, and the rides multi-ride passes have left. */
@@ -33,12 +33,18 @@ async function customerRecord(customers: Customers, key: CustomerKey, language: 
 const SUBSCRIPTION_KEY = 'ocp-apim-subscription-key';
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-export async function customerRoutes(app: FastifyInstance) {
-  const { customers, clients } = app.engine.rules;
-  const keys = clients.subscriptionKeys.map(digest);
+/** The subscription keys' digests, per rule set: `serve --watch` may swap the rules at any request. */
+const keyDigests = new WeakMap<object, Buffer[]>();
+const keysOf = (rules: FastifyInstance['engine']['rules']): Buffer[] => {
+  let keys = keyDigests.get(rules);
+  if (!keys) keyDigests.set(rules, (keys = rules.clients.subscriptionKeys.map(digest)));
+  return keys;
+};
 
+export async function customerRoutes(app: FastifyInstance) {
   /** Compared as digests in constant time, so a key cannot be guessed byte by byte. */
   const subscriptionKeyOf = (request: FastifyRequest) => {
+    const keys = keysOf(app.engine.rules);
     const header = request.headers[SUBSCRIPTION_KEY];
     const given = Array.isArray(header) ? header[0] : header;
     if (!given || !keys.some((key) => timingSafeEqual(key, digest(given.trim())))) {
@@ -58,7 +64,7 @@ export async function customerRoutes(app: FastifyInstance) {
       // No body at all reads as an empty object, so the answer names the missing field.
       const body = parseRequest(schema, request.body ?? {});
       const value = body[field]!;
-      const record = await find(customers, value, request.language, app.service);
+      const record = await find(app.engine.rules.customers, value, request.language, app.service);
       if (!record) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource, id: value }, [{ requestPointer: `#/${field}` }]);
       return reply.send(record);
     });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RuleViolation, type AftersalesCommand } from '../../../engine/index.ts';
+import { phrase, RuleViolation, type AftersalesCommand } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/validate.ts';
 import { OnHoldOfferPatchRequest } from '../openapi/operations.ts';
 import { answer } from '../server.ts';
@@ -57,7 +57,7 @@ export async function resellerRoutes(app: FastifyInstance) {
     const requestor = await app.requestorOf(request);
     const booking = await service.booking(requestor, request.params.bookingId);
     const body = service.engine.renderPassenger(booking, request.params.passengerId, requestor.language);
-    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'passenger', id: request.params.passengerId });
+    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-passenger'), id: request.params.passengerId });
     return reply.send(body);
   });
   app.patch<WithPassenger>('/bookings/:bookingId/passengers/:passengerId', async (request, reply) => {
@@ -69,7 +69,7 @@ export async function resellerRoutes(app: FastifyInstance) {
   app.get<WithId>('/bookings/:bookingId/purchaser', async (request, reply) => {
     const requestor = await app.requestorOf(request);
     const body = service.engine.renderPurchaser(await service.booking(requestor, request.params.bookingId), requestor.language);
-    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'purchaser', id: request.params.bookingId });
+    if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-purchaser'), id: request.params.bookingId });
     return reply.send(body);
   });
   app.patch<WithId>('/bookings/:bookingId/purchaser', async (request, reply) => {

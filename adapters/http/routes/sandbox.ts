@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { IsoDuration } from '../../../engine/rules/schemas.ts';
 import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engine/time.ts';
-import { RuleViolation } from '../../../engine/index.ts';
+import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/validate.ts';
 import type { Clock } from '../../clock.ts';
 
@@ -36,7 +36,7 @@ export const sandboxRoutes = (clock: Clock) => async (app: FastifyInstance) => {
     // change leaves it where it was.
     const next = 'now' in change ? Date.parse(change.now) : clock.now().getTime() + durationMs(change.advance);
     if (!(next >= 0 && next < LAST_WRITABLE_INSTANT)) {
-      throw new RuleViolation('86001', { reason: 'the clock would leave the years 1970 to 9999' }, [{ requestPointer: 'now' in change ? '#/now' : '#/advance' }]);
+      throw new RuleViolation('86001', { reason: phrase('clock-out-of-range') }, [{ requestPointer: 'now' in change ? '#/now' : '#/advance' }]);
     }
     if ('now' in change) clock.set!(new Date(next));
     else clock.advance!(change.advance);

@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { compileRuleSet, defaultRulesDir, loadRules, RuleFileError, type RuleSet } from '../../engine/index.ts';
+import { DEMO_SECRETS } from './demo.ts';
+import { painter } from './colour.ts';
+import { impactOf, type Impact } from './impact.ts';
+
+/** A rule set from a folder, or from the rules/ folder of a git revision (`HEAD~1`, `main`, a commit). */
+export function ruleSetAt(where: string): RuleSet {
+  if (existsSync(where) && statSync(where).isDirectory()) return loadRules(where);
+  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  let top: string;
+  try {
+    top = git('rev-parse', '--show-toplevel').trim();
+    git('rev-parse', '--verify', '--quiet', `${where}^{commit}`);
+  } catch {
+    throw new RuleFileError([`${where}: neither a folder nor a git revision`]);
+  }
+  const folder = relative(top, defaultRulesDir());
+  const files = git('ls-tree', '--name-only', `${where}:${folder}`).split('\n').filter((f) => /\.ya?ml$/.test(f));
+  return compileRuleSet(files.map((f) => ({ file: `${where}:${folder}/${f}`, text: git('show', `${where}:${folder}/${f}`) })));
+}
+
+const money = (minor: number) => `${minor < 0 ? '−' : '+'}${(Math.abs(minor) / 100).toFixed(2)}`;
+const facts = (f: Record<string, unknown>) => Object.entries(f).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+
+export function renderImpact(x: Impact, paint = painter(process.stdout)): string {
+  const out: string[] = [];
+  for (const d of x.decisions) {
+    out.push(`${paint('bold', d.decision)}: row ${d.from.row ?? 'none'} ${JSON.stringify(d.from.outcome)}  →  row ${d.to.row ?? 'none'} ${JSON.stringify(d.to.outcome)}`);
+    for (const c of d.cases.slice(0, 3)) out.push(`    ${facts(c)}`);
+    if (d.cases.length > 3) out.push(`    … and ${d.cases.length - 3} more cases`);
+  }
+  if (x.decisions.length > 0) out.push('');
+  for (const s of x.scenarios) {
+    const what = [
+      s.missing ? `not run on the ${s.missing.on} rules: the scenario stopped at "${s.missing.failedStep ?? 'an earlier step'}"` : '',
+      s.status ? `status ${s.status.from} → ${s.status.to}` : '',
+      s.code ? `code ${s.code.from ?? '-'} → ${s.code.to ?? '-'}` : '',
+    ].filter(Boolean).join(', ');
+    out.push(`${s.at ?? s.scenario} ${JSON.stringify(s.step)}${what ? `: ${what}` : ''}`);
+    for (const p of s.prices) out.push(`    ${p.at}: ${p.from ?? '-'} → ${p.to ?? '-'} ${p.currency} (${paint(p.difference < 0 ? 'green' : 'red', money(p.difference))})`);
+  }
+  const { changedRows, changedCases, changedSteps, changedPrices, scenarios } = x.summary;
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+  out.push(changedRows + changedSteps === 0
+    ? 'no change: every boundary case and every scenario step answers as before'
+    : `this edit changes ${n(changedRows, 'decision outcome')} (${n(changedCases, 'boundary case')}) and ${n(changedPrices, 'price')} in ${n(changedSteps, 'step')} of ${n(scenarios, 'scenario')}`);
+  return out.join('\n') + '\n';
+}
+
+/** `signalbox diff --rules OLD [--against NEW] [--json] [--scenarios DIR]`: exit 1 when anything changes. */
+export async function rulesDiff(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { rules: { type: 'string' }, against: { type: 'string' }, json: { type: 'boolean', default: false }, scenarios: { type: 'string', multiple: true } },
+  });
+  if (!values.rules) {
+    process.stderr.write('usage: signalbox diff --rules OLD [--against NEW] [--json] [--scenarios DIR]   (OLD, NEW: a folder or a git revision; NEW defaults to rules/)\n');
+    return 2;
+  }
+  let impact: Impact;
+  try {
+    const old = ruleSetAt(values.rules);
+    const next = ruleSetAt(values.against ?? defaultRulesDir());
+    impact = await impactOf(old, next, values.scenarios ?? ['scenarios'], DEMO_SECRETS);
+  } catch (e) {
+    if (!(e instanceof RuleFileError)) throw e;
+    process.stderr.write(`${e.problems.join('\n')}\n`);
+    return 2;
+  }
+  process.stdout.write(values.json ? `${JSON.stringify(impact, null, 2)}\n` : renderImpact(impact));
+  return impact.summary.changedRows + impact.summary.changedSteps > 0 ? 1 : 0;
+}

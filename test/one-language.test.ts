@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { scenarioFiles } from '../adapters/scenarios/files.ts';
+import { runScenario } from '../adapters/scenarios/runner.ts';
+import { inProcess, type HttpResult, type Target } from '../adapters/scenarios/targets.ts';
+import { loadRules } from '../engine/index.ts';
+import { engine, passengers, requestorHeader, testServer } from './helpers/server.ts';
+
+/**
+ * One language per answer: every scenario is run twice, once asking for sv-SE and once for en-GB (steps that
+ * ask for sv-SE themselves keep it), and every text of every answer is searched for words of the other language:
+ * the fixed parts of the rule files' texts, and zod's own messages. Steps that expect a text of the other
+ * language stop their scenario early; what ran before is still searched.
+ */
+type Language = 'en-GB' | 'sv-SE';
+const other = (l: Language): Language => (l === 'en-GB' ? 'sv-SE' : 'en-GB');
+
+/** Every text of rules/ given in both languages, as pairs. */
+function bilingualTexts(value: unknown, out: Array<Record<Language, string>> = [], seen = new Set<unknown>()): Array<Record<Language, string>> {
+  if (!value || typeof value !== 'object' || seen.has(value)) return out;
+  seen.add(value);
+  const v = value as Record<string, unknown>;
+  if (typeof v['en-GB'] === 'string' && typeof v['sv-SE'] === 'string') out.push({ 'en-GB': v['en-GB'], 'sv-SE': v['sv-SE'] });
+  for (const child of value instanceof Map ? value.values() : Object.values(v)) bilingualTexts(child, out, seen);
+  return out;
+}
+
+/** The words a text in `language` is made of and the other language's text does not share: its fixed parts. */
+function markers(language: Language): string[] {
+  const rules = loadRules();
+  const pairs = bilingualTexts([rules, Object.values(rules.decisions).map((d) => d.rows.map((r) => r.then))]);
+  const fixed = new Set<string>();
+  for (const pair of pairs) {
+    for (const part of pair[language].split(/\{\w+\}/)) {
+      const words = part.trim();
+      if (words.length >= 12 && words.includes(' ') && !pair[other(language)].includes(words)) fixed.add(words);
+    }
+  }
+  const zod = language === 'en-GB' ? ['Invalid input', 'Invalid option', 'Unrecognized key', 'Too small', 'Too big', 'Invalid string'] : ['Ogiltig inmatning', 'Ogiltigt val', 'Okänd nyckel', 'För lite', 'För stor'];
+  return [...fixed, ...zod];
+}
+
+function strings(value: unknown, path = ''): Array<{ path: string; text: string }> {
+  if (typeof value === 'string') return [{ path, text: value }];
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => strings(v, `${path}/${k}`));
+}
+
+/** The target, asking for `language` instead of the scenarios' default (en-GB), keeping what it answers. */
+function speaking(target: Target, language: Language, answers: HttpResult[]): Target {
+  return {
+    name: `${target.name} (${language})`,
+    async open(start) {
+      const session = await target.open(start);
+      return {
+        ...session,
+        async send(x) {
+          const headers = Object.fromEntries(Object.entries(x.headers).map(([h, v]) => [h, h.toLowerCase() === 'accept-language' && v === 'en-GB' ? language : v]));
+          const res = await session.send({ ...x, headers });
+          answers.push(res);
+          return res;
+        },
+      };
+    },
+  };
+}
+
+describe('every answer speaks one language', () => {
+  const target = inProcess(engine());
+  const files = scenarioFiles(['scenarios']);
+  const foreign = { 'en-GB': markers('sv-SE'), 'sv-SE': markers('en-GB') };
+
+  for (const language of ['sv-SE', 'en-GB'] as const) {
+    it(`all scenarios, asking for ${language}`, async () => {
+      const answers: HttpResult[] = [];
+      for (const file of files) await runScenario(file, speaking(target, language, answers), { secrets: DEMO_SECRETS });
+      const mixed = answers.flatMap((res) => {
+        const said = (res.headers['content-language'] ?? '') as Language;
+        if (!foreign[said]) return [];
+        return strings(res.body).flatMap(({ path, text }) => foreign[said].filter((m) => text.includes(m)).map((m) => `${said} answer ${path}: "${text}" has "${m}"`));
+      });
+      console.log(language, answers.length, answers.filter((r) => r.status >= 400).length, JSON.stringify(answers.map((r) => r.headers["content-language"]).reduce((m: Record<string, number>, l) => ({ ...m, [String(l)]: (m[String(l)] ?? 0) + 1 }), {})), answers.filter((r) => r.status >= 400).slice(0, 4).map((r) => JSON.stringify(r.body)).join("\n"));
+      expect(answers.length).toBeGreaterThan(300);
+      expect([...new Set(mixed)]).toEqual([]);
+    });
+  }
+});
+
+describe('the mixed answers an analyst found, in Swedish', async () => {
+  const server = await testServer();
+  const ask = async (method: 'GET' | 'POST', url: string, payload?: unknown) => (await server.app.inject({
+    method, url, ...(payload !== undefined ? { payload: payload as object } : {}),
+    headers: { authorization: `Bearer ${await server.token()}`, requestor: requestorHeader(), 'content-type': 'application/json', 'accept-language': 'sv-SE' },
+  })).json() as { detail: string; pointers?: Array<{ detail?: string }> };
+
+  it('a reason of the engine', async () => {
+    expect((await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: passengers(30) })).detail)
+      .toBe('Förfrågan är ogiltig: en offertförfrågan för resor behöver tripSpecifications');
+  });
+  it('a resource name', async () => {
+    expect((await ask('GET', '/v3/bookings/NOPE')).detail).toBe('Det finns ingen bokning med id NOPE.');
+  });
+  it("a validation message, from zod's Swedish locale", async () => {
+    const res = await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 'thirty' }] });
+    expect(res.detail).toBe('Förfrågan är ogiltig: anonymousPassengerSpecifications/0/age: Ogiltig inmatning: förväntat antal, fick string');
+    expect(res.pointers?.[0]?.detail).toBe('Ogiltig inmatning: förväntat antal, fick string');
+  });
+});
