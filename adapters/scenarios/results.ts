@@ -39,4 +39,9 @@ export interface RunOptions {
   secrets: Readonly<Record<string, string>>;
   /** Record what every request exercised (live targets: one more request per step, for its traces). */
   coverage?: boolean;
+  /**
+   * Values every scenario starts with, as if saved by an earlier step (`--var`, `--vars`): `${name}` anywhere a
+   * step expands, and in `client` and `salesApplication`. `secret.<client>` is that client's secret.
+   */
+  vars?: Readonly<Record<string, string>>;
 }

@@ -32,7 +32,7 @@ export async function runScenario(file: string, target: Target, options: RunOpti
   const opened = await target.open(scenario.clock);
   const session = exercised ? recording(opened, exercised) : opened;
   if (!grantedTokens.has(target)) grantedTokens.set(target, new Map());
-  const run: StepContext = { loaded, session, tokens: grantedTokens.get(target)!, vars: {}, options };
+  const run: StepContext = { loaded, session, tokens: grantedTokens.get(target)!, vars: { ...options.vars }, options };
   const steps: StepResult[] = [];
   try {
     let failed = false;
