@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createEngine, defaultRulesDir, loadRules, RuleFileError } from '../../engine/index.ts';
 import { buildServer } from '../http/server.ts';
 import { openStore } from '../store/open.ts';
+import { DEMO_SECRETS } from './demo.ts';
 import { watchRules } from './watch.ts';
 
 /** `signalbox serve`: the HTTP server of CONTRACT §1 (what `npm start` runs). */
@@ -34,6 +35,7 @@ export async function serve(args: string[]): Promise<number> {
     engine: createEngine({ rules, ...engineOptions }),
     store,
     sandbox: values.sandbox,
+    ...(values.sandbox ? { demoSecrets: DEMO_SECRETS } : {}),
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
     logger: values.quiet ? false : { level: process.env['LOG_LEVEL'] ?? 'info' },
   });
