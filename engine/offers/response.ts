@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage } from '../osdm/shapes.ts';
+import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage, WarningCollection } from '../osdm/shapes.ts';
 import { AnonymousPassengerSpecification, CardReference, CorporateCode, PromotionCode } from './request.ts';
 
 /**
@@ -114,4 +114,6 @@ export const Offer = z.strictObject({
 export const OfferCollectionResponse = z.strictObject({
   offers: z.array(Offer),
   anonymousPassengerSpecifications: z.array(AnonymousPassengerSpecification),
+  /** Why a trip has no offers: its train is cancelled, not yet released or gone (spec §2.3, CONTRACT §4b). */
+  warnings: WarningCollection.optional(),
 });
