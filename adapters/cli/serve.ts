@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createEngine, defaultRulesDir, loadRules, RuleFileError } from '../../engine/index.ts';
 import { buildServer } from '../http/server.ts';
+import { readableLog } from '../http/readable-log.ts';
 import { openStore } from '../store/open.ts';
 import { DEMO_SECRETS } from './demo.ts';
 import { watchRules } from './watch.ts';
@@ -37,7 +38,11 @@ export async function serve(args: string[]): Promise<number> {
     sandbox: values.sandbox,
     ...(values.sandbox ? { demoSecrets: DEMO_SECRETS } : {}),
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
-    logger: values.quiet ? false : { level: process.env['LOG_LEVEL'] ?? 'info' },
+    // A person at a terminal reads one line per request; anything else (a pipe, a collector) gets JSON lines.
+    logger: values.quiet ? false : {
+      level: process.env['LOG_LEVEL'] ?? 'info',
+      ...(process.stdout.isTTY && process.env['LOG_FORMAT'] !== 'json' ? { stream: readableLog(process.stdout) } : {}),
+    },
   });
   const url = await app.listen({ port: Number(values.port), host: values.host });
   if (values.watch) {
