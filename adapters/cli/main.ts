@@ -3,6 +3,7 @@ import { check, explain } from './rules.ts';
 import { schemas } from './schemas.ts';
 import { test } from './test.ts';
 import { seatmap } from './seatmap.ts';
+import { exportCommand } from './export.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]
@@ -13,10 +14,11 @@ const USAGE = `usage: signalbox <command> [options]
   explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
+  export   --format postman|http [--out FILE] [PATHS…]     the scenarios' requests as a collection (signalbox export --help)
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas, seatmap };
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, schemas, seatmap, export: exportCommand };
 
 async function main(): Promise<number> {
   if (!command || command === '--help' || command === 'help') {
@@ -24,8 +26,8 @@ async function main(): Promise<number> {
     return command ? 0 : 2;
   }
   const run = commands[command];
-  // `signalbox test --help` has its own page; the other commands are covered by the usage above.
-  if (run && command !== 'test' && (rest.includes('--help') || rest.includes('-h'))) {
+  // `signalbox test --help` and `export --help` have their own pages; the other commands are covered by the usage above.
+  if (run && command !== 'test' && command !== 'export' && (rest.includes('--help') || rest.includes('-h'))) {
     process.stdout.write(USAGE);
     return 0;
   }
