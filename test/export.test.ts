@@ -78,6 +78,28 @@ describe('signalbox export', () => {
     } finally {
       vi.restoreAllMocks();
     }
-    expect(stderr).toContain('--format wants postman or http, not soap');
+    expect(stderr).toContain('--format wants postman, http or bruno, not soap');
+  });
+});
+
+describe('signalbox export --format bruno', () => {
+  it('writes a Bruno collection: a folder per scenario, a .bru file per request, the environment with baseUrl', async () => {
+    const out = join(dir, 'bruno');
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await exportCommand(['--format', 'bruno', '--out', out, SCENARIOS[0]!])).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const folder = join(out, '01-one-journey-sold-end-to-end-spec-3-4-1');
+    expect(JSON.parse(readFileSync(join(out, 'bruno.json'), 'utf8'))).toMatchObject({ version: '1', type: 'collection' });
+    expect(readFileSync(join(out, 'environments/local.bru'), 'utf8')).toBe('vars {\n  baseUrl: http://127.0.0.1:8080\n  secret_demo_reseller: demo-reseller-secret\n}\n');
+    const token = readFileSync(join(folder, '02-token-for-demo-reseller.bru'), 'utf8');
+    expect(token).toContain('body:form-urlencoded {\n  grant_type: client_credentials\n  client_id: demo-reseller\n  client_secret: {{secret_demo_reseller}}\n}');
+    expect(token).toContain('bru.setVar("token_demo_reseller", res.getBody()["access_token"]);');
+    const offers = readFileSync(join(folder, '03-offers-for-one-adult-on-the-08-00-stockholm-g-teborg.bru'), 'utf8');
+    expect(offers).toContain('Authorization: Bearer {{token_demo_reseller}}');
+    expect(offers).toContain('bru.setVar("offerId", res.getBody()["offers"][0]["offerId"]);');
+    expect(offers).toContain('assert {\n  res.status: eq 200\n}');
   });
 });

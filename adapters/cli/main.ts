@@ -14,7 +14,7 @@ const USAGE = `usage: signalbox <command> [options]
   explain  <decision> --facts FILE|JSON [--json] [--rules DIR]
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
-  export   --format postman|http [--out FILE] [PATHS…]     the scenarios' requests as a collection (signalbox export --help)
+  export   --format postman|http|bruno [--out FILE|DIR] [PATHS…]  the scenarios' requests as a collection (signalbox export --help)
 `;
 
 const [command, ...rest] = process.argv.slice(2);

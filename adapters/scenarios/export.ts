@@ -1,5 +1,6 @@
 import type { LoadedScenario } from './load.ts';
 import { methodOf, type ApiStep, type ClockStep } from './schema.ts';
+import { stepName } from './runner.ts';
 import { expand } from './templates.ts';
 
 /**
@@ -54,8 +55,8 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
         expectStatus: 200, saves: [[tokenVar(client), 'access_token']],
       })),
     ];
-    steps.forEach(({ step }, i) => {
-      const label = step.name ?? `step ${i + 1}`;
+    steps.forEach(({ step }) => {
+      const label = stepName(step);
       if (isClock(step)) {
         requests.push(sandboxClock(label, step.advance ? { advance: step.advance, freeze: true } : { now: step.at, freeze: true }));
         return;
@@ -153,4 +154,39 @@ export function httpFile(exported: Exported): string {
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A Bruno collection, as files (`bru run --env local` in the folder runs it): `bruno.json`, `environments/local.bru`
+ * with `baseUrl` and the secrets, a folder per scenario and a `.bru` file per request in order. Saved values are
+ * runtime variables (`bru.setVar`), kept for the rest of the run; names are made of word characters.
+ */
+export function brunoCollection(exported: Exported, title: string): Record<string, string> {
+  const safe = (name: string) => name.replace(/\W/g, '_');
+  const vars = (text: string) => text.replace(/\{\{([^{}]+)\}\}/g, (_m, name: string) => `{{${safe(name)}}}`);
+  const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+  const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60).replace(/^-|-$/g, '');
+  const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
+  const files: Record<string, string> = {
+    'bruno.json': `${JSON.stringify({ version: '1', name: title, type: 'collection', ignore: ['node_modules', '.git'] }, null, 2)}\n`,
+    'environments/local.bru': `vars {\n${Object.entries(exported.variables).map(([k, v]) => `  ${safe(k)}: ${v}`).join('\n')}\n}\n`,
+  };
+  exported.folders.forEach((folder, f) => {
+    const dir = `${String(f + 1).padStart(2, '0')}-${slug(folder.name)}`;
+    files[`${dir}/folder.bru`] = `meta {\n  name: ${oneLine(folder.name)}\n  seq: ${f + 1}\n}\n`;
+    folder.requests.forEach((r, i) => {
+      const body = r.body ? (r.body.type === 'json' ? 'json' : 'formUrlEncoded') : 'none';
+      const blocks = [
+        `meta {\n  name: ${oneLine(r.name)}\n  type: http\n  seq: ${i + 1}\n}`,
+        `${r.method.toLowerCase()} {\n  url: ${vars(r.url)}\n  body: ${body}\n  auth: none\n}`,
+        ...(r.headers.length > 0 ? [`headers {\n${r.headers.map(([k, v]) => `  ${k}: ${vars(v)}`).join('\n')}\n}`] : []),
+        ...(r.body?.type === 'json' ? [`body:json {\n${indent(vars(r.body.text))}\n}`] : []),
+        ...(r.body?.type === 'form' ? [`body:form-urlencoded {\n${[...new URLSearchParams(r.body.text)].map(([k, v]) => `  ${k}: ${vars(v)}`).join('\n')}\n}`] : []),
+        ...(r.saves.length > 0 ? [`script:post-response {\n${r.saves.map(([name, from]) => `  bru.setVar(${JSON.stringify(safe(name))}, ${from.startsWith('header:') ? `res.getHeader(${JSON.stringify(from.slice(7))})` : `res.getBody()${accessor(from)}`});`).join('\n')}\n}`] : []),
+        ...(r.expectStatus === undefined ? [] : [`assert {\n  res.status: eq ${r.expectStatus}\n}`]),
+      ];
+      files[`${dir}/${String(i + 1).padStart(2, '0')}-${slug(r.name) || 'request'}.bru`] = `${blocks.join('\n\n')}\n`;
+    });
+  });
+  return files;
 }

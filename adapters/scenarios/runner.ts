@@ -60,7 +60,7 @@ export async function runScenario(file: string, target: Target, options: RunOpti
 
 const isClockStep = (step: ApiStep | ClockStep): step is ClockStep => 'advance' in step || 'at' in step;
 
-function stepName(step: ApiStep | ClockStep): string {
+export function stepName(step: ApiStep | ClockStep): string {
   if (step.name) return step.name;
   if (isClockStep(step)) return step.advance ? `advance ${step.advance}` : `clock at ${step.at}`;
   const method = methodOf(step);
