@@ -16,7 +16,8 @@ export function watchScenarios(paths: readonly string[], run: () => Promise<numb
       do {
         again = false;
         log(`\n— change seen; running again (${new Date().toLocaleTimeString()}) —`);
-        await run();
+        // A run that cannot start (a path removed, a --vars file broken) is reported; the watch goes on.
+        await run().catch((e: unknown) => log(e instanceof Error ? e.message : String(e)));
       } while (again);
     } finally {
       running = false;

@@ -167,6 +167,7 @@ export function brunoCollection(exported: Exported, title: string): Record<strin
   const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
   const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60).replace(/^-|-$/g, '');
   const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
+  const readBruno = (from: string) => (from.startsWith('header:') ? `res.getHeader(${JSON.stringify(from.slice(7))})` : `res.getBody()${accessor(from)}`);
   const files: Record<string, string> = {
     'bruno.json': `${JSON.stringify({ version: '1', name: title, type: 'collection', ignore: ['node_modules', '.git'] }, null, 2)}\n`,
     'environments/local.bru': `vars {\n${Object.entries(exported.variables).map(([k, v]) => `  ${safe(k)}: ${v}`).join('\n')}\n}\n`,
@@ -182,7 +183,7 @@ export function brunoCollection(exported: Exported, title: string): Record<strin
         ...(r.headers.length > 0 ? [`headers {\n${r.headers.map(([k, v]) => `  ${k}: ${vars(v)}`).join('\n')}\n}`] : []),
         ...(r.body?.type === 'json' ? [`body:json {\n${indent(vars(r.body.text))}\n}`] : []),
         ...(r.body?.type === 'form' ? [`body:form-urlencoded {\n${[...new URLSearchParams(r.body.text)].map(([k, v]) => `  ${k}: ${vars(v)}`).join('\n')}\n}`] : []),
-        ...(r.saves.length > 0 ? [`script:post-response {\n${r.saves.map(([name, from]) => `  bru.setVar(${JSON.stringify(safe(name))}, ${from.startsWith('header:') ? `res.getHeader(${JSON.stringify(from.slice(7))})` : `res.getBody()${accessor(from)}`});`).join('\n')}\n}`] : []),
+        ...(r.saves.length > 0 ? [`script:post-response {\n${r.saves.map(([name, from]) => `  bru.setVar(${JSON.stringify(safe(name))}, ${readBruno(from)});`).join('\n')}\n}`] : []),
         ...(r.expectStatus === undefined ? [] : [`assert {\n  res.status: eq ${r.expectStatus}\n}`]),
       ];
       files[`${dir}/${String(i + 1).padStart(2, '0')}-${slug(r.name) || 'request'}.bru`] = `${blocks.join('\n\n')}\n`;
