@@ -33,3 +33,16 @@ describe('readable request lines', async () => {
     expect(lines()[3]).toMatch(/GET \/health → 200/);
   });
 });
+
+describe('JSON request lines', async () => {
+  const lines: Array<Record<string, any>> = [];
+  const stream = new PassThrough();
+  stream.on('data', (c: Buffer) => { for (const l of c.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l)); });
+  const app = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'j', logger: { stream } });
+  afterAll(() => app.close());
+  await app.inject({ method: 'POST', url: '/v3/offers', payload: {} });
+
+  it('name the Problem code of the answer in the "request completed" line', () => {
+    expect(lines.find((l) => l['msg'] === 'request completed')?.['res']).toEqual({ statusCode: 401, code: 'UNAUTHORIZED' });
+  });
+});
