@@ -23,5 +23,3 @@ export function whyNotReleased(ctx: Context, trip: Trip): Warning | undefined {
   }
   return undefined;
 }
-
-export const isReleased = (ctx: Context, trip: Trip): boolean => whyNotReleased(ctx, trip) === undefined;
