@@ -103,6 +103,12 @@ describe('signalbox test, for the one writing scenarios', () => {
     const passing = html.slice(html.indexOf('<details class="scenario pass">'));
     expect(passing).toContain('<h3>Request</h3><pre class="request">POST /v3/offers');
     expect(passing.match(/<details class="step pass">/g)!.length).toBeGreaterThan(2);
+
+    // --html writes the same page beside another report (JUnit for CI).
+    const beside = join(dir, 'beside.html');
+    await cli('scenarios/failing/wrong-status.yaml', 'scenarios/booking/sell-one-journey.yaml', '--reporter', 'junit', '--out', join(dir, 'junit.xml'), '--html', beside);
+    expect(readFileSync(beside, 'utf8').replace(/\d+ ms/g, 'N ms')).toBe(html.replace(/\d+ ms/g, 'N ms'));
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites');
   });
 
   it('--watch runs again when a scenario file changes', async () => {

@@ -38,6 +38,7 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
   --watch                 run again whenever a file under PATHS changes (scenarios, fixtures; Ctrl-C stops)
   --reporter NAME         pretty (default), junit, json or html (each step's request, response, diff and traces)
   --out FILE              write the report there (beside a junit, json or html file, the terminal gets a pretty one)
+  --html FILE             also write the HTML report there, whatever --reporter is (JUnit for CI, HTML to read)
   --coverage              which decision rows, error codes, routes and booking transitions were exercised
   --coverage-out FILE     the coverage matrix as JSON (default reports/coverage.json)
   --rules DIR             the rules the in-process engine loads (default: rules/)
@@ -65,6 +66,7 @@ export async function test(args: string[]): Promise<number> {
       vars: { type: 'string' },
       bail: { type: 'boolean', default: false },
       watch: { type: 'boolean', default: false },
+      html: { type: 'string' },
     },
   });
   if (values.help) { process.stdout.write(TEST_USAGE); return 0; }
@@ -107,6 +109,7 @@ export async function test(args: string[]): Promise<number> {
     const coverage = values.coverage ? coverageMatrix(results, needEngine(), await apiRoutes(needEngine())) : undefined;
     const report = REPORTERS[reporter](results, coverage);
     if (values.out) write(values.out, report);
+    if (values.html) write(values.html, htmlReport(results));
     // Beside a JUnit, JSON or HTML file the terminal gets the pretty report; on stdout a report stays alone.
     const machineOnStdout = !values.out && reporter !== 'pretty';
     const terminal = (text: string) => (wantsColour(process.stdout) ? colourReport(text) : text);
