@@ -153,10 +153,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
     offers(call, body, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now), passUses);
+        const warnings: Warning[] = [];
+        const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now), passUses, warnings);
         // Validated by createOffers above, so it has the request schema's shape; echoed as sent.
         const passengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
-        return { offers, response: renderOfferCollection(rules, offers, call.requestor.language, passengers) };
+        return { offers, response: { ...renderOfferCollection(rules, offers, call.requestor.language, passengers), ...renderWarnings(warnings, call.requestor.language) } };
       });
     },
     readBookingRequest(body) {

@@ -2,21 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { test as signalboxTest } from '../adapters/cli/test.ts';
+import { cli } from './helpers/cli.ts';
 
-/** `signalbox test` as a user types it: selection, reporters, coverage files, exit codes. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => { stdout += String(s); return true; });
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => { stderr += String(s); return true; });
-  try {
-    const code = await signalboxTest(args);
-    return { code, stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 const out = mkdtempSync(join(tmpdir(), 'signalbox-cli-'));
 
 describe('signalbox test', () => {

@@ -9,6 +9,7 @@ import { test } from './test.ts';
 import { seatmap } from './seatmap.ts';
 import { simulate } from './simulate.ts';
 import { rulesDiff } from './rules-diff.ts';
+import { exportCommand } from './export.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]      signalbox --version
@@ -22,10 +23,11 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
+  export   --format postman|http|bruno [--out FILE|DIR] [PATHS…]  the scenarios' requests as a collection (signalbox export --help)
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, simulate, diff: rulesDiff, schemas, examples, seatmap };
+const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, simulate, diff: rulesDiff, schemas, examples, seatmap, export: exportCommand };
 
 async function main(): Promise<number> {
   if (command === '--version' || command === '-v' || command === 'version') {
@@ -39,8 +41,8 @@ async function main(): Promise<number> {
     return command ? 0 : 2;
   }
   const run = commands[command];
-  // `signalbox test --help` has its own page; the other commands are covered by the usage above.
-  if (run && command !== 'test' && (rest.includes('--help') || rest.includes('-h'))) {
+  // `signalbox test --help` and `export --help` have their own pages; the other commands are covered by the usage above.
+  if (run && command !== 'test' && command !== 'export' && (rest.includes('--help') || rest.includes('-h'))) {
     process.stdout.write(USAGE);
     return 0;
   }

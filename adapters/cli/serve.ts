@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { createEngine, defaultRulesDir, loadRules, RuleFileError } from '../../engine/index.ts';
 import { buildServer } from '../http/server.ts';
+import { readableLog } from '../http/readable-log.ts';
 import { openStore } from '../store/open.ts';
+import { DEMO_SECRETS } from './demo.ts';
 import { watchRules } from './watch.ts';
 
 /** `signalbox serve`: the HTTP server of CONTRACT §1 (what `npm start` runs). */
@@ -34,8 +36,13 @@ export async function serve(args: string[]): Promise<number> {
     engine: createEngine({ rules, ...engineOptions }),
     store,
     sandbox: values.sandbox,
+    ...(values.sandbox ? { demoSecrets: DEMO_SECRETS } : {}),
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
-    logger: values.quiet ? false : { level: process.env['LOG_LEVEL'] ?? 'info' },
+    // A person at a terminal reads one line per request; anything else (a pipe, a collector) gets JSON lines.
+    logger: values.quiet ? false : {
+      level: process.env['LOG_LEVEL'] ?? 'info',
+      ...(process.stdout.isTTY && process.env['LOG_FORMAT'] !== 'json' ? { stream: readableLog(process.stdout) } : {}),
+    },
   });
   if (values.watch) {
     // Hooks can only be added before the server listens.

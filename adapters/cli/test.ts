@@ -1,22 +1,27 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, type Engine } from '../../engine/index.ts';
-import { coverageMatrix } from '../scenarios/coverage.ts';
+import { parse as parseYaml } from 'yaml';
+import { colourReport, wantsColour } from '../scenarios/colour.ts';
+import { coverageMatrix, type CoverageMatrix } from '../scenarios/coverage.ts';
 import { coverageSummary } from '../scenarios/coverage-summary.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
+import { htmlReport } from '../scenarios/html-report.ts';
 import { jsonReport } from '../scenarios/json-report.ts';
 import { osdmConformance, readKnownViolations } from '../scenarios/osdm-conformance.ts';
-import { osdmFindings, osdmReport } from '../scenarios/osdm-report.ts';
+import { osdmFindings, osdmReport, type OsdmFindings } from '../scenarios/osdm-report.ts';
 import { junit } from '../scenarios/junit.ts';
 import { runFiles } from '../scenarios/pool.ts';
 import { progressLine } from '../scenarios/progress.ts';
 import { pretty } from '../scenarios/report.ts';
+import type { ScenarioResult } from '../scenarios/results.ts';
 import { apiRoutes } from '../scenarios/routes-of-server.ts';
 import { selectScenarios } from '../scenarios/select.ts';
 import { inProcess, live } from '../scenarios/targets.ts';
 import { DEMO_SECRETS } from './demo.ts';
+import { watchScenarios } from './watch-scenarios.ts';
 
 export const TEST_USAGE = `usage: signalbox test [PATHS…] [options]
 
@@ -24,12 +29,18 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
 
   --grep TEXT             only scenarios whose name contains TEXT (any case)
   --tags a,b              only scenarios with any of these tags
+  --skip-tags a,b         leave out scenarios with any of these tags (--skip-tags needs-reset on a shared server)
   --jobs N                files run N at a time (default: the number of cores in-process, 1 against --target)
   --target URL            run against a live server (clock steps and traces need it started with --sandbox)
   --reset                 with --target: empty the server's store (POST /sandbox/reset) before each scenario,
                           so every scenario starts from nothing, as in-process (never on a server others use)
-  --reporter NAME         pretty (default), junit or json
-  --out FILE              write the report there (beside a junit or json file, the terminal gets a pretty one)
+  --var NAME=VALUE        a value every scenario starts with, as \${NAME} (repeatable; secret.CLIENT=… is a client's secret)
+  --vars FILE             such values from a YAML or JSON file of NAME: VALUE (--var wins)
+  --bail                  stop starting scenarios after the first failure
+  --watch                 run again whenever a file under PATHS changes (scenarios, fixtures; Ctrl-C stops)
+  --reporter NAME         pretty (default), junit, json or html (each step's request, response, diff and traces)
+  --out FILE              write the report there (beside a junit, json or html file, the terminal gets a pretty one)
+  --html FILE             also write the HTML report there, whatever --reporter is (JUnit for CI, HTML to read)
   --coverage              which decision rows, error codes, routes and booking transitions were exercised
   --coverage-out FILE     the coverage matrix as JSON (default reports/coverage.json)
   --rules DIR             the rules the in-process engine loads (default: rules/)
@@ -58,21 +69,27 @@ export async function test(args: string[]): Promise<number> {
       reset: { type: 'boolean', default: false },
       osdm: { type: 'string' },
       'osdm-known': { type: 'string' },
+      'skip-tags': { type: 'string' },
+      var: { type: 'string', multiple: true, default: [] },
+      vars: { type: 'string' },
+      bail: { type: 'boolean', default: false },
+      watch: { type: 'boolean', default: false },
+      html: { type: 'string' },
     },
   });
   if (values.help) { process.stdout.write(TEST_USAGE); return 0; }
-  const reporter = values.reporter as 'pretty' | 'junit' | 'json';
-  if (!['pretty', 'junit', 'json'].includes(reporter)) throw new Error(`unknown reporter ${values.reporter}; use pretty, junit or json`);
+  const reporter = values.reporter as Reporter;
+  if (!(reporter in REPORTERS)) throw new Error(`unknown reporter ${values.reporter}; use pretty, junit, json or html`);
   const jobs = values.jobs === undefined ? (values.target ? 1 : availableParallelism()) : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs wants a whole number of at least 1, not ${values.jobs}`);
   if (values.target && jobs > 1) process.stderr.write(`note: the ${jobs} jobs share ${values.target}'s one sandbox clock; scenarios whose clocks differ can disturb each other\n`);
 
-  const tags = values.tags?.split(',').map((t) => t.trim()).filter(Boolean);
-  const files = selectScenarios(scenarioFiles(positionals.length > 0 ? positionals : ['scenarios']), { grep: values.grep, tags });
-  if (files.length === 0) {
-    process.stderr.write(`no scenario files selected${values.grep || tags ? ' (check --grep and --tags)' : ''}\n`);
-    return 1;
-  }
+  const list = (v: string | undefined) => v?.split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = list(values.tags);
+  const skipTags = list(values['skip-tags']);
+  const paths = positionals.length > 0 ? positionals : ['scenarios'];
+  const select = () => selectScenarios(scenarioFiles(paths), { grep: values.grep, tags, skipTags });
+  const vars = { ...readVarsFile(values.vars), ...parseVars(values.var) };
 
   if (values['osdm-known'] && !values.osdm) throw new Error('--osdm-known goes with --osdm');
   // Read now: a wrong path is the user's mistake, said before any scenario runs.
@@ -84,28 +101,74 @@ export async function test(args: string[]): Promise<number> {
   const needEngine = () => (engine ??= createEngine(rules));
   if (values.reset && !values.target) throw new Error('--reset goes with --target (in-process scenarios always start from an empty store)');
   const target = values.target ? live(values.target, { reset: values.reset }) : inProcess(needEngine());
-  const progress = progressLine(files.length);
-  const results = await runFiles(files, target, {
-    jobs,
-    run: { secrets: DEMO_SECRETS, coverage: values.coverage, ...(values.osdm ? { osdm: values.osdm } : {}) },
-    ...(values.target ? {} : { workers: rules }),
-    onResult: (r) => progress.done(r),
-  });
-  progress.end();
 
-  const coverage = values.coverage ? coverageMatrix(results, needEngine(), await apiRoutes(needEngine())) : undefined;
-  const conformance = values.osdm ? osdmFindings(results, known) : undefined;
-  const report = reporter === 'pretty' ? pretty(results) : reporter === 'junit' ? junit(results, undefined, conformance) : jsonReport(results, coverage);
-  if (values.out) write(values.out, report);
-  // Beside a JUnit or JSON file the terminal gets the pretty report; on stdout a report stays alone.
-  const machineOnStdout = !values.out && reporter !== 'pretty';
-  process.stdout.write(!values.out ? report : reporter !== 'pretty' ? pretty(results) : '');
-  if (coverage) {
-    write(values['coverage-out'], `${JSON.stringify(coverage, null, 2)}\n`);
-    (machineOnStdout ? process.stderr : process.stdout).write(`\n${coverageSummary(coverage)}matrix: ${values['coverage-out']}\n`);
-  }
-  if (conformance) (machineOnStdout ? process.stderr : process.stdout).write(osdmReport(conformance));
-  return results.every((r) => r.passed) && !conformance?.violations ? 0 : 1;
+  const runOnce = async (): Promise<number> => {
+    const files = select();
+    if (files.length === 0) {
+      process.stderr.write(`no scenario files selected${values.grep || tags || skipTags ? ` (check --grep${skipTags ? ', --tags and --skip-tags' : ' and --tags'})` : ''}\n`);
+      return 1;
+    }
+    const progress = progressLine(files.length);
+    const results = await runFiles(files, target, {
+      jobs,
+      bail: values.bail,
+      run: { secrets: DEMO_SECRETS, coverage: values.coverage, vars, ...(values.osdm ? { osdm: values.osdm } : {}) },
+      ...(values.target ? {} : { workers: rules }),
+      onResult: (r) => progress.done(r),
+    });
+    progress.end();
+    const notRun = files.length - results.length;
+
+    const coverage = values.coverage ? coverageMatrix(results, needEngine(), await apiRoutes(needEngine())) : undefined;
+    const conformance = values.osdm ? osdmFindings(results, known) : undefined;
+    const report = REPORTERS[reporter](results, coverage, conformance);
+    if (values.out) write(values.out, report);
+    if (values.html) write(values.html, htmlReport(results));
+    // Beside a JUnit, JSON or HTML file the terminal gets the pretty report; on stdout a report stays alone.
+    const machineOnStdout = !values.out && reporter !== 'pretty';
+    const terminal = (text: string) => (wantsColour(process.stdout) ? colourReport(text) : text);
+    process.stdout.write(!values.out ? (reporter === 'pretty' ? terminal(report) : report) : reporter !== 'pretty' ? terminal(pretty(results)) : '');
+    if (notRun > 0) process.stderr.write(`stopped at the first failure (--bail): ${notRun} scenario${notRun === 1 ? '' : 's'} not run\n`);
+    if (coverage) {
+      write(values['coverage-out'], `${JSON.stringify(coverage, null, 2)}\n`);
+      (machineOnStdout ? process.stderr : process.stdout).write(`\n${coverageSummary(coverage)}matrix: ${values['coverage-out']}\n`);
+    }
+    if (conformance) (machineOnStdout ? process.stderr : process.stdout).write(osdmReport(conformance));
+    return results.every((r) => r.passed) && !conformance?.violations ? 0 : 1;
+  };
+
+  const code = await runOnce();
+  if (!values.watch) return code;
+  await watchScenarios(paths, runOnce, (line) => process.stderr.write(`${line}\n`));
+  return code;
+}
+
+type Reporter = 'pretty' | 'junit' | 'json' | 'html';
+const REPORTERS: Record<Reporter, (results: ScenarioResult[], coverage?: CoverageMatrix, conformance?: OsdmFindings) => string> = {
+  pretty: (results) => pretty(results),
+  junit: (results, _coverage, conformance) => junit(results, undefined, conformance),
+  json: (results, coverage) => jsonReport(results, coverage),
+  html: (results) => htmlReport(results),
+};
+
+/** `--var NAME=VALUE`, repeated. */
+function parseVars(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(pairs.map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 1) throw new Error(`--var wants NAME=VALUE, not ${pair}`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }));
+}
+
+/** `--vars FILE`: a YAML (or JSON) map of names to scalar values. */
+function readVarsFile(file: string | undefined): Record<string, string> {
+  if (!file) return {};
+  const data: unknown = parseYaml(readFileSync(file, 'utf8'));
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Error(`${file}: --vars wants a map of NAME: VALUE`);
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => {
+    if (v === null || typeof v === 'object') throw new Error(`${file}: ${k}: a variable's value is a string or number, not ${JSON.stringify(v)}`);
+    return [k, String(v)];
+  }));
 }
 
 function write(file: string, text: string): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Structured JSON logs (pino, through Fastify) and W3C Trace Context (https://www.w3.org/TR/trace-context/).
@@ -71,6 +71,9 @@ export const REDACTED_PATHS = [
   'authorization', 'client_secret', '*.client_secret', '*.*.client_secret', 'access_token', '*.access_token',
 ];
 
+/** The Problem code each answer carried, so the "request completed" line names it (`code`). */
+export const problemCodes = new WeakMap<ServerResponse, string>();
+
 interface LoggedRequest {
   method?: string;
   url?: string;
@@ -101,6 +104,10 @@ export function loggerOptions(given: boolean | object | undefined): false | Reco
           remoteAddress: request.ip,
           headers: Object.fromEntries(LOGGED_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]])),
         };
+      },
+      res(reply: { statusCode?: number; raw?: ServerResponse }) {
+        const code = reply.raw ? problemCodes.get(reply.raw) : undefined;
+        return { statusCode: reply.statusCode, ...(code ? { code } : {}) };
       },
       ...((custom['serializers'] as object | undefined) ?? {}),
     },

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { phrase, RuleViolation, type Engine, type Language, type Problem } from '../../engine/index.ts';
+import { problemCodes } from './logging.ts';
 
 /**
  * Every 4xx and 5xx leaves as an application/problem+json Problem rendered from rules/errors.yaml
@@ -59,6 +60,7 @@ export function rawProblem(engine: Engine, error: { code?: string }, socket: { l
 
 export function sendProblem(engine: Engine, reply: FastifyReply, request: FastifyRequest, error: RuleViolation, language: Language) {
   const problem = absolute(engine.problem(error, language, request.url.split('?')[0]), originOf(request.protocol, request.host));
+  problemCodes.set(reply.raw, problem.code);
   if (problem.status === 401) reply.header('www-authenticate', 'Bearer');
   return reply.status(problem.status).type('application/problem+json').send(problem);
 }

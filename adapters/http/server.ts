@@ -12,7 +12,8 @@ import { registerBodyParsers } from './body.ts';
 import { negotiateLanguage } from './language.ts';
 import { loggerOptions, traceOf, traceparentOf } from './logging.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
-import { docsRoutes } from './openapi/routes.ts';
+import { docsRoutes, packageVersion } from './openapi/routes.ts';
+import { landingRoutes } from './routes/landing.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { errorPageRoutes } from './routes/errors.ts';
 import { customerRoutes } from './routes/customer.ts';
@@ -39,6 +40,8 @@ export interface ServerOptions {
    * the request serializer and ISO times are added whatever is given (logging.ts).
    */
   logger?: boolean | object;
+  /** Published client secrets GET / shows on a sandbox (CONTRACT §10). */
+  demoSecrets?: Readonly<Record<string, string>>;
 }
 
 declare module 'fastify' {
@@ -171,6 +174,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   app.get('/health', async () => ({ status: 'ok' }));
   await app.register(docsRoutes(() => routes));
+  await app.register(landingRoutes({ version: packageVersion, sandbox: options.sandbox ?? false, ...(options.demoSecrets ? { demoSecrets: options.demoSecrets } : {}), routes: () => routes }));
   await app.register(tokenRoutes(auth));
   await app.register(errorPageRoutes);
   // The token and the Requestor are checked before the body is read: an unauthenticated caller cannot make the

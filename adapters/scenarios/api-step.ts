@@ -25,8 +25,8 @@ export interface StepContext {
 function token(run: StepContext, client: string): Promise<string> {
   const known = run.tokens.get(client);
   if (known) return known;
-  const secret = run.options.secrets[client];
-  if (!secret) throw new StepError(`no secret known for client ${client}`);
+  const secret = run.options.vars?.[`secret.${client}`] ?? run.options.secrets[client];
+  if (!secret) throw new StepError(`no secret known for client ${client} (give it with --var secret.${client}=…)`);
   const granted = run.session.send({
     method: 'POST', path: '/oauth2/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -73,11 +73,14 @@ async function requestHeaders(step: ApiStep, scenario: Scenario, path: string, b
     'accept-language': scenario.language,
     ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
   };
+  // Client and sales application may name variables, so one scenario runs with another target's credentials.
+  const named = (value: string, keys: readonly PropertyKey[]) => expand(value, run.vars, run.loaded.fixtures, keys) as string;
   if (path.startsWith('/v3/') || path.startsWith('/customer/')) {
-    const client = step.auth === undefined ? scenario.client : step.auth;
+    const client = step.auth === undefined ? named(scenario.client, []) : step.auth === false ? false : named(step.auth, ['auth']);
     if (client !== false) headers['authorization'] = `Bearer ${await token(run, client)}`;
     if (path.startsWith('/v3/')) {
-      headers['requestor'] = Buffer.from(JSON.stringify({ salesApplication: step.salesApplication ?? scenario.salesApplication, salesUnitCode: 'SCENARIO' })).toString('base64');
+      const salesApplication = step.salesApplication === undefined ? named(scenario.salesApplication, []) : named(step.salesApplication, ['salesApplication']);
+      headers['requestor'] = Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'SCENARIO' })).toString('base64');
     }
   }
   return headers;

@@ -23,13 +23,44 @@ export function describeDifference(expected: unknown, actual: unknown): string[]
   if (!isStructured(expected) || !isStructured(actual) || isMatcher(expected)) {
     return [`expected  ${compact(expected)}`, `actual    ${compact(actual)}`];
   }
-  const diff = lineDiff(JSON.stringify(expected, null, 2).split('\n'), JSON.stringify(actual, null, 2).split('\n'));
-  return ['(- expected, + actual)', ...diff];
+  // Lists of different lengths: what each holds, an item a line, before a diff kept short.
+  const counted = Array.isArray(expected) && Array.isArray(actual) && expected.length !== actual.length;
+  const diff = lineDiff(JSON.stringify(expected, null, 2).split('\n'), JSON.stringify(actual, null, 2).split('\n'), counted ? SHORT_DIFF_LINES : MAX_DIFF_LINES);
+  return [...(counted ? [...listSummary('expected', expected), ...listSummary('actual', actual)] : []), '(- expected, + actual)', ...diff];
+}
+
+const SHORT_DIFF_LINES = 12;
+const MAX_SUMMARY_ITEMS = 10;
+
+function listSummary(label: string, items: readonly unknown[]): string[] {
+  const shown = items.slice(0, MAX_SUMMARY_ITEMS).map((item, i) => `  [${i}] ${itemSummary(item)}`);
+  const more = items.length > MAX_SUMMARY_ITEMS ? [`  … (${items.length - MAX_SUMMARY_ITEMS} more items)`] : [];
+  return [`${label} ${items.length} item${items.length === 1 ? '' : 's'}:`, ...shown, ...more];
+}
+
+/**
+ * One line for a list item: an offer by its class, flexibility and price, as an analyst tells offers apart;
+ * anything else by its first few plain fields.
+ */
+export function itemSummary(item: unknown): string {
+  const offer = (item as { offerSummary?: { overallTravelClass?: string; overallFlexibility?: string; minimalPrice?: { amount?: number; scale?: number; currency?: string } } } | null)?.offerSummary;
+  if (offer) {
+    const price = offer.minimalPrice;
+    const amount = price && typeof price.amount === 'number' ? `${(price.amount / 10 ** (price.scale ?? 0)).toFixed(price.scale ?? 0)} ${price.currency ?? ''}`.trim() : undefined;
+    // An expectation names only some of them: the others are left out rather than shown as unknown.
+    return [offer.overallTravelClass, offer.overallFlexibility, amount].filter((part) => typeof part === 'string').join(' ') || compact(offer, 100);
+  }
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return compact(item, 80);
+  const plain = Object.entries(item).filter(([, v]) => v === null || typeof v !== 'object').slice(0, 4);
+  return plain.length > 0 ? compact(Object.fromEntries(plain), 100) : compact(item, 100);
 }
 
 /** A unified-style diff of two line lists (LCS), unchanged stretches folded to CONTEXT lines each side. */
-export function lineDiff(a: string[], b: string[]): string[] {
-  if (a.length * b.length > 250_000) return [...a.map((l) => `- ${l}`), ...b.map((l) => `+ ${l}`)].slice(0, MAX_DIFF_LINES);
+export function lineDiff(a: string[], b: string[], maxLines = MAX_DIFF_LINES): string[] {
+  if (a.length * b.length > 250_000) {
+    const all = [...a.map((l) => `- ${l}`), ...b.map((l) => `+ ${l}`)];
+    return all.length > maxLines ? [...all.slice(0, maxLines), `  … (${all.length - maxLines} more lines)`] : all;
+  }
   // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
   const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
@@ -49,5 +80,5 @@ export function lineDiff(a: string[], b: string[]): string[] {
     if (near[k]) out.push(`${o.kind} ${o.line.length > MAX_LINE ? `${o.line.slice(0, MAX_LINE)}…` : o.line}`);
     else if (out[out.length - 1] !== '  …') out.push('  …');
   });
-  return out.length > MAX_DIFF_LINES ? [...out.slice(0, MAX_DIFF_LINES), `  … (${out.length - MAX_DIFF_LINES} more lines)`] : out;
+  return out.length > maxLines ? [...out.slice(0, maxLines), `  … (${out.length - maxLines} more lines)`] : out;
 }

@@ -86,12 +86,32 @@ function parseScenario(file: string, text: string): Omit<LoadedScenario, 'fixtur
   const steps = (Array.isArray(rawSteps) ? rawSteps : []).flatMap((raw: unknown, index) => {
     const isClock = raw !== null && typeof raw === 'object' && ('advance' in raw || 'at' in raw);
     const result = (isClock ? ClockStep : ApiStep).safeParse(raw);
+    if (!isClock && raw !== null && typeof raw === 'object') problems.push(...bareAges(source, (raw as { body?: unknown }).body, ['steps', index, 'body']));
     if (!result.success) { problems.push(...zodProblems(source, result.error, ['steps', index])); return []; }
     const { line } = source.locate(['steps', index]);
     return [{ step: result.data, at: `${file}:${line}`, index }];
   });
   if (!parsed.success || problems.length > 0) throw new RuleFileError(problems.sort(byPosition));
   return { file, source, scenario: parsed.data, steps };
+}
+
+const PASSENGER_LISTS = new Set(['anonymousPassengerSpecifications', 'passengerSpecifications']);
+const isAges = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number');
+
+/**
+ * A bare list of ages where the API wants passenger objects (`anonymousPassengerSpecifications: [35, 8]`) is
+ * what the `$passengers` shorthand is for; said here, at its place, rather than as the API's `expected object`.
+ */
+function bareAges(source: SourceFile, value: unknown, keys: PropertyKey[]): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const here = [...keys, Array.isArray(value) ? Number(k) : k];
+    if (PASSENGER_LISTS.has(k) && isAges(v)) {
+      const shorthand = k === 'passengerSpecifications' ? '$passengerSpecifications' : '$passengers';
+      return [`${source.at(here)}: ${here.join('.')}: a list of ages is written { ${shorthand}: ${JSON.stringify(v).replace(/,/g, ', ')} } (passengers p1…p${(v as unknown[]).length}, docs/scenarios.md)`];
+    }
+    return bareAges(source, v, here);
+  });
 }
 
 /**

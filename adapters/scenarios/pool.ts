@@ -13,6 +13,8 @@ export interface PoolOptions {
    * before workers are worth starting (default WORKER_START_MS). Absent: no workers (live targets).
    */
   workers?: { rulesDir?: string; startAfterMs?: number };
+  /** Stop starting scenarios after the first failure (`--bail`); those already running finish. */
+  bail?: boolean;
   /** Each result as it arrives (any order), e.g. for a progress line; `thread` 0 is the main thread. */
   onResult?(result: ScenarioResult, index: number, thread: number): void;
 }
@@ -25,7 +27,8 @@ export interface PoolOptions {
 const WORKER_START_MS = 1500;
 
 /**
- * Runs scenario files `jobs` at a time and returns their results in file order, whichever finished first.
+ * Runs scenario files `jobs` at a time and returns their results in file order, whichever finished first
+ * (with `bail`, only those that ran: the files after a failure are never started).
  *
  * In-process scenarios are CPU-bound, so concurrency on one thread gains nothing: the extra jobs are
  * worker threads, each with its own engine. A worker is slow to start and to warm up (WORKER_START_MS),
@@ -36,7 +39,8 @@ const WORKER_START_MS = 1500;
 export function runFiles(files: readonly string[], target: Target, options: PoolOptions): Promise<ScenarioResult[]> {
   const results = new Array<ScenarioResult>(files.length);
   let next = 0;
-  const take = () => (next < files.length ? next++ : undefined);
+  let taken = 0;
+  const take = () => (next < files.length ? (taken++, next++) : undefined);
   if (files.length === 0) return Promise.resolve(results);
 
   return new Promise((resolve) => {
@@ -45,9 +49,10 @@ export function runFiles(files: readonly string[], target: Target, options: Pool
     const finish = (index: number, result: ScenarioResult, thread = 0) => {
       results[index] = result;
       options.onResult?.(result, index, thread);
-      if (++completed === files.length) {
+      if (options.bail && !result.passed) next = files.length;
+      if (++completed === taken && next === files.length) {
         for (const w of workers) void w.terminate();
-        resolve(results);
+        resolve(results.filter(Boolean));
       }
     };
     // The pace is taken after the first scenario, which also pays for warming up and the first token.

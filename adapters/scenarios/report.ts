@@ -70,7 +70,7 @@ export function describeStep(step: StepResult): string[] {
 }
 
 /** A line per decision made, the same ones counted once: `decision → row (file:line)  facts {…}`. */
-function describeTraces(traces: readonly DecisionTrace[]): string[] {
+export function describeTraces(traces: readonly DecisionTrace[]): string[] {
   const counted = new Map<string, number>();
   for (const t of traces) {
     const fired = t.fired.length === 0 ? 'no row' : t.fired.map((f) => `${f.row} (${f.at})`).join(', ');

@@ -47,4 +47,9 @@ export interface RunOptions {
   coverage?: boolean;
   /** The OSDM 3.4 OpenAPI document to check every Reseller API response against (osdm-conformance.ts). */
   osdm?: string;
+  /**
+   * Values every scenario starts with, as if saved by an earlier step (`--var`, `--vars`): `${name}` anywhere a
+   * step expands, and in `client` and `salesApplication`. `secret.<client>` is that client's secret.
+   */
+  vars?: Readonly<Record<string, string>>;
 }

@@ -32,7 +32,7 @@ export async function runScenario(file: string, target: Target, options: RunOpti
   const opened = await target.open(scenario.clock);
   const session = exercised ? recording(opened, exercised) : opened;
   if (!grantedTokens.has(target)) grantedTokens.set(target, new Map());
-  const run: StepContext = { loaded, session, tokens: grantedTokens.get(target)!, vars: {}, options };
+  const run: StepContext = { loaded, session, tokens: grantedTokens.get(target)!, vars: { ...options.vars }, options };
   const steps: StepResult[] = [];
   try {
     let failed = false;
@@ -60,7 +60,7 @@ export async function runScenario(file: string, target: Target, options: RunOpti
 
 const isClockStep = (step: ApiStep | ClockStep): step is ClockStep => 'advance' in step || 'at' in step;
 
-function stepName(step: ApiStep | ClockStep): string {
+export function stepName(step: ApiStep | ClockStep): string {
   if (step.name) return step.name;
   if (isClockStep(step)) return step.advance ? `advance ${step.advance}` : `clock at ${step.at}`;
   const method = methodOf(step);

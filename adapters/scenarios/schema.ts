@@ -74,7 +74,8 @@ export type Scenario = z.infer<typeof Scenario>;
 /** Named building blocks scenarios share (`uses:`): trips, passenger groups, purchasers. */
 export const Fixtures = z.strictObject({
   trips: z.record(z.string(), z.unknown()).default({}),
-  passengers: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).default({}),
+  /** A group is a list of passengers, or of ages (each becomes p1…pN, as `$passengers: [35, 8]` does). */
+  passengers: z.record(z.string(), z.array(z.union([z.number().int().min(0), z.record(z.string(), z.unknown())]))).default({}),
   purchasers: z.record(z.string(), z.unknown()).default({}),
 });
 export type Fixtures = z.infer<typeof Fixtures>;

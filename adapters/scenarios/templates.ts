@@ -15,18 +15,19 @@ export class TemplateError extends StepError {}
 type Group = Array<Record<string, unknown>>;
 type Keys = readonly PropertyKey[];
 
+/** A passenger of a list of ages: `p1`, `p2`, … by place, with a made-up name for bookings. */
+const ofAge = (age: unknown, i: number) => ({
+  externalRef: `p${i + 1}`,
+  type: 'PERSON',
+  age,
+  detail: { firstName: `Passenger${i + 1}`, lastName: 'Testsson' },
+});
+
 function group(fixtures: Fixtures, ref: unknown, keys: Keys): Group {
-  if (Array.isArray(ref)) {
-    return ref.map((age, i) => ({
-      externalRef: `p${i + 1}`,
-      type: 'PERSON',
-      age,
-      detail: { firstName: `Passenger${i + 1}`, lastName: 'Testsson' },
-    }));
-  }
+  if (Array.isArray(ref)) return ref.map(ofAge);
   const g = fixtures.passengers[String(ref)];
   if (!g) throw new TemplateError(`no passenger group "${String(ref)}" in the fixtures${known(fixtures.passengers)}`, keys);
-  return g.map((p) => ({ type: 'PERSON', ...p }));
+  return g.map((p, i) => (typeof p === 'number' ? ofAge(p, i) : { type: 'PERSON', ...p }));
 }
 
 /** The names a fixture kind offers, so a typo's report shows the right spelling. */

@@ -12,18 +12,20 @@ import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
 import { priceFor, sum } from './pricing.ts';
 import { OfferCollectionRequest } from './request.ts';
-import { isReleased } from './release.ts';
+import { whyNotReleased } from './release.ts';
 import { readTrip } from './trip.ts';
 import { hasRoom } from '../seats/capacity.ts';
 import type { Holding } from '../seats/inventory.ts';
 import type { PassUse } from '../booking/pass-uses.ts';
+import type { Warning } from '../booking/create.ts';
 
 /**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and
  * flexibility, priced from rules/ — or, with productTags [PASS], travel pass offers.
- * Returns the offers to store; render.ts turns them into the response.
+ * Returns the offers to store; render.ts turns them into the response. Why a trip has none (a train
+ * cancelled, not yet released or gone) is pushed onto `warnings`.
  */
-export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
+export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = [], warnings: Warning[] = []): StoredOffer[] {
   // Spec §8: the counts are decided before any element is validated, so 250,000 passengers cost one comparison,
   // not 250,000 validation problems.
   enforce(ctx, 'offerRequestLimits', countsOf(body));
@@ -51,8 +53,12 @@ export function createOffers(ctx: Context, body: unknown, held: readonly Holding
   const offers: StoredOffer[] = [];
   const shares = passengerShares(); // the passengers are the same for every trip and product
   for (const trip of readTrips) {
-    // Spec §2.3: no offers for a train that is cancelled, not yet released or gone.
-    if (!isReleased(ctx, trip)) continue;
+    // Spec §2.3: no offers for a train that is cancelled, not yet released or gone; the caller is told why.
+    const notReleased = whyNotReleased(ctx, trip);
+    if (notReleased) {
+      if (!warnings.some((w) => w.code === notReleased.code && w.params?.['vehicleNumber'] === notReleased.params?.['vehicleNumber'])) warnings.push(notReleased);
+      continue;
+    }
     const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
     const category = rules.products.productCategories[main.category as ProductCategoryCode];
     if (!category) continue;

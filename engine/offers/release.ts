@@ -1,3 +1,4 @@
+import type { Warning } from '../booking/create.ts';
 import type { Context } from '../context.ts';
 import type { Trip } from '../model.ts';
 import { plus } from '../time.ts';
@@ -5,14 +6,20 @@ import { plus } from '../time.ts';
 /**
  * Spec §2.3: offers are empty when a train is cancelled (rules/timetable.yaml) or not yet released
  * (departing beyond the booking horizon of rules/limits.yaml), and a train that has left sells nothing.
+ * The empty list stays (spec §2.3); the reason is the warning returned here (CONTRACT §4b shape), texts in
+ * rules/errors.yaml `warnings:`.
  */
-export function isReleased(ctx: Context, trip: Trip): boolean {
-  const horizon = plus(ctx.now, ctx.rules.limits.bookingHorizon).getTime();
-  return trip.legs.every((leg) => {
+export function whyNotReleased(ctx: Context, trip: Trip): Warning | undefined {
+  const horizon = plus(ctx.now, ctx.rules.limits.bookingHorizon);
+  for (const leg of trip.legs) {
     const departure = new Date(leg.departure).getTime();
-    if (departure <= ctx.now.getTime() || departure > horizon) return false;
+    const train = { vehicleNumber: leg.vehicleNumber, departure: leg.departure };
+    if (departure <= ctx.now.getTime()) return { code: 'X_TRAIN_DEPARTED', params: train };
+    if (departure > horizon.getTime()) return { code: 'X_TRAIN_NOT_RELEASED', params: { ...train, releasedUntil: horizon.toISOString() } };
     // The service date is the local date of departure, as the timetable shows it.
     const date = leg.departure.slice(0, 10);
-    return !ctx.rules.timetable.cancellations.some((c) => c.vehicleNumber === leg.vehicleNumber && c.date === date);
-  });
+    const cancelled = ctx.rules.timetable.cancellations.find((c) => c.vehicleNumber === leg.vehicleNumber && c.date === date);
+    if (cancelled) return { code: 'X_TRAIN_CANCELLED', params: { ...train, date } };
+  }
+  return undefined;
 }

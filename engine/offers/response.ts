@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage } from '../osdm/shapes.ts';
+import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage, WarningCollection } from '../osdm/shapes.ts';
 import { Trip } from '../osdm/trip.ts';
 import { AnonymousPassengerSpecification, PromotionCode } from './request.ts';
 
@@ -128,4 +128,6 @@ export const OfferCollectionResponse = z.strictObject({
   anonymousPassengerSpecifications: z.array(AnonymousPassengerSpecification),
   /** The trips the offers cover (`tripCoverage.coveredTripId`); none for travel pass offers. */
   trips: z.array(Trip),
+  /** Why a trip has no offers: its train is cancelled, not yet released or gone (spec §2.3, CONTRACT §4b). */
+  warnings: WarningCollection.optional(),
 });

@@ -13,9 +13,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `bin/signalbox.js serve --store <store>` on a port the OS picks, and waits until it listens. */
-export async function serveProcess(store: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', '0', '--store', store, '--quiet'], {
+/** Starts `bin/signalbox.js serve --store <store> [args…]` on a port the OS picks, and waits until it listens. */
+export async function serveProcess(store: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', '0', '--store', store, '--quiet', ...args], {
     env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

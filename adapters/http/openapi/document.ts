@@ -47,7 +47,7 @@ function zodExports(module: Record<string, unknown>): Record<string, z.ZodType> 
   return Object.fromEntries(Object.entries(module).filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType));
 }
 
-/** `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment` (+ a suffix for ANY's methods). */
+/** `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment`. */
 function operationId(key: string): string {
   const [method, path] = key.split(' ') as [string, string];
   const words = path.split('/').filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
@@ -142,7 +142,7 @@ function pathParameters(path: string) {
   }));
 }
 
-function operationObject(c: Components, key: string, op: Operation, registered: boolean, suffix = ''): Record<string, unknown> {
+function operationObject(c: Components, key: string, op: Operation, registered: boolean): Record<string, unknown> {
   const path = key.slice(key.indexOf(' ') + 1);
   const security: Record<Access, unknown[]> = {
     public: [],
@@ -180,7 +180,7 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
   }
   const status = registered ? undefined : 'planned';
   return {
-    operationId: operationId(key) + suffix,
+    operationId: operationId(key),
     summary: op.summary,
     description: [op.description, `Decided by ${op.section}.`, status ? '**Planned**: CONTRACT §6 names it; this server does not answer it yet (404).' : undefined].filter(Boolean).join('\n\n'),
     tags: [op.tag],
@@ -220,13 +220,25 @@ export function operationKeyOf(route: RegisteredRoute): string | undefined {
   return keysByShape.get(`${route.method} ${path}`) ?? keysByShape.get(`ANY ${path}`);
 }
 
-const ANY_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const ANY_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
 
 export interface DocumentOptions {
   /** The routes the server registered (HEAD twins of GETs may be included; they are ignored). */
   routes: readonly RegisteredRoute[];
   version: string;
 }
+
+const TAGS = [
+  { name: 'OAuth', description: 'Access tokens (spec §5, CONTRACT §3)' },
+  { name: 'Offers', description: 'Journey and travel pass offers (spec §2.2–§2.5)' },
+  { name: 'Booking', description: 'Provisional bookings, passengers, purchaser (spec §2.6, §2.7)' },
+  { name: 'Fulfillment', description: 'Confirmation and tickets (spec §4.1 rule 1)' },
+  { name: 'Aftersales', description: 'Refund, release, on-hold, exchange, cleanup (spec §4.1 rules 5–12)' },
+  { name: 'Availability', description: 'Places and coach layouts (spec §2.10, §2.11)' },
+  { name: 'Customer API', description: 'Customer and contract lookups (spec §4.3)' },
+  { name: 'Sandbox', description: 'Clock, reset and traces; only with `signalbox serve --sandbox` (CONTRACT §8)' },
+  { name: 'Service', description: 'Health and this documentation' },
+];
 
 /** The whole document. Registered routes without an entry in operations.ts are listed under `x-signalbox-undocumented`. */
 export function openApiDocument({ routes, version }: DocumentOptions): Record<string, unknown> {
@@ -249,7 +261,8 @@ export function openApiDocument({ routes, version }: DocumentOptions): Record<st
     const path = rawPath.replace(/\*$/, '{path}');
     const item = (paths[path] ??= {});
     if (method === 'ANY') {
-      for (const m of ANY_METHODS) item[m] ??= operationObject(c, key, op, registered, m[0]!.toUpperCase() + m.slice(1));
+      // Listed once (as GET), not once per method: every method gets the same answer, which the text says.
+      item['get'] ??= operationObject(c, key, { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') }, registered);
     } else {
       item[method.toLowerCase()] = operationObject(c, key, op, registered);
     }
@@ -261,19 +274,9 @@ export function openApiDocument({ routes, version }: DocumentOptions): Record<st
       version,
       description: description(planned),
     },
-    tags: [
-      { name: 'OAuth', description: 'Access tokens (spec §5, CONTRACT §3)' },
-      { name: 'Offers', description: 'Journey and travel pass offers (spec §2.2–§2.5)' },
-      { name: 'Booking', description: 'Provisional bookings, passengers, purchaser (spec §2.6, §2.7)' },
-      { name: 'Fulfillment', description: 'Confirmation and tickets (spec §4.1 rule 1)' },
-      { name: 'Aftersales', description: 'Refund, release, on-hold, exchange, cleanup (spec §4.1 rules 5–12)' },
-      { name: 'Availability', description: 'Places and coach layouts (spec §2.10, §2.11)' },
-      { name: 'Customer API', description: 'Customer and contract lookups (spec §4.3)' },
-      { name: 'Sandbox', description: 'Clock, reset and traces; only with `signalbox serve --sandbox` (CONTRACT §8)' },
-      { name: 'Service', description: 'Health and this documentation' },
-    ],
-    paths,
-    components: {
+    // Only the tags some operation has: Swagger UI shows an empty section for any other (Sandbox without --sandbox).
+    tags: TAGS.filter((t) => Object.values(paths).some((item) => Object.values(item).some((o) => (o as { tags: string[] }).tags.includes(t.name)))),
+    paths,    components: {
       schemas: c.schemas,
       securitySchemes: {
         oauth2: {

@@ -66,6 +66,11 @@ const noContent: Answer = { description: 'Done; empty body.' };
 
 export const operations: Record<string, Operation> = {
   // ---------------------------------------------------------------- service
+  'GET /': {
+    summary: 'What this server is, with links', section: 'CONTRACT §2, §10', tag: 'Service', access: 'public',
+    description: 'An HTML page: links to /docs, /openapi.json and /health, and on a sandbox the demo credentials. `Accept: application/json` gets the same as JSON.',
+    responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
+  },
   'GET /health': {
     summary: 'Liveness', section: 'CONTRACT §2', tag: 'Service', access: 'public',
     responses: { 200: json('The process serves requests.', S.Health) },

@@ -14,7 +14,7 @@ import { forIntegrators } from './for-integrators.ts';
  */
 const require = createRequire(import.meta.url);
 const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-const packageVersion = ownVersion();
+export const packageVersion = ownVersion();
 const swaggerVersion = (require('swagger-ui-dist/package.json') as { version: string }).version;
 
 /** signalbox's version, from the nearest package.json up from this file (in a clone and in dist/ alike). */

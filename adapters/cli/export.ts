@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RuleFileError } from '../../engine/index.ts';
+import { brunoCollection, exportScenarios, httpFile, postmanCollection } from '../scenarios/export.ts';
+import { scenarioFiles } from '../scenarios/files.ts';
+import { loadScenario } from '../scenarios/load.ts';
+import { DEMO_SECRETS } from './demo.ts';
+
+export const EXPORT_USAGE = `usage: signalbox export --format postman|http|bruno [--out FILE|DIR] [PATHS…]
+
+Writes the requests of the scenarios (default: scenarios/) as a collection, with a token request per client and the
+Requestor header, runnable against any server: set the variable baseUrl (and secret.<client> for other clients).
+
+  --format postman   a Postman Collection v2.1 (newman run FILE --env-var baseUrl=http://127.0.0.1:8090)
+  --format http      an .http file for VS Code's REST Client
+  --format bruno     a Bruno collection, a folder of .bru files (--out DIR required; bru run --env local there)
+  --out FILE|DIR     write it there (default: stdout)
+`;
+
+/** `signalbox export`: scenarios as a Postman collection or an .http file. Exit 1 on a scenario that cannot be loaded. */
+export async function exportCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
+  });
+  if (values.help) { process.stdout.write(EXPORT_USAGE); return 0; }
+  if (values.format !== 'postman' && values.format !== 'http' && values.format !== 'bruno') {
+    process.stderr.write(`--format wants postman, http or bruno${values.format ? `, not ${values.format}` : ''}\n${EXPORT_USAGE}`);
+    return 2;
+  }
+  if (values.format === 'bruno' && !values.out) {
+    process.stderr.write('--format bruno writes a folder: name it with --out DIR\n');
+    return 2;
+  }
+  const files = scenarioFiles(positionals.length > 0 ? positionals : ['scenarios']);
+  const problems: string[] = [];
+  const loaded = files.flatMap((file) => {
+    try { return [loadScenario(file)]; } catch (e) {
+      if (!(e instanceof RuleFileError)) throw e;
+      problems.push(...e.problems);
+      return [];
+    }
+  });
+  if (problems.length > 0) {
+    process.stderr.write(`${problems.join('\n')}\nnothing exported: fix the scenarios above first\n`);
+    return 1;
+  }
+  const exported = exportScenarios(loaded, DEMO_SECRETS);
+  const title = `signalbox scenarios (${positionals.join(', ') || 'scenarios'})`;
+  if (values.format === 'bruno') {
+    for (const [path, text] of Object.entries(brunoCollection(exported, title))) write(join(values.out!, path), text);
+  } else {
+    const text = values.format === 'postman' ? postmanCollection(exported, title) : httpFile(exported);
+    if (!values.out) { process.stdout.write(text); return 0; }
+    write(values.out, text);
+  }
+  process.stderr.write(`${loaded.length} scenario${loaded.length === 1 ? '' : 's'}, ${exported.folders.reduce((n, f) => n + f.requests.length, 0)} requests → ${values.out}\n`);
+  return 0;
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
