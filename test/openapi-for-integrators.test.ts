@@ -19,6 +19,8 @@ describe('GET /openapi.json for integrators', () => {
     const all = texts(doc);
     expect(all.length).toBeGreaterThan(50);
     expect(all.filter((t) => /spec §|CONTRACT|\b[\w-]+\.(yaml|ts)\b/.test(t))).toEqual([]);
+    // Nor anywhere else in the document, extensions included.
+    expect(JSON.stringify(doc).match(/(?:spec|CONTRACT) ?§[^"]{0,40}/g) ?? []).toEqual([]);
     expect(JSON.stringify(doc)).toContain('The token endpoint answers RFC 6749 error bodies instead.');
   });
 });

@@ -201,7 +201,6 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
       },
     } : {}),
     responses,
-    'x-signalbox-section': op.section,
     ...(status ? { 'x-signalbox-status': status } : {}),
   };
 }
