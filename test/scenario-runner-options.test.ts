@@ -3,7 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { colourReport, wantsColour } from '../adapters/scenarios/colour.ts';
+import { painter, wantsColour } from '../adapters/cli/colour.ts';
+import { colourReport } from '../adapters/cli/report-colour.ts';
 import { cli } from './helpers/cli.ts';
 
 /** What a QA engineer writing scenarios reaches for: all problems at once, --bail, variables, colour, HTML, --watch. */
@@ -79,9 +80,10 @@ describe('signalbox test, for the one writing scenarios', () => {
     expect(wantsColour({ isTTY: false }, {})).toBe(false);
     expect(wantsColour({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
     const report = '✗ A scenario  [s.yaml] 3 ms\n        expected  200\n        actual    400\n\n0 passed, 1 failed (1 scenario, 1 step)\n';
-    const coloured = colourReport(report);
-    expect(coloured).toContain('\x1b[31m\x1b[1m✗ A scenario\x1b[0m\x1b[0m\x1b[2m  [s.yaml] 3 ms\x1b[0m');
-    expect(coloured).toContain('\x1b[32mexpected  200\x1b[0m');
+    const coloured = colourReport(report, painter({ isTTY: true }, {}));
+    expect(coloured).toContain('\x1b[31m\x1b[1m✗ A scenario\x1b[22m\x1b[39m\x1b[2m  [s.yaml] 3 ms\x1b[22m');
+    expect(coloured).toContain('\x1b[32mexpected  200\x1b[39m');
+    expect(colourReport(report, painter({ isTTY: false }, {}))).toBe(report);
     expect(coloured.replace(/\x1b\[\d+m/g, '')).toBe(report);
   });
 

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, type Engine } from '../../engine/index.ts';
 import { parse as parseYaml } from 'yaml';
-import { colourReport, wantsColour } from '../scenarios/colour.ts';
+import { painter } from './colour.ts';
+import { colourReport } from './report-colour.ts';
 import { coverageMatrix, type CoverageMatrix } from '../scenarios/coverage.ts';
 import { coverageSummary } from '../scenarios/coverage-summary.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
@@ -126,7 +127,7 @@ export async function test(args: string[]): Promise<number> {
     if (values.html) write(values.html, htmlReport(results));
     // Beside a JUnit, JSON or HTML file the terminal gets the pretty report; on stdout a report stays alone.
     const machineOnStdout = !values.out && reporter !== 'pretty';
-    const terminal = (text: string) => (wantsColour(process.stdout) ? colourReport(text) : text);
+    const terminal = (text: string) => colourReport(text, painter(process.stdout));
     process.stdout.write(!values.out ? (reporter === 'pretty' ? terminal(report) : report) : reporter !== 'pretty' ? terminal(pretty(results)) : '');
     if (notRun > 0) process.stderr.write(`stopped at the first failure (--bail): ${notRun} scenario${notRun === 1 ? '' : 's'} not run\n`);
     if (coverage) {
