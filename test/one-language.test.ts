@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
 import { scenarioFiles } from '../adapters/scenarios/files.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
@@ -104,5 +106,17 @@ describe('the mixed answers an analyst found, in Swedish', async () => {
     const res = await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 'thirty' }] });
     expect(res.detail).toBe('Förfrågan är ogiltig: anonymousPassengerSpecifications/0/age: Ogiltig inmatning: förväntat antal, fick string');
     expect(res.pointers?.[0]?.detail).toBe('Ogiltig inmatning: förväntat antal, fick string');
+  });
+});
+
+describe('the code hands the Problem texts it names to the catalogue', () => {
+  // A reason or a resource written as an English literal reaches a Swedish answer as it is: the scenario run above
+  // only finds texts of the catalogue, so literals in the code are looked for here.
+  it('gives every reason and resource as a phrase of rules/errors.yaml texts, never a string literal', () => {
+    const sources = ['engine', 'adapters/http', 'adapters/service.ts'].flatMap((p) =>
+      statSync(p).isDirectory() ? readdirSync(p, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(p, f)) : [p]);
+    const literals = sources.flatMap((file) => readFileSync(file, 'utf8').split('\n')
+      .flatMap((line, i) => (/\b(reason|resource): *[`'"]/.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    expect(literals).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
     case 'FST_ERR_BAD_URL':
       return new RuleViolation('86001', { reason: phrase('path-not-url') }, [{ requestPointer: 'path' }]);
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-resource'), id: 'of that length' });
+      return new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-resource'), id: phrase('id-too-long') });
     case 'Z_DATA_ERROR':
     case 'Z_BUF_ERROR':
       return new RuleViolation('86001', { reason: phrase('body-not-gzip') }, [{ requestPointer: 'header:Content-Encoding' }]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { enforce, type Context } from '../context.ts';
 import type { StoredOffer } from '../model.ts';
 import { TripLegCoverage } from '../osdm/shapes.ts';
-import { violation } from '../violation.ts';
+import { phrase, violation } from '../violation.ts';
 
 /**
  * OSDM PlaceSelection (spec §2.10 rule 2): exact places, accommodations with place properties, or a
@@ -50,14 +50,14 @@ export function mapPlaceSelections(selections: PlaceSelection[], scope: Selectio
   return selections.map((s, i) => {
     const at = `${pointer}/${i}`;
     const r = scope.reservations.find((x) => x.id === s.reservationId);
-    if (!r) throw violation('86001', { reason: `reservationId ${s.reservationId} names no reservation of this ${scope.owner}` }, `${at}/reservationId`);
+    if (!r) throw violation('86001', { reason: phrase('selection-unknown-reservation', { reservationId: s.reservationId, owner: phrase(`resource-${scope.owner}`) }) }, `${at}/reservationId`);
     // One selection per reservation, one place per passenger: a second one would go unread.
     if (selections.findIndex((x) => x.reservationId === s.reservationId) < i) {
-      throw violation('86001', { reason: `reservation ${s.reservationId} has a place selection already` }, `${at}/reservationId`);
+      throw violation('86001', { reason: phrase('selection-twice', { reservationId: s.reservationId }) }, `${at}/reservationId`);
     }
-    if ((s.places?.length ?? 0) > 1) throw violation('86001', { reason: `reservation ${r.id} is for one passenger and takes one place` }, `${at}/places/1`);
+    if ((s.places?.length ?? 0) > 1) throw violation('86001', { reason: phrase('selection-one-place', { reservationId: r.id }) }, `${at}/places/1`);
     if (s.tripLegCoverage.tripId !== r.tripId || s.tripLegCoverage.legId !== r.legId) {
-      throw violation('86001', { reason: `tripLegCoverage must be the leg of reservation ${r.id}: {"tripId":"${r.tripId}","legId":"${r.legId}"}` }, `${at}/tripLegCoverage`);
+      throw violation('86001', { reason: phrase('selection-other-leg', { reservationId: r.id, leg: JSON.stringify({ tripId: r.tripId, legId: r.legId }) }) }, `${at}/tripLegCoverage`);
     }
     const mapped = (ref: string, where: string, wanted?: string) => {
       const id = scope.idOf(ref);

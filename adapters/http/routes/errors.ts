@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { RuleViolation, type Engine } from '../../../engine/index.ts';
+import { phrase, RuleViolation, type Engine } from '../../../engine/index.ts';
 
 /**
  * GET /errors/{code}: the page a Problem's `type` points at (RFC 9457: "when dereferenced, it SHOULD provide
@@ -11,7 +11,7 @@ import { RuleViolation, type Engine } from '../../../engine/index.ts';
 export async function errorPageRoutes(app: FastifyInstance) {
   app.get<{ Params: { code: string } }>('/errors/:code', async (request, reply) => {
     const page = errorPage(app.engine, request.params.code);
-    if (!page) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: 'error code', id: request.params.code });
+    if (!page) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-error-code'), id: request.params.code });
     if (/\bjson\b/.test(request.headers.accept ?? '')) return page;
     return reply.type('text/html; charset=utf-8').send(html(page));
   });
