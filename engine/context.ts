@@ -3,8 +3,7 @@ import type { DecisionResult, DecisionTrace } from './rules/decision.ts';
 import type { OutcomeOf, RejectOutcome } from './rules/outcomes.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { SalesApplication } from './rules/schemas.ts';
-import type { IdSource, Requestor } from './model.ts';
-import type { SoldPass } from './booking/sold-passes.ts';
+import type { IdSource, Requestor, SoldPass } from './model.ts';
 import { phrase, violation } from './violation.ts';
 
 /**

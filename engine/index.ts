@@ -8,7 +8,7 @@
  *   const { value: offers } = engine.offers(call, offerRequest);
  */
 import type { z } from 'zod';
-import { createBooking, readBookingRequest, type Warning } from './booking/create.ts';
+import { createBooking, readBookingRequest } from './booking/create.ts';
 import { confirmBooking, isExpired } from './booking/lifecycle.ts';
 import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
 import { createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
@@ -16,7 +16,7 @@ import { renderExchangeOffer, renderExchangeOperation } from './aftersales/rende
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { makeContext, type Context } from './context.ts';
-import type { Booking, IdSource, Requestor, StoredOffer } from './model.ts';
+import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model.ts';
 import { createOffers } from './offers/create.ts';
 import { bookingIdOf, holdingsOf, type OnTrain } from './seats/inventory.ts';
 import type { PassUse } from './booking/pass-uses.ts';
@@ -27,7 +27,6 @@ import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } fr
 export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
 import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
-import type { SoldPass } from './booking/sold-passes.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
 import { boundaryCases } from './rules/boundaries.ts';
 import { factProblems, FactsError } from './rules/fact-messages.ts';
@@ -281,14 +280,13 @@ export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, 
 export { inBothLanguages } from './validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
-export type { Booking, StoredOffer, Requestor, IdSource, Money } from './model.ts';
+export type { Booking, StoredOffer, Requestor, IdSource, Money, SoldPass, Warning } from './model.ts';
 export type { Language } from './rules/schemas.ts';
-export type { Warning } from './booking/create.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
 export { trainHoldingsOf } from './seats/inventory.ts';
 export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './booking/pass-uses.ts';
-export { soldPassEntries, soldPassKey, soldPassKeysOf, type SoldPass } from './booking/sold-passes.ts';
+export { soldPassEntries, soldPassKey, soldPassKeysOf } from './booking/sold-passes.ts';
 export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './seats/inventory.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

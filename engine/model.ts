@@ -1,4 +1,4 @@
-import type { Language } from './rules/schemas.ts';
+import type { Language, TravelPassEntry } from './rules/schemas.ts';
 import type { InternalPassengerType } from './rules/facts.ts';
 import type { CardReference } from './offers/request.ts';
 import type { PaymentMethod } from './booking/patch-requests.ts';
@@ -316,3 +316,18 @@ export interface Requestor {
 export interface IdSource {
   next(kind: 'offer' | 'booking' | 'part' | 'passenger' | 'fulfillment' | 'pass'): string;
 }
+
+/**
+ * Spec §4.2 rule 6: a travel pass bought through the API is, once confirmed, a pass like those of customers.yaml,
+ * its number the fulfillment's controlNumber; spec §2.7 rule 8 checks it as it checks them (validity, class,
+ * stations, the holder's name). A store indexes the passes its bookings sold (Store.soldPasses) by pass number
+ * and by holder (booking/sold-passes.ts), as it indexes pass uses by pass.
+ */
+export interface SoldPass extends TravelPassEntry {
+  bookingId: string;
+  /** The holder of a personal pass: the e-mail of their entry in customers.yaml. */
+  holder?: string;
+}
+
+/** A warning of a successful answer (OSDM `warnings`), its text from rules/errors.yaml in the caller's language. */
+export interface Warning { code: string; params?: Record<string, unknown> }

@@ -1,6 +1,6 @@
 import type { Context } from '../context.ts';
 import { initialState } from '../machine.ts';
-import type { BookedPassenger, Booking, StoredOffer } from '../model.ts';
+import type { BookedPassenger, Booking, StoredOffer, Warning } from '../model.ts';
 import { sum } from '../offers/pricing.ts';
 import { earliest, plus } from '../time.ts';
 import { parseRequest } from '../validate.ts';
@@ -16,7 +16,6 @@ import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../seats/inventory.ts';
 import { assertPassesFree, assertRidesLeft, type PassUse } from './pass-uses.ts';
 
-export interface Warning { code: string; params?: Record<string, unknown> }
 
 /** Validates a booking request; the adapter then loads the offers it names (`offerIds`). */
 export function readBookingRequest(body: unknown): BookingRequest {

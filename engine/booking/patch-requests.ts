@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CardReference } from '../offers/request.ts';
-import { PlaceSelection } from './places.ts';
+import { PlaceSelection } from '../osdm/shapes.ts';
 import { PersonDetail, Purchaser } from './request.ts';
 
 /**

@@ -1,28 +1,9 @@
 import { z } from 'zod';
 import { enforce, type Context } from '../context.ts';
 import type { StoredOffer } from '../model.ts';
-import { TripLegCoverage } from '../osdm/shapes.ts';
+import type { PlaceSelection } from '../osdm/shapes.ts';
 import { phrase, violation } from '../violation.ts';
 
-/**
- * OSDM PlaceSelection (spec §2.10 rule 2): exact places, accommodations with place properties, or a
- * reference place. Given inside the OfferSelection (OSDM) or at the top of the booking request (spec §2.6);
- * CONTRACT §4b accepts both. OSDM requires the leg the reservation covers (`tripLegCoverage`) and, for
- * accommodations, whom they are for and the accommodation type and sub type.
- */
-export const PlaceSelection = z.strictObject({
-  reservationId: z.string().min(1),
-  tripLegCoverage: TripLegCoverage,
-  places: z.array(z.strictObject({ coachNumber: z.string(), placeNumber: z.string(), passengerRef: z.string() })).optional(),
-  accommodations: z.array(z.strictObject({
-    passengerRefs: z.array(z.string()).min(1),
-    accommodationType: z.string(),
-    accommodationSubType: z.string(),
-    placeProperties: z.array(z.string()).default([]),
-  })).optional(),
-  referencePlace: z.strictObject({ coachNumber: z.string(), placeNumber: z.string() }).optional(),
-});
-export type PlaceSelection = z.infer<typeof PlaceSelection>;
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 

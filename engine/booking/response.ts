@@ -7,7 +7,7 @@ import { PlaceAllocation } from '../seats/response.ts';
 import { PaymentMethod } from './patch-requests.ts';
 
 export { FulfillmentSummary } from '../osdm/shapes.ts';
-import { PlaceSelection } from './places.ts';
+import { PlaceSelection } from '../osdm/shapes.ts';
 
 /**
  * BookingResponse and the answers read off a booking (spec §2.6 booking response facts, §2.7, §4.1; CONTRACT §4b,

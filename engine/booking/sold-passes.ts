@@ -1,17 +1,5 @@
-import type { Booking } from '../model.ts';
-import type { TravelPassEntry } from '../rules/schemas.ts';
+import type { Booking, SoldPass } from '../model.ts';
 
-/**
- * Spec §4.2 rule 6: a travel pass bought through the API is, once confirmed, a pass like those of customers.yaml,
- * its number the fulfillment's controlNumber; spec §2.7 rule 8 checks it as it checks them (validity, class,
- * stations, the holder's name). A store indexes the passes its bookings sold (Store.soldPasses) by pass number
- * and by holder, as it indexes pass uses by pass.
- */
-export interface SoldPass extends TravelPassEntry {
-  bookingId: string;
-  /** The holder of a personal pass: the e-mail of their entry in customers.yaml. */
-  holder?: string;
-}
 
 /** The index keys a sold pass is found by. */
 export const soldPassKey = {

@@ -17,7 +17,7 @@ import { readTrip } from './trip.ts';
 import { hasRoom } from '../seats/capacity.ts';
 import type { Holding } from '../seats/inventory.ts';
 import type { PassUse } from '../booking/pass-uses.ts';
-import type { Warning } from '../booking/create.ts';
+import type { Warning } from '../model.ts';
 
 /**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and

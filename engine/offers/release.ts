@@ -1,4 +1,4 @@
-import type { Warning } from '../booking/create.ts';
+import type { Warning } from '../model.ts';
 import type { Context } from '../context.ts';
 import type { Trip } from '../model.ts';
 import { plus } from '../time.ts';

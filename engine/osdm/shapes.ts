@@ -68,3 +68,23 @@ export const BookingPartStatus = z.enum(['PREBOOKED', 'ON_HOLD', 'FULFILLED', 'C
 export const WarningCollection = z.strictObject({
   warnings: z.array(z.strictObject({ code: z.string(), detail: z.string() })).min(1),
 }).describe('OSDM 3.4 warnings: the operation went through, but the caller should know.');
+
+/**
+ * OSDM PlaceSelection (spec §2.10 rule 2): exact places, accommodations with place properties, or a
+ * reference place. Given inside the OfferSelection (OSDM) or at the top of the booking request (spec §2.6);
+ * CONTRACT §4b accepts both. OSDM requires the leg the reservation covers (`tripLegCoverage`) and, for
+ * accommodations, whom they are for and the accommodation type and sub type.
+ */
+export const PlaceSelection = z.strictObject({
+  reservationId: z.string().min(1),
+  tripLegCoverage: TripLegCoverage,
+  places: z.array(z.strictObject({ coachNumber: z.string(), placeNumber: z.string(), passengerRef: z.string() })).optional(),
+  accommodations: z.array(z.strictObject({
+    passengerRefs: z.array(z.string()).min(1),
+    accommodationType: z.string(),
+    accommodationSubType: z.string(),
+    placeProperties: z.array(z.string()).default([]),
+  })).optional(),
+  referencePlace: z.strictObject({ coachNumber: z.string(), placeNumber: z.string() }).optional(),
+});
+export type PlaceSelection = z.infer<typeof PlaceSelection>;

@@ -1,8 +1,8 @@
 import { decide, type Context } from '../context.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { Booking, BookedReservation } from '../model.ts';
-import type { Warning } from '../booking/create.ts';
-import type { PlaceSelection } from '../booking/places.ts';
+import type { Warning } from '../model.ts';
+import type { PlaceSelection } from '../osdm/shapes.ts';
 import { violation } from '../violation.ts';
 import { holding, interval, type Holding, type PlaceAllocation } from './inventory.ts';
 import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { isExpired } from '../booking/lifecycle.ts';
 import { tripOfPart } from '../booking/trips.ts';
-import type { PlaceSelection } from '../booking/places.ts';
+import type { PlaceSelection } from '../osdm/shapes.ts';
 import type { Booking, Leg, StoredOffer } from '../model.ts';
 import { parseRequest } from '../validate.ts';
 import { phrase, violation } from '../violation.ts';

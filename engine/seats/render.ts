@@ -3,7 +3,7 @@ import type { Booking, BookedReservation } from '../model.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { tripOfPart } from '../booking/trips.ts';
 import type { PlaceAllocation } from './response.ts';
-import type { PlaceSelection } from '../booking/places.ts';
+import type { PlaceSelection } from '../osdm/shapes.ts';
 
 /**
  * OSDM PlaceSelection of a booked reservation: what was asked for it, under the reservation's own id and leg
