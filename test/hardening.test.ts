@@ -188,6 +188,17 @@ describe('the token endpoint refuses what it cannot use with an RFC 6749 answer,
 });
 
 describe('ids from outside are never looked up on a plain object', () => {
+  it("a path starting with // is a Problem on this server: 404, instance on this host, never another one", async () => {
+    for (const path of ['//[', '//evil.example/x']) {
+      const res = await raw(`GET ${path} HTTP/1.1\r\nHost: signalbox.test\r\n\r\n`);
+      expect(res.status, path).toBe(404);
+      const problem = JSON.parse(res.body);
+      expect(problem.code).toBe('RESOURCE_NOT_FOUND');
+      expect(new URL(problem.instance).host).toBe('signalbox.test');
+      expect(problem.instance).toBe(`http://signalbox.test${path}`);
+    }
+  });
+
   it('GET /v3/coach-layouts/constructor → 404', async () => {
     for (const id of ['constructor', '__proto__', 'toString']) {
       const res = await app.inject({ method: 'GET', url: `/v3/coach-layouts/${id}`, headers: asReseller });

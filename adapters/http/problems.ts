@@ -72,9 +72,19 @@ export function sendProblem(engine: Engine, reply: FastifyReply, request: Fastif
 function absolute(problem: Problem, origin: string): Problem {
   return {
     ...problem,
-    type: new URL(problem.type, origin).href,
-    ...(problem.instance !== undefined ? { instance: new URL(problem.instance, origin).href } : {}),
+    type: onServer(origin, problem.type),
+    ...(problem.instance !== undefined ? { instance: onServer(origin, problem.instance) } : {}),
   };
+}
+
+/**
+ * A path on this server as an absolute URI. Set as the path, never resolved against the origin: a request path
+ * such as `//evil.example/x` must not name another host, nor `//[` make the URL parser throw.
+ */
+function onServer(origin: string, path: string): string {
+  const url = new URL(origin);
+  url.pathname = path;
+  return url.href;
 }
 
 /** `http://host:port` as the request named it; a Host header that is no host at all gives localhost. */
