@@ -81,9 +81,11 @@ describe('every answer speaks one language', () => {
         if (!foreign[said]) return [];
         return strings(res.body).flatMap(({ path, text }) => foreign[said].filter((m) => text.includes(m)).map((m) => `${said} answer ${path}: "${text}" has "${m}"`));
       });
-      console.log(language, answers.length, answers.filter((r) => r.status >= 400).length, JSON.stringify(answers.map((r) => r.headers["content-language"]).reduce((m: Record<string, number>, l) => ({ ...m, [String(l)]: (m[String(l)] ?? 0) + 1 }), {})), answers.filter((r) => r.status >= 400).slice(0, 4).map((r) => JSON.stringify(r.body)).join("\n"));
       expect(answers.length).toBeGreaterThan(300);
       expect([...new Set(mixed)]).toEqual([]);
+      // Answers speak to integrators: no citation of the operator's documents behind this implementation.
+      const citing = answers.flatMap((res) => strings(res.body).filter(({ text }) => /spec §|CONTRACT/.test(text)).map(({ path, text }) => `${path}: "${text}"`));
+      expect([...new Set(citing)]).toEqual([]);
     });
   }
 });
@@ -116,7 +118,7 @@ describe('the code hands the Problem texts it names to the catalogue', () => {
     const sources = ['engine', 'adapters/http', 'adapters/service.ts'].flatMap((p) =>
       statSync(p).isDirectory() ? readdirSync(p, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(p, f)) : [p]);
     const literals = sources.flatMap((file) => readFileSync(file, 'utf8').split('\n')
-      .flatMap((line, i) => (/\b(reason|resource): *[`'"]/.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+      .flatMap((line, i) => (/\b(reason|resource|feature): *[`'"]|\? *'the /.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
     expect(literals).toEqual([]);
   });
 });

@@ -109,7 +109,7 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
           ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'sub'] }));
         } catch (e) {
           verifiedTokens.delete(token);
-          const reason = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token is not valid';
+          const reason = phrase((e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'token-expired' : 'token-invalid');
           throw new RuleViolation('UNAUTHORIZED', { reason }, [{ requestPointer: 'header:Authorization' }]);
         }
         if (verifiedTokens.size >= 10_000) verifiedTokens.clear();

@@ -42,7 +42,7 @@ export function rawProblem(engine: Engine, error: { code?: string }, socket: { l
   const violation = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
     ? new RuleViolation('X_REQUEST_TIMEOUT', { timeout: engine.rules.limits.requestTimeout })
     : new RuleViolation('86001', {
-      reason: error.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are larger than the server accepts' : `the request is not valid HTTP/1.1 (${error.code ?? 'unreadable'})`,
+      reason: error.code === 'HPE_HEADER_OVERFLOW' ? phrase('headers-too-large') : phrase('not-http', { code: error.code ?? 'unreadable' }),
     });
   const host = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress;
   const problem = absolute(engine.problem(violation, language), originOf('http', `${host}:${socket.localPort}`));

@@ -12,7 +12,7 @@ const ignored = z.unknown().optional();
 export const PassengerPatch = z.strictObject({
   id: z.string().optional(),
   externalRef: z.string().optional(),
-  type: z.literal('PERSON', { error: 'always PERSON (spec §2.6)' }).optional(),
+  type: z.literal('PERSON').optional(), // spec §2.6
   age: z.number().int().min(0).max(130).optional(),
   /** When present, the passenger's new full list of cards; absent leaves them as they are (CONTRACT §4b). */
   cards: z.array(CardReference).optional(),

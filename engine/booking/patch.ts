@@ -102,7 +102,7 @@ export function patchBooking(ctx: Context, booking: Booking, body: unknown, held
   }
   if (patch.usedPaymentMethods?.length) {
     const voucher = patch.usedPaymentMethods.findIndex((m) => m.type === 'VOUCHER');
-    if (voucher >= 0) throw violation('X_NOT_SUPPORTED', { feature: 'Voucher payment' }, `#/usedPaymentMethods/${voucher}/type`);
+    if (voucher >= 0) throw violation('X_NOT_SUPPORTED', { feature: phrase('feature-voucher-payment') }, `#/usedPaymentMethods/${voucher}/type`);
     next = move(ctx, next, { type: 'ADD_PAYMENT' }, phrase('operation-adding-a-payment-method'));
     const known = next.paymentMethods;
     const added = patch.usedPaymentMethods

@@ -27,7 +27,7 @@ export type PersonDetailInput = z.infer<typeof PersonDetail>;
 
 export const PassengerSpecification = z.strictObject({
   externalRef: z.string().min(1),
-  type: z.literal('PERSON', { error: 'always PERSON (spec §2.6)' }),
+  type: z.literal('PERSON'), // spec §2.6: always PERSON; zod's own message, in the caller's language
   age: z.number().int().min(0).max(130).optional(),
   cards: z.array(CardReference).default([]),
   prmNeeds: z.array(z.string()).optional(),
@@ -60,7 +60,7 @@ export const OfferSelection = z.strictObject({
 });
 
 export const BookingRequest = z.strictObject({
-  externalRef: z.string().min(1, 'a booking needs the caller\'s unique externalRef (spec §2.6)'),
+  externalRef: z.string().min(1), // spec §2.6: the caller's unique reference
   offers: z.array(OfferSelection),
   passengerSpecifications: z.array(PassengerSpecification).min(1),
   purchaser: Purchaser.optional(),

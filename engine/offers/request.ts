@@ -55,7 +55,7 @@ export type CardReference = z.infer<typeof CardReference>;
 
 export const AnonymousPassengerSpecification = z.strictObject({
   externalRef: z.string().min(1),
-  type: z.literal('PERSON', { error: 'always PERSON (spec §2.2)' }),
+  type: z.literal('PERSON'), // spec §2.2
   age: z.number().int().min(0).max(130).optional(),
   dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD').optional(),
   cards: z.array(CardReference).default([]),
@@ -66,7 +66,7 @@ export const AnonymousPassengerSpecification = z.strictObject({
 export type AnonymousPassengerSpecification = z.infer<typeof AnonymousPassengerSpecification>;
 
 export const OfferSearchCriteria = z.strictObject({
-  currency: z.enum(['SEK', 'EUR'], { error: 'SEK or EUR (spec §1.6)' }).optional(),
+  currency: z.enum(['SEK', 'EUR']).optional(), // spec §1.6
   flexibilities: z.array(z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE', 'SEMI_FLEXIBLE'])).optional(),
   travelClasses: z.array(z.enum(['FIRST', 'SECOND', 'ANY_CLASS'])).optional(),
   productTags: z.array(z.string()).optional(),

@@ -121,10 +121,10 @@ export async function resellerRoutes(app: FastifyInstance) {
     const offerIds = Array.isArray(offers) ? offers.map((o: { offerId?: unknown } | null) => String(o?.offerId)) : [];
     const stored = await service.store.getOffers(offerIds);
     if ([...stored.values()].some((o) => o.pass && o.owner === requestor.client)) throw new RuleViolation('86007', {}, [{ requestPointer: '#/offers' }]);
-    throw new RuleViolation('X_NOT_SUPPORTED', { feature: 'Adding offers to a booking' });
+    throw new RuleViolation('X_NOT_SUPPORTED', { feature: phrase('feature-adding-offers') });
   });
   for (const path of ['/bookings/:bookingId/booked-offers/*', '/availabilities/nearby']) {
-    app.all(path, async () => { throw new RuleViolation('X_NOT_SUPPORTED', { feature: path.startsWith('/availabilities') ? 'Nearby availabilities' : 'Booked-offer endpoints' }); });
+    app.all(path, async () => { throw new RuleViolation('X_NOT_SUPPORTED', { feature: phrase(path.startsWith('/availabilities') ? 'feature-nearby-availabilities' : 'feature-booked-offers') }); });
   }
 
   app.get<{ Params: { fulfillmentId: string } }>('/fulfillments/:fulfillmentId', async (request, reply) => {
