@@ -243,7 +243,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return f ? { fulfillment: renderFulfillment(booking, f, language) } : undefined;
     },
     problem(error, language, instance) {
-      return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit, rules.warnings, language), instance, rules.texts);
+      return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit), instance, rules.texts);
     },
     explain(decision, facts) {
       const schema = factCatalogue[decision as DecisionName] as z.ZodObject | undefined;

@@ -35,8 +35,7 @@ describe('the examples of GET /openapi.json', () => {
       const [method, path] = key.split(' ') as [string, string];
       return Object.entries(responses).flatMap(([status, body]) => check.check(method === 'ANY' ? 'GET' : method, path, Number(status), body).violations.map((v) => `${key} ${status} ${v.pointer}: ${v.message}`));
     });
-    // The place map, preferences and coach layouts are being brought to OSDM by the seat work (known violations).
-    expect(broken.filter((b) => !/availabilities\/(place-map|preferences)|coach-layouts|placeSelection/.test(b))).toEqual([]);
+    expect(broken).toEqual([]);
   });
 
   it('are in the document: the request prefills "Try it out", the answers are shown', async () => {

@@ -1,4 +1,5 @@
 import { decide, type Context } from '../context.ts';
+import { findCustomer } from '../customers/lookup.ts';
 import type { OfferPassenger, Trip } from '../model.ts';
 import type { CustomerEntry, ProductCategoryCode, TravelPassEntry } from '../rules/schemas.ts';
 
@@ -14,7 +15,7 @@ export function findPass(ctx: Context, cardNumber: string, cardType?: string): {
   }
   const sold = ctx.soldPasses.find(matches);
   if (!sold) return undefined;
-  const holder = sold.holder ? ctx.rules.customers.customers.find((c) => c.email.toLowerCase() === sold.holder) : undefined;
+  const holder = sold.holder ? findCustomer(ctx.rules.customers, { email: sold.holder }) : undefined;
   return { pass: sold, ...(holder ? { holder } : {}) };
 }
 
