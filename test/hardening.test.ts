@@ -62,7 +62,7 @@ async function stillServing() {
 describe('broken gzip request bodies (the stream error is handled where the stream is)', () => {
   it('a GET whose body claims gzip but is not: answered, and the process lives on', async () => {
     const res = await raw('GET /health HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 1\r\n\r\nx');
-    expect(res.status).toBeLessThan(500);
+    expect(res.status).toBe(200); // /health never reads its body
     await stillServing();
   });
 
