@@ -38,7 +38,7 @@ export function priceRefund(
   let fees = 0;
   for (const ticket of tickets) {
     const terms = cleanup
-      ?? decide<'refundFee', { refundPercent: number; fee: number }>(ctx, 'refundFee', {
+      ?? decide<'refundFee', OutcomeOf<'refundFee'>>(ctx, 'refundFee', {
           salesApplication: booking.salesApplication, flexibility: booking.product.flexibility, overruleCode, afterSalesOverride: booking.afterSalesOverride === true,
         }).outcome ?? { refundPercent: 0, fee: 0 };
     const amounts = ticket.parts.filter((p) => partIds.has(p.id)).map((p) => ({ p, amount: Math.round((p.price.amount * terms.refundPercent) / 100) }));

@@ -1,6 +1,7 @@
 import { decide, type Context } from '../context.ts';
 import type { AncillaryPart, Leg, OfferPassenger } from '../model.ts';
 import type { ProductCategoryCode } from '../rules/schemas.ts';
+import type { OutcomeOf } from '../rules/outcomes.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { priceFor } from './pricing.ts';
 
@@ -25,7 +26,7 @@ export function offerAncillaries(
   const parts: AncillaryPart[] = [];
   // Spec §4.1 rule 9, CONTRACT §4a: with SWE_TDT on every passenger the whole booking costs 0 (ancillary-prices.yaml).
   const withTicket = passengers.filter((p) => isTrafficDisturbanceTicket(ctx, p)).length;
-  const { outcome: share } = decide<'ancillaryPriceFactor', { factor: number }>(ctx, 'ancillaryPriceFactor', {
+  const { outcome: share } = decide<'ancillaryPriceFactor', OutcomeOf<'ancillaryPriceFactor'>>(ctx, 'ancillaryPriceFactor', {
     trafficDisturbanceTickets: withTicket === 0 ? 'NONE' : withTicket === passengers.length ? 'ALL' : 'SOME',
   });
   for (const { leg, travelClass } of legs) {

@@ -19,6 +19,7 @@ const instant = z.string().regex(DATE_TIME_WITH_OFFSET).describe(INSTANT);
 const age = z.number().int().min(0).max(130);
 const count = z.number().int().min(0).max(1000);
 const travelClass = z.enum(['FIRST', 'SECOND']);
+export const AccommodationType = z.enum(['SEAT', 'COUCHETTE', 'BERTH']);
 const flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 /** Spec §4.1 rule 6 names these; OSDM's other overrule codes are accepted as OTHER. */
 export const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'EXTERNAL_COMPENSATION', 'OTHER']);
@@ -47,13 +48,13 @@ export const factCatalogue = {
   }),
   nightGender: z.object({
     compartment: z.enum(['NONE', 'PRIVATE', 'SHARED']),
-    accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']),
+    accommodationType: AccommodationType,
     genderCount: count,
     gender: z.enum(['NONE', 'MEN', 'LADIES', 'MIXED']),
   }),
   productAvailability: z.object({
     compartment: z.enum(['NONE', 'PRIVATE', 'SHARED']),
-    accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']),
+    accommodationType: AccommodationType,
     travelClass,
     passengerCount: count,
   }),
@@ -90,8 +91,8 @@ export const factCatalogue = {
     departure: instant,
     provisionalTimeLimit: instant,
   }),
-  reservationPrice: z.object({ productCategory: z.string(), travelClass, accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']) }),
-  privateGroup: z.object({ travelClass, accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']) }),
+  reservationPrice: z.object({ productCategory: z.string(), travelClass, accommodationType: AccommodationType }),
+  privateGroup: z.object({ travelClass, accommodationType: AccommodationType }),
   cleanup: z.object({
     bookingState,
     overruleCodeGiven: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CoachLayoutsFile, FleetFile } from './seat-schemas.ts';
+import { AccommodationType } from './facts.ts';
 
 /**
  * The shapes of the files in rules/. Types, load-time validation and the JSON Schemas that editors use
@@ -156,7 +157,7 @@ export const ProductsFile = z.strictObject({
       id: z.string(),
       travelClass: TravelClass,
       serviceClass: z.enum(['STANDARD', 'HIGH']),
-      accommodationType: z.enum(['SEAT', 'COUCHETTE', 'BERTH']),
+      accommodationType: AccommodationType,
       compartment: z.enum(['PRIVATE', 'SHARED']).optional(),
       priceFactor: z.number().positive(),
       summary: LocalizedText,
