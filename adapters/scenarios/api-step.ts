@@ -80,7 +80,7 @@ async function requestHeaders(step: ApiStep, scenario: Scenario, path: string, b
     if (client !== false) headers['authorization'] = `Bearer ${await token(run, client)}`;
     if (path.startsWith('/v3/')) {
       const salesApplication = step.salesApplication === undefined ? named(scenario.salesApplication, []) : named(step.salesApplication, ['salesApplication']);
-      headers['requestor'] = Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'SCENARIO' })).toString('base64');
+      headers['requestor'] = scenarioRequestor(salesApplication);
     }
   }
   return headers;
@@ -128,4 +128,9 @@ async function tracesOf(res: HttpResult, session: Session): Promise<Pick<StepRes
   if (!requestId) return { tracesUnavailable: 'the response has no x-request-id header to ask for its traces by' };
   const found = await session.traces(requestId);
   return 'traces' in found ? { traces: found.traces } : { tracesUnavailable: found.unavailable };
+}
+
+/** The Requestor header a scenario step sends (CONTRACT §3): its sales application, the scenarios' own sales unit. */
+export function scenarioRequestor(salesApplication: string): string {
+  return Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'SCENARIO' })).toString('base64');
 }

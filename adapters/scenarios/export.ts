@@ -1,4 +1,5 @@
 import type { LoadedScenario } from './load.ts';
+import { scenarioRequestor } from './api-step.ts';
 import { methodOf, type ApiStep, type ClockStep } from './schema.ts';
 import { stepName } from './runner.ts';
 import { expand } from './templates.ts';
@@ -70,7 +71,7 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
       if ((path.startsWith('/v3/') || path.startsWith('/customer/')) && client) headers.push(['Authorization', `Bearer {{${tokenVar(client)}}}`]);
       if (path.startsWith('/v3/')) {
         const salesApplication = named(step.salesApplication ?? scenario.salesApplication);
-        headers.push(['Requestor', Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'SCENARIO' })).toString('base64')]);
+        headers.push(['Requestor', scenarioRequestor(salesApplication)]);
       }
       for (const [k, v] of Object.entries(step.headers ?? {})) {
         const at = headers.findIndex(([h]) => h.toLowerCase() === k.toLowerCase());

@@ -18,6 +18,9 @@ export const ReleaseOfferRequest = z.strictObject({
 
 /** Spec §4.1 rule 11: increaseTTL is ignored (the rules decide the new time limit). */
 export const OnHoldOfferRequest = z.strictObject({ increaseTTL: z.number().optional() });
+/** PATCH …/on-hold-offer/{id}: OSDM OnHoldOfferPatchRequest, an empty object (CONTRACT §6); read only to refuse anything else. */
+export const OnHoldOfferPatchRequest = z.strictObject({}).describe('An empty object (CONTRACT §6).');
+
 
 export const OfferConfirmation = z.strictObject({ status: z.literal('CONFIRMED', { error: 'send {"status":"CONFIRMED"}' }) });
 

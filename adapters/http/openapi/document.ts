@@ -5,10 +5,10 @@ import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest,
 import {
   AnonymousPassengerSpecification, CardReference, CorporateCode, OfferCollectionRequest, OfferSearchCriteria, PromotionCode, StopPlaceRef, TimedLeg, TripSpecification,
 } from '../../../engine/offers/request.ts';
-import { CleanupRequest, OfferConfirmation, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
+import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../routes/sandbox.ts';
-import { OnHoldOfferPatchRequest, operations, type Access, type Answer, type Operation } from './operations.ts';
+import { operations, type Access, type Answer, type Operation } from './operations.ts';
 import * as S from './schemas.ts';
 import examples from './examples.json' with { type: 'json' };
 

@@ -3,7 +3,7 @@ import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/bo
 import { BookingRequest } from '../../../engine/booking/request.ts';
 import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
 import { OfferCollectionRequest } from '../../../engine/offers/request.ts';
-import { CleanupRequest, OfferConfirmation, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
+import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ErrorPage } from '../routes/errors.ts';
 import { AfterSalesOverrideChange, ClockChange } from '../routes/sandbox.ts';
@@ -51,8 +51,6 @@ export interface Operation {
   problems?: Record<number, string>;
 }
 
-/** PATCH …/on-hold-offer/{id}: OSDM OnHoldOfferPatchRequest, an empty object (CONTRACT §6); the handler does not read it. */
-export const OnHoldOfferPatchRequest = z.strictObject({}).describe('An empty object (CONTRACT §6).');
 
 const availabilityQuery = {
   contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: z.enum(['OFFER', 'BOOKING']) },

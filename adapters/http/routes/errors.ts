@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { phrase, RuleViolation, type Engine } from '../../../engine/index.ts';
+import { escapeHtml } from '../../html.ts';
 
 /**
  * GET /errors/{code}: the page a Problem's `type` points at (RFC 9457: "when dereferenced, it SHOULD provide
@@ -45,19 +46,18 @@ function errorPage(engine: Engine, code: string): ErrorPage | undefined {
   return { code, status: entry.status, texts, catalogue: 'errors.yaml', raisedBy };
 }
 
-const escape = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function html(page: ErrorPage): string {
   const texts = Object.entries(page.texts).map(([language, t]) =>
-    `<section lang="${escape(language)}"><h2>${escape(t.title)}</h2><p>${escape(t.detail)}</p></section>`).join('\n');
+    `<section lang="${escapeHtml(language)}"><h2>${escapeHtml(t.title)}</h2><p>${escapeHtml(t.detail)}</p></section>`).join('\n');
   const rows = page.raisedBy.length === 0
     ? '<p>No decision table rejects with this code: the engine raises it where it checks the request or the state.</p>'
-    : `<ul>${page.raisedBy.map((r) => `<li><code>${escape(r.decision)}</code> at <code>${escape(r.at)}</code></li>`).join('')}</ul>`;
+    : `<ul>${page.raisedBy.map((r) => `<li><code>${escapeHtml(r.decision)}</code> at <code>${escapeHtml(r.at)}</code></li>`).join('')}</ul>`;
   return `<!doctype html>
-<html><head><meta charset="utf-8"><title>${escape(page.code)}</title></head>
+<html><head><meta charset="utf-8"><title>${escapeHtml(page.code)}</title></head>
 <body>
-<h1>Error ${escape(page.code)}</h1>
-<p>HTTP status ${page.status}. Catalogue entry: <code>${escape(page.catalogue)}</code>.</p>
+<h1>Error ${escapeHtml(page.code)}</h1>
+<p>HTTP status ${page.status}. Catalogue entry: <code>${escapeHtml(page.catalogue)}</code>.</p>
 ${texts}
 <h2>Raised by</h2>
 ${rows}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RegisteredRoute } from '../openapi/document.ts';
+import { escapeHtml } from '../../html.ts';
 
 /**
  * GET /: a small page saying what this server is and where to go next (the API reference, the OpenAPI document,
@@ -14,7 +15,6 @@ export interface LandingOptions {
   routes: () => readonly RegisteredRoute[];
 }
 
-const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 const REQUESTOR = { salesApplication: 'WEB_SE', salesUnitCode: 'WEB' };
 
@@ -39,19 +39,19 @@ export const landingRoutes = (options: LandingOptions) => async (app: FastifyIns
 function page(about: { version: string; sandbox: boolean; links: Array<{ href: string; title: string }> }, demo?: { clients: Array<{ id: string; secret: string }>; requestor: string }): string {
   const credentials = demo
     ? `<h2>Demo credentials (sandbox)</h2>
-<ul>${demo.clients.map((c) => `<li>client <code>${esc(c.id)}</code>, secret <code>${esc(c.secret)}</code></li>`).join('')}</ul>
-<p>Token: <code>curl -u ${esc(demo.clients[0]!.id)}:${esc(demo.clients[0]!.secret)} -d grant_type=client_credentials /oauth2/token</code>
-(form fields, not JSON). Every <code>/v3</code> call also sends <code>Requestor: ${esc(demo.requestor)}</code>
-(Base64 of <code>${esc(JSON.stringify(REQUESTOR))}</code>). The clock is movable under <code>/sandbox/clock</code>.</p>`
+<ul>${demo.clients.map((c) => `<li>client <code>${escapeHtml(c.id)}</code>, secret <code>${escapeHtml(c.secret)}</code></li>`).join('')}</ul>
+<p>Token: <code>curl -u ${escapeHtml(demo.clients[0]!.id)}:${escapeHtml(demo.clients[0]!.secret)} -d grant_type=client_credentials /oauth2/token</code>
+(form fields, not JSON). Every <code>/v3</code> call also sends <code>Requestor: ${escapeHtml(demo.requestor)}</code>
+(Base64 of <code>${escapeHtml(JSON.stringify(REQUESTOR))}</code>). The clock is movable under <code>/sandbox/clock</code>.</p>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>signalbox</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:46em;margin:2em auto;padding:0 1em;color:#222}code{background:#f3f3f3;padding:0 .2em}</style></head>
 <body>
-<h1>signalbox ${esc(about.version)}${about.sandbox ? ' (sandbox)' : ''}</h1>
+<h1>signalbox ${escapeHtml(about.version)}${about.sandbox ? ' (sandbox)' : ''}</h1>
 <p>A train operator's OSDM-style Reseller API (under <code>/v3</code>) and Customer API (under <code>/customer</code>),
 its sales rules run by a declarative rules engine. Access is by OAuth 2.0 client credentials at <code>POST /oauth2/token</code>.</p>
-<ul>${about.links.map((l) => `<li><a href="${esc(l.href)}">${esc(l.title)}</a> <code>${esc(l.href)}</code></li>`).join('')}</ul>
+<ul>${about.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title)}</a> <code>${escapeHtml(l.href)}</code></li>`).join('')}</ul>
 ${credentials}
 </body></html>
 `;
