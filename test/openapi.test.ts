@@ -8,6 +8,7 @@ import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { OfferCollectionRequest } from '../engine/offers/request.ts';
 import { engine } from './helpers/server.ts';
+import { loadRules } from '../engine/index.ts';
 
 /** GET /openapi.json and GET /docs (CONTRACT §2, issue 8). */
 
@@ -56,7 +57,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('marks what CONTRACT §6 names but no route answers yet as planned; leaves the sandbox out without --sandbox', async () => {
-    const nothingBuilt = openApiDocument({ routes: [{ method: 'GET', url: '/health' }], version: 'test' });
+    const nothingBuilt = openApiDocument({ routes: [{ method: 'GET', url: '/health' }], version: 'test', limits: loadRules().limits });
     const all = operationsOf(nothingBuilt);
     expect(all.find((o) => o.key === 'GET /health')!.op['x-signalbox-status']).toBeUndefined();
     expect(all.find((o) => o.key === 'POST /v3/offers')!.op['x-signalbox-status']).toBe('planned');

@@ -10,6 +10,8 @@ import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest 
 import { ClockChange } from '../routes/sandbox.ts';
 import { operations, type Access, type Answer, type Operation } from './operations.ts';
 import * as S from './schemas.ts';
+import type { Limits } from '../../../engine/rules/schemas.ts';
+import { MAX_JSON_DEPTH } from '../body.ts';
 import examples from './examples.json' with { type: 'json' };
 
 /** Per operations.ts key: a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
@@ -104,7 +106,7 @@ const STATUS_TEXT: Record<number, string> = {
   405: 'X_METHOD_NOT_ALLOWED',
   406: 'X_VERSION_NOT_ACCEPTABLE',
   409: 'Conflict',
-  413: 'X_PAYLOAD_TOO_LARGE: more than 1 MiB after decompression',
+  413: 'X_PAYLOAD_TOO_LARGE: a body over the limit after decompression (see Bodies in the description)',
   415: 'X_UNSUPPORTED_MEDIA_TYPE: send application/json',
   500: 'INTERNAL_ERROR, with a reference to quote',
   501: 'X_NOT_SUPPORTED',
@@ -166,7 +168,7 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
     for (const [status, text] of [
       [400, 'invalid_request (also for a body that is not application/x-www-form-urlencoded), unsupported_grant_type, invalid_scope'],
       [401, 'invalid_client (WWW-Authenticate: Basic)'],
-      [413, 'invalid_request: more than 1 MiB after decompression'],
+      [413, 'invalid_request: a body over the limit after decompression'],
       [429, 'invalid_request: too many failed attempts for this client or from this address; Retry-After says when to try again'],
     ] as const) {
       responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
@@ -225,6 +227,8 @@ export interface DocumentOptions {
   /** The routes the server registered (HEAD twins of GETs may be included; they are ignored). */
   routes: readonly RegisteredRoute[];
   version: string;
+  /** The limits of rules/limits.yaml the description states. */
+  limits: Pick<Limits, 'requestBodyLimitBytes' | 'requestTimeout' | 'requestArrayLimit' | 'problemPointerLimit'>;
 }
 
 const TAGS = [
@@ -240,7 +244,7 @@ const TAGS = [
 ];
 
 /** The whole document. Registered routes without an entry in operations.ts are listed under `x-signalbox-undocumented`. */
-export function openApiDocument({ routes, version }: DocumentOptions): Record<string, unknown> {
+export function openApiDocument({ routes, version, limits }: DocumentOptions): Record<string, unknown> {
   const c = schemaComponents();
   const registeredKeys = new Set<string>();
   const undocumented: string[] = [];
@@ -271,7 +275,7 @@ export function openApiDocument({ routes, version }: DocumentOptions): Record<st
     info: {
       title: 'signalbox: Reseller API and Customer API',
       version,
-      description: description(planned),
+      description: description(planned, limits),
     },
     // Only the tags some operation has: Swagger UI shows an empty section for any other (Sandbox without --sandbox).
     tags: TAGS.filter((t) => Object.values(paths).some((item) => Object.values(item).some((o) => (o as { tags: string[] }).tags.includes(t.name)))),
@@ -314,7 +318,7 @@ export function openApiDocument({ routes, version }: DocumentOptions): Record<st
   };
 }
 
-function description(planned: string[]): string {
+function description(planned: string[], limits: DocumentOptions['limits']): string {
   return `The OSDM-style Reseller API (under \`/v3\`) and the Customer API (under \`/customer\`) of the operator, as
 signalbox serves them. The operator's document decides (cited "spec §…"); where it is silent, CONTRACT.md does.
 
@@ -329,10 +333,10 @@ Content-Type. A malformed version → 400 86001; an operation that needs a highe
 
 **Languages.** \`Accept-Language: sv-SE\` or \`en-GB\` (default); \`Content-Language\` names the one used.
 
-**Bodies.** JSON; \`Content-Encoding: gzip\` request bodies are accepted; at most 1 MiB after decompression (413),
-64 levels of nesting and 1,000 elements in any array (400); a request, body included, must arrive within 30 s (408).
-Answers are gzip-compressed when \`Accept-Encoding\` allows. A Problem lists at most 20 pointers and then how many
-more there are. These limits live in rules/limits.yaml (docs/limits.md).
+**Bodies.** JSON; \`Content-Encoding: gzip\` request bodies are accepted; at most ${limits.requestBodyLimitBytes} bytes after decompression (413),
+${MAX_JSON_DEPTH} levels of nesting and ${limits.requestArrayLimit} elements in any array (400); a request, body included, must arrive within
+${limits.requestTimeout} (408). Answers are gzip-compressed when \`Accept-Encoding\` allows. A Problem lists at most
+${limits.problemPointerLimit} pointers and then how many more there are. These limits live in rules/limits.yaml (docs/limits.md).
 
 **Errors** are RFC 9457 Problems (\`application/problem+json\`): \`code\` (spec §7's five digits or a named code),
 \`title\` and \`detail\` in the caller's language, and \`pointers[].requestPointer\` naming the field
