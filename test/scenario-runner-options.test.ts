@@ -72,6 +72,7 @@ describe('signalbox test, for the one writing scenarios', () => {
   it('--skip-tags leaves out the scenarios with any of the tags', async () => {
     const { stdout } = await cli('scenarios/seats', '--skip-tags', 'needs-reset', '--grep', 'place map');
     expect(stdout).not.toContain('place-map.yaml');
+    expect(stdout).toContain('place-map-booking-without-seat-map.yaml'); // the untagged one still runs
   });
 
   it('colours a terminal report unless NO_COLOR is set; a pipe gets plain text', () => {
