@@ -17,7 +17,7 @@ const offerBody = () => ({ tripSpecifications: [trip()], anonymousPassengerSpeci
 
 /** A test-only probe on /v3: what the request carries once the Requestor is read. */
 function addVersionProbe(app: FastifyInstance) {
-  app.get('/v3/test-only/version', async (request) => {
+  app.get('/v3/test-only/version', { config: { notInRouteTable: true } }, async (request) => {
     await app.requestorOf(request);
     return { version: request.osdmVersion, number: osdmVersionNumber(request.osdmVersion) };
   });
@@ -136,7 +136,7 @@ describe('compression (CONTRACT §4)', async () => {
 describe('every answer names its language; every error is a Problem', async () => {
   const app = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'p', sandbox: true, logger: false });
   // A route that fails the way a bug would, with a message and a stack that must not leave the server.
-  app.get('/test-only/boom', async () => { throw new Error('kaboom: secret internals at /srv/signalbox'); });
+  app.get('/test-only/boom', { config: { notInRouteTable: true } }, async () => { throw new Error('kaboom: secret internals at /srv/signalbox'); });
   const token = (await app.inject({ method: 'POST', url: '/oauth2/token', payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json().access_token as string;
   const auth = { authorization: `Bearer ${token}`, requestor: requestorHeader() };
   afterAll(() => app.close());

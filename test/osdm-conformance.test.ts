@@ -4,7 +4,7 @@ import { scenarioFiles } from '../adapters/scenarios/files.ts';
 import { defaultOsdmConformance, DEFAULT_OSDM_DOCUMENT, signatureOf, type OsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
 import { DEVIATIONS } from '../adapters/scenarios/osdm-deviations.ts';
 import { fieldsOsdmDoesNotDefine, responseFieldsOsdmDoesNotDefine } from '../adapters/scenarios/osdm-fields.ts';
-import { operations } from '../adapters/http/openapi/operations.ts';
+import { keyOf, operations } from '../adapters/http/operations/index.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
 import { inProcess } from '../adapters/scenarios/targets.ts';
 import { engine } from './helpers/server.ts';
@@ -43,10 +43,9 @@ describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
 
   it('every request schema accepts only what OSDM defines at each place, apart from the listed deviations (CONTRACT §4)', () => {
     const accepted = new Set(DEVIATIONS.flatMap((d) => (d.accepts ? d.accepts.operations.map((o) => `${o} ${d.accepts!.field}`) : [])));
-    const foreign = Object.entries(operations).flatMap(([key, op]) => {
-      if (!op.request || !key.includes(' /v3/')) return [];
-      const [method, path] = key.split(' ') as [string, string];
-      return (fieldsOsdmDoesNotDefine(check, method, path, op.request.schema) ?? []).map((field) => `${key} ${field}`);
+    const foreign = operations.flatMap((op) => {
+      if (!op.request || !op.path.startsWith('/v3/')) return [];
+      return (fieldsOsdmDoesNotDefine(check, op.method, op.path, op.request.schema) ?? []).map((field) => `${keyOf(op)} ${field}`);
     });
     expect(foreign.filter((f) => !accepted.has(f))).toEqual([]);
     expect([...accepted].filter((a) => !foreign.includes(a)), 'a deviation no request needs any more').toEqual([]);
@@ -55,10 +54,9 @@ describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
   it('every response schema (and so /openapi.json) describes only what OSDM defines at each place, apart from the listed deviations', () => {
     const described = DEVIATIONS.flatMap((d) => (d.describes ? [d.describes.field] : []));
     const foreign = new Set<string>();
-    for (const [key, op] of Object.entries(operations)) {
-      if (!key.includes(' /v3/')) continue;
-      const [method, path] = key.split(' ') as [string, string];
-      for (const [status, answer] of Object.entries(op.responses)) {
+    for (const { method, path, responses } of operations) {
+      if (!path.startsWith('/v3/')) continue;
+      for (const [status, answer] of Object.entries(responses)) {
         if (!answer.schema) continue;
         for (const field of responseFieldsOsdmDoesNotDefine(check, method === 'ANY' ? 'GET' : method, path, Number(status), answer.schema) ?? []) {
           if (!described.some((d) => d.test(field))) foreign.add(`${method === 'ANY' ? 'GET' : method} ${path} ${status} ${field}`);

@@ -4,7 +4,6 @@ import { parse } from 'yaml';
 import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
 import { coverageMatrix } from '../adapters/scenarios/coverage.ts';
 import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { apiRoutes } from '../adapters/scenarios/routes-of-server.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
 import { inProcess } from '../adapters/scenarios/targets.ts';
 import { engine } from './helpers/server.ts';
@@ -23,7 +22,7 @@ describe('scenario coverage of the rules', () => {
     const target = inProcess(e);
     const results = [];
     for (const file of scenarioFiles(['scenarios'])) results.push(await runScenario(file, target, { secrets: DEMO_SECRETS, coverage: true }));
-    const m = coverageMatrix(results, e, await apiRoutes(e));
+    const m = coverageMatrix(results, e);
     const rows = m.decisions.flatMap((d) => d.rows.map((r) => ({ name: `${d.decision}#${r.row}`, hit: r.by.length > 0 })));
     const codes = m.errors.map((c) => ({ name: c.code, hit: c.by.length > 0 }));
 

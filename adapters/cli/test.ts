@@ -18,7 +18,6 @@ import { runFiles } from '../scenarios/pool.ts';
 import { progressLine } from '../scenarios/progress.ts';
 import { pretty } from '../scenarios/report.ts';
 import type { ScenarioResult } from '../scenarios/results.ts';
-import { apiRoutes } from '../scenarios/routes-of-server.ts';
 import { selectScenarios } from '../scenarios/select.ts';
 import { inProcess, live } from '../scenarios/targets.ts';
 import { DEMO_SECRETS } from './demo.ts';
@@ -42,7 +41,7 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
   --reporter NAME         pretty (default), junit, json or html (each step's request, response, diff and traces)
   --out FILE              write the report there (beside a junit, json or html file, the terminal gets a pretty one)
   --html FILE             also write the HTML report there, whatever --reporter is (JUnit for CI, HTML to read)
-  --coverage              which decision rows, error codes, routes and booking transitions were exercised
+  --coverage              which decision rows, error codes, operations and booking transitions were exercised
   --coverage-out FILE     the coverage matrix as JSON (default reports/coverage.json)
   --rules DIR             the rules the in-process engine loads (default: rules/)
   --osdm FILE             check every Reseller API response against the OSDM OpenAPI document FILE
@@ -120,7 +119,7 @@ export async function test(args: string[]): Promise<number> {
     progress.end();
     const notRun = files.length - results.length;
 
-    const coverage = values.coverage ? coverageMatrix(results, needEngine(), await apiRoutes(needEngine())) : undefined;
+    const coverage = values.coverage ? coverageMatrix(results, needEngine()) : undefined;
     const conformance = values.osdm ? osdmFindings(results, known) : undefined;
     const report = REPORTERS[reporter](results, coverage, conformance);
     if (values.out) write(values.out, report);

@@ -68,7 +68,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (long) return done(new RuleViolation('86001', { reason: phrase('too-many-elements', { where: long, limit }) }, [{ requestPointer: long }]), undefined);
     done(null, value);
   });
-  // Form fields are for the token endpoint only (RFC 6749), which has its own parsers (routes/token.ts); elsewhere a
+  // Form fields are for the token endpoint only (RFC 6749), which has its own parsers (token.ts); elsewhere a
   // form, like every type without a parser here, is a wrong media type (415).
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = request.headers['content-encoding']?.toLowerCase();

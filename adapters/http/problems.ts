@@ -67,7 +67,7 @@ export function sendProblem(engine: Engine, reply: FastifyReply, request: Fastif
 
 /**
  * OSDM's Problem wants `type` and `instance` as absolute URIs (CONTRACT §4c): the engine names them by path, the
- * server they were asked of completes them. `type` is then the error's page on this server (routes/errors.ts).
+ * server they were asked of completes them. `type` is then the error's page on this server (error-page.ts).
  */
 function absolute(problem: Problem, origin: string): Problem {
   return {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Language, type Requestor } from '../../engine/index.ts';
 import { durationMs } from '../../engine/time.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
@@ -13,14 +13,11 @@ import { negotiateLanguage } from './language.ts';
 import { loggerOptions, traceOf, traceparentOf } from './logging.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
 import { docsRoutes, packageVersion } from './openapi/routes.ts';
-import { landingRoutes } from './routes/landing.ts';
+import { landingRoutes } from './landing.ts';
+import { operationOfRoute } from './operations/index.ts';
+import { registerOperations } from './operations/register.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
-import { errorPageRoutes } from './routes/errors.ts';
-import { customerRoutes } from './routes/customer.ts';
-import { resellerRoutes } from './routes/reseller.ts';
-import { availabilityRoutes } from './routes/availability.ts';
-import { sandboxRoutes } from './routes/sandbox.ts';
-import { tokenRoutes } from './routes/token.ts';
+import { tokenRoutes } from './token.ts';
 import { configuredOsdmVersion, requestedOsdmVersion, versionedJsonType } from './version.ts';
 
 export { osdmVersionNumber } from './version.ts';
@@ -68,6 +65,10 @@ declare module 'fastify' {
     /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */
     registeredRoutes: readonly RegisteredRoute[];
   }
+  interface FastifyContextConfig {
+    /** Set only by tests that add a probe route: any other route without an entry in the route table is refused. */
+    notInRouteTable?: boolean;
+  }
 }
 
 /** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */
@@ -114,10 +115,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // On SIGTERM (adapters/cli/serve.ts), requests already on a connection are served, not refused with a bare 503.
     return503OnClosing: false,
   });
-  // Before any route: GET /openapi.json lists them, and 405 needs the methods each path takes.
+  // Before any route: GET /openapi.json lists them, and 405 needs the methods each path takes. Every route is an
+  // operation of the route table (adapters/http/operations/), which the document and the coverage matrix are made of.
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    for (const method of [route.method].flat()) {
+      if (!route.config?.notInRouteTable && !operationOfRoute(method, route.url)) {
+        throw new Error(`${method} ${route.url} has no entry in the route table: declare it in adapters/http/operations/`);
+      }
+      routes.push({ method, url: route.url });
+    }
   });
   app.decorate('registeredRoutes', routes);
   service = createService(options.engine, store, clock, options.ids ?? randomIds);
@@ -172,20 +179,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return sendProblem(service.engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${path}` }), request.language);
   });
 
-  app.get('/health', async () => ({ status: 'ok' }));
   await app.register(docsRoutes(() => routes));
   await app.register(landingRoutes({ version: packageVersion, sandbox: options.sandbox ?? false, ...(options.demoSecrets ? { demoSecrets: options.demoSecrets } : {}), routes: () => routes }));
   await app.register(tokenRoutes(auth));
-  await app.register(errorPageRoutes);
-  // The token and the Requestor are checked before the body is read: an unauthenticated caller cannot make the
-  // server parse a megabyte, and no /v3 handler runs without a requestor (and so a final request.osdmVersion).
-  await app.register(async (v3) => {
-    v3.addHook('onRequest', async (request) => { await v3.requestorOf(request); });
-    await v3.register(resellerRoutes);
-    await v3.register(availabilityRoutes);
-  }, { prefix: '/v3' });
-  await app.register(customerRoutes, { prefix: '/customer' });
-  if (options.sandbox) await app.register(sandboxRoutes(clock), { prefix: '/sandbox' });
+  await app.register(async (api) => registerOperations(api, { sandbox: options.sandbox ?? false }));
   if (options.sandbox) {
     // The traces behind the last RECENT_TRACES responses, by x-request-id, so `signalbox test --target`
     // prints the same rule traces for a failing step as an in-process run does.
@@ -229,10 +226,4 @@ function methodsOf(routes: readonly RegisteredRoute[], path: string): string[] {
     return pattern.length === parts.length && pattern.every((p, i) => p.startsWith(':') ? parts[i] !== '' : p === parts[i]);
   };
   return [...new Set(routes.filter((r) => matches(r.url)).map((r) => r.method))].sort();
-}
-
-/** Sends a decided result and keeps its traces on the request. */
-export function answer(request: FastifyRequest, reply: FastifyReply, decided: { value: unknown; traces: readonly DecisionTrace[] }, status = 200) {
-  request.traces = decided.traces;
-  return reply.status(status).send(decided.value);
 }

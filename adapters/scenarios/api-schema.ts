@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { operations } from '../http/openapi/operations.ts';
+import { keyOf, operationOf as tableOperationOf } from '../http/operations/index.ts';
 import * as S from '../http/openapi/schemas.ts';
 import type { Mismatch } from './match.ts';
 import { compileTest } from './schema-test.ts';
 
 /**
  * Every response a scenario gets is checked against the API's own schema (issue 9: an empty or partial body must
- * not pass a subset match): the operation of adapters/http/openapi/operations.ts for the request's method and
+ * not pass a subset match): the operation of the route table (adapters/http/operations/) for the request's method and
  * path, and its answer for the status — the same zod schemas GET /openapi.json is generated from. A 4xx or 5xx is
  * a Problem (RFC 9457, CONTRACT §5), except the token endpoint's RFC 6749 error bodies. A step may name the schema
  * it expects instead (`expect: { schema: BookingResponse }`), any of the document's response components.
@@ -22,54 +22,16 @@ export interface ExpectedBody {
 /** At most this many mismatches are listed per response; the rest are counted. */
 const MAX_LISTED = 10;
 
-interface CompiledOperation {
-  key: string;
-  method: string;
-  pattern: RegExp;
-  responses: Record<number, { schema?: z.ZodType }>;
-}
-
-/** Compiled once: a regular expression per operation key, most specific first (literal segments before `{param}`, methods before ANY). */
-let compiled: CompiledOperation[] | undefined;
-function compiledOperations(): CompiledOperation[] {
-  if (compiled) return compiled;
-  const specificity = (key: string) => key.split('/').filter((s) => s && !s.startsWith('{') && s !== '*').length * 2 - (key.startsWith('ANY ') ? 1 : 0);
-  compiled = Object.entries(operations)
-    .sort((a, b) => specificity(b[0]) - specificity(a[0]))
-    .map(([key, op]) => {
-      const [method, path] = key.split(' ') as [string, string];
-      const source = path.split('/').map((s) => (s === '*' ? '.+' : s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
-      return { key, method, pattern: new RegExp(`^${source}/?$`), responses: op.responses };
-    });
-  return compiled;
-}
-
-/** Paths repeat (in-process ids count from 1 in every scenario): the operation of each is looked up once. */
-const seenPaths = new Map<string, CompiledOperation | undefined>();
-
-/** The operations.ts key (`POST /v3/offers`) a request falls under, if any. */
-export const operationKeyOfRequest = (method: string, path: string): string | undefined => compiledOperationOf(method, path)?.key;
-
-function compiledOperationOf(method: string, path: string): CompiledOperation | undefined {
-  const m = method.toUpperCase();
-  const bare = path.split('?')[0]!;
-  const key = `${m} ${bare}`;
-  if (seenPaths.has(key)) return seenPaths.get(key);
-  const found = compiledOperations().find((o) => (o.method === m || o.method === 'ANY') && o.pattern.test(bare));
-  if (seenPaths.size >= 10_000) seenPaths.clear();
-  seenPaths.set(key, found);
-  return found;
-}
-
-/** The operation key a request goes to (`GET /v3/bookings/{bookingId}`), or undefined for a path the API does not have. */
+/** The operation key (`GET /v3/bookings/{bookingId}`) a request goes to, or undefined for a path the API does not have. */
 export function operationOf(method: string, path: string): string | undefined {
-  return compiledOperationOf(method, path)?.key;
+  const op = tableOperationOf(method, path);
+  return op && keyOf(op);
 }
 
 /** The schema a response must match, or why the API has none for it. */
 export function expectedBody(method: string, path: string, status: number): ExpectedBody | { unknown: string } {
-  const op = compiledOperationOf(method, path);
-  const key = op?.key;
+  const op = tableOperationOf(method, path);
+  const key = op && keyOf(op);
   const label = `${key ?? `${method.toUpperCase()} ${path.split('?')[0]}`} → ${status}`;
   if (status >= 400) {
     const oauth = key === 'POST /oauth2/token' && (status === 400 || status === 401);
@@ -79,7 +41,7 @@ export function expectedBody(method: string, path: string, status: number): Expe
   const answer = op.responses[status];
   if (!answer) {
     const declared = Object.keys(op.responses);
-    return { unknown: `the API declares no ${status} answer for ${op.key}${declared.length ? ` (it declares ${declared.join(', ')})` : ''}` };
+    return { unknown: `the API declares no ${status} answer for ${key}${declared.length ? ` (it declares ${declared.join(', ')})` : ''}` };
   }
   return { label, schema: answer.schema };
 }

@@ -10,7 +10,8 @@ export function coverageSummary(m: CoverageMatrix): string {
     ['decision rows', rows],
     ['error codes', m.errors.map((e) => ({ name: e.code, by: e.by }))],
     ['warnings', m.warnings.map((w) => ({ name: w.code, by: w.by }))],
-    ['routes', m.routes.map((r) => ({ name: `${r.method} ${r.url}`, by: r.by }))],
+    ['operations', m.operations.map((o) => ({ name: `${o.method} ${o.path}`, by: o.by }))],
+    ['OSDM operations', m.osdmOperations.map((o) => ({ name: o.operationId, by: o.by }))],
     ['booking transitions', m.transitions.map((t) => ({ name: `${t.from} -${t.event}-> ${t.to}`, by: t.by }))],
   ];
   const out = [`coverage of ${m.scenarios} scenario${m.scenarios === 1 ? '' : 's'}:`];
@@ -23,7 +24,7 @@ export function coverageSummary(m: CoverageMatrix): string {
   }
   if (m.notObservable.length > 0) out.push(...wrap(`booking events that keep the state are not counted (no response shows them): ${m.notObservable.join(', ')}`, '  '));
   const unknown = [...m.unknown.rows, ...m.unknown.codes, ...m.unknown.requests];
-  if (unknown.length > 0) out.push(...wrap(`seen, but not in the rule set or the routes: ${unknown.join(', ')}`, '  '));
+  if (unknown.length > 0) out.push(...wrap(`seen, but not in the rule set or the operations: ${unknown.join(', ')}`, '  '));
   return out.join('\n') + '\n';
 }
 

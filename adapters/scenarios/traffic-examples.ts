@@ -1,5 +1,5 @@
 import type { Examples } from '../http/openapi/document.ts';
-import { operationKeyOfRequest } from './api-schema.ts';
+import { operationOf } from './api-schema.ts';
 import type { ScenarioResult } from './results.ts';
 
 /**
@@ -20,7 +20,7 @@ export function examplesFrom(results: readonly ScenarioResult[]): Examples {
   const best = new Map<string, { request?: unknown; body: unknown; score: number }>();
   for (const r of results) for (const step of r.steps) {
     if (!step.request || !step.response || step.response.body === undefined) continue;
-    const key = operationKeyOfRequest(step.request.method, step.request.path);
+    const key = operationOf(step.request.method, step.request.path);
     if (!key) continue;
     const { status, body } = step.response;
     const score = (telling(body) ? 0 : 1e9) + size(body);

@@ -7,14 +7,14 @@ import {
 } from '../../../engine/offers/request.ts';
 import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
-import { ClockChange } from '../routes/sandbox.ts';
-import { operations, type Access, type Answer, type Operation } from './operations.ts';
+import { ClockChange } from '../operations/sandbox.ts';
+import { keyOf, operationOfRoute, operations, type Access, type Operation, type Response } from '../operations/index.ts';
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
 import examples from './examples.json' with { type: 'json' };
 
-/** Per operations.ts key: a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
+/** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
 export interface OperationExamples {
   request?: unknown;
   responses: Record<string, unknown>;
@@ -22,9 +22,9 @@ export interface OperationExamples {
 export type Examples = Record<string, OperationExamples>;
 
 /**
- * The OpenAPI 3.1 document of GET /openapi.json: the operations of operations.ts for the routes the server
- * registered (plus the planned ones of CONTRACT §6), with every request and response body converted from its zod
- * schema by `z.toJSONSchema` (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
+ * The OpenAPI 3.1 document of GET /openapi.json: the operations of the route table (adapters/http/operations/) for
+ * the routes the server registered (plus the planned ones of CONTRACT §6), with every request and response body
+ * converted from its zod schema by `z.toJSONSchema` (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
  */
 export interface RegisteredRoute {
   method: string;
@@ -75,11 +75,11 @@ function schemaComponents(): Components {
     registry.add(schema, { id: name });
   };
   for (const [name, schema] of Object.entries(named)) add(schema, name);
-  for (const [key, op] of Object.entries(operations)) {
-    const id = operationId(key);
+  for (const op of operations) {
+    const id = operationId(keyOf(op));
     const cap = id[0]!.toUpperCase() + id.slice(1);
     if (op.request) add(op.request.schema, `${cap}Request`);
-    for (const [status, answer] of Object.entries(op.responses)) if (answer.schema) add(answer.schema, `${cap}Response${status}`);
+    for (const [status, response] of Object.entries(op.responses)) if (response.schema) add(response.schema, `${cap}Response${status}`);
   }
   const { schemas } = z.toJSONSchema(registry, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
   for (const schema of Object.values(schemas)) {
@@ -157,12 +157,12 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
   // Real bodies from the scenarios (examples.json, `signalbox examples`): shown by /docs, the request one prefills "Try it out".
   const seen = (examples as Examples)[key];
   const example = (status: number | string) => (seen?.responses[status] !== undefined ? { example: seen.responses[status] } : {});
-  const content = (answer: Answer, status: string) => Object.fromEntries(
-    (answer.contentType ? [answer.contentType] : jsonTypes).map((type) => [type, { schema: answer.schema && c.nameOf.has(answer.schema) ? ref(c, answer.schema) : { type: 'string' }, ...example(status) }]),
+  const content = (response: Response, status: string) => Object.fromEntries(
+    (response.contentType ? [response.contentType] : jsonTypes).map((type) => [type, { schema: response.schema && c.nameOf.has(response.schema) ? ref(c, response.schema) : { type: 'string' }, ...example(status) }]),
   );
   const responses: Record<string, unknown> = {};
-  for (const [status, answer] of Object.entries(op.responses)) {
-    responses[status] = { description: answer.description, headers: RESPONSE_HEADERS, ...(answer.schema ? { content: content(answer, status) } : {}) };
+  for (const [status, response] of Object.entries(op.responses)) {
+    responses[status] = { description: response.description, headers: RESPONSE_HEADERS, ...(response.schema ? { content: content(response, status) } : {}) };
   }
   if (op.access === 'client') {
     for (const [status, text] of [
@@ -203,22 +203,10 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
       },
     } : {}),
     responses,
+    // The OSDM 3.4 operations this one stands for, by their operationId in OSDM's document.
+    ...(op.osdm?.length ? { 'x-osdm-operation-ids': op.osdm } : {}),
     ...(status ? { 'x-signalbox-status': status } : {}),
   };
-}
-
-/** `/v3/bookings/:bookingId` → `/v3/bookings/{bookingId}` (the keys of operations.ts). */
-export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\/$/, '') || '/';
-
-/** Path parameters match whatever their names (`{offerId}` in a route, `{refundOfferId}` in the map). */
-const shapeOf = (key: string) => key.replace(/\{\w+\}/g, '{}');
-let keysByShape: Map<string, string> | undefined;
-
-/** The `METHOD /path` key (or `ANY /path`) of operations.ts a registered route is covered by; undefined when none. */
-export function operationKeyOf(route: RegisteredRoute): string | undefined {
-  keysByShape ??= new Map(Object.keys(operations).map((k) => [shapeOf(k), k]));
-  const path = shapeOf(openApiPath(route.url));
-  return keysByShape.get(`${route.method} ${path}`) ?? keysByShape.get(`ANY ${path}`);
 }
 
 const ANY_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
@@ -240,34 +228,29 @@ const TAGS = [
   { name: 'Availability', description: 'Places and coach layouts (spec §2.10, §2.11)' },
   { name: 'Customer API', description: 'Customer and contract lookups (spec §4.3)' },
   { name: 'Sandbox', description: 'Clock, reset and traces; only with `signalbox serve --sandbox` (CONTRACT §8)' },
+  { name: 'Studio', description: 'The rule studio: decision tables and traces for the browser' },
   { name: 'Service', description: 'Health and this documentation' },
 ];
 
-/** The whole document. Registered routes without an entry in operations.ts are listed under `x-signalbox-undocumented`. */
+/** The whole document: the route table's operations, those no route serves yet marked as planned. */
 export function openApiDocument({ routes, version, limits }: DocumentOptions): Record<string, unknown> {
   const c = schemaComponents();
-  const registeredKeys = new Set<string>();
-  const undocumented: string[] = [];
-  for (const route of routes) {
-    if (route.method === 'HEAD') continue;
-    const key = operationKeyOf(route);
-    if (key) registeredKeys.add(key);
-    else undocumented.push(`${route.method} ${openApiPath(route.url)}`);
-  }
+  const registered = new Set(routes.map((route) => operationOfRoute(route.method, route.url)));
   const paths: Record<string, Record<string, unknown>> = {};
   const planned: string[] = [];
-  for (const [key, op] of Object.entries(operations)) {
-    const registered = registeredKeys.has(key);
-    if (!registered && op.access === 'sandbox') continue; // sandbox controls exist only with --sandbox (CONTRACT §8)
-    if (!registered) planned.push(key);
-    const [method, rawPath] = key.split(' ') as [string, string];
-    const path = rawPath.replace(/\*$/, '{path}');
+  for (const op of operations) {
+    const key = keyOf(op);
+    const served = registered.has(op);
+    if (!served && op.access === 'sandbox') continue; // sandbox controls exist only with --sandbox (CONTRACT §8)
+    if (!served) planned.push(key);
+    const { method } = op;
+    const path = op.path.replace(/\*$/, '{path}');
     const item = (paths[path] ??= {});
     if (method === 'ANY') {
       // Listed once (as GET), not once per method: every method gets the same answer, which the text says.
-      item['get'] ??= operationObject(c, key, { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') }, registered);
+      item['get'] ??= operationObject(c, key, { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') }, served);
     } else {
-      item[method.toLowerCase()] = operationObject(c, key, op, registered);
+      item[method.toLowerCase()] = operationObject(c, key, op, served);
     }
   }
   return {
@@ -314,7 +297,6 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
         Traceparent: { description: 'W3C traceparent: the caller’s trace-id (or a new one) and our span id.', schema: { type: 'string' } },
       },
     },
-    ...(undocumented.length > 0 ? { 'x-signalbox-undocumented': undocumented } : {}),
   };
 }
 

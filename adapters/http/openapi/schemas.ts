@@ -94,5 +94,4 @@ export const OpenApiDocument = z.strictObject({
   tags: z.array(z.strictObject({ name: z.string(), description: z.string() })),
   paths: z.record(z.string(), z.record(z.string(), z.unknown())),
   components: z.record(z.string(), z.record(z.string(), z.unknown())),
-  'x-signalbox-undocumented': z.array(z.string()).optional(),
 });

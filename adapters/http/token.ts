@@ -1,8 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { durationMs } from '../../../engine/time.ts';
-import { credentialsOf, OAuthError, type Authenticator } from '../auth.ts';
-import { toViolation } from '../problems.ts';
+import { durationMs } from '../../engine/time.ts';
+import { credentialsOf, OAuthError, type Authenticator } from './auth.ts';
+import { toViolation } from './problems.ts';
 
 type Form = Record<string, string | undefined>;
 

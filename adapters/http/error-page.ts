@@ -1,23 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { phrase, RuleViolation, type Engine } from '../../../engine/index.ts';
-import { escapeHtml } from '../../html.ts';
+import type { Engine } from '../../engine/index.ts';
+import { escapeHtml } from '../html.ts';
 
 /**
  * GET /errors/{code}: the page a Problem's `type` points at (RFC 9457: "when dereferenced, it SHOULD provide
  * human-readable documentation for the problem type"; CONTRACT §4c). Everything on it comes from the rules:
  * the catalogue entry of rules/errors.yaml (status, title and detail in every language) and the decision rows
- * that reject with the code. HTML for a browser, JSON for a client that asks for it.
+ * that reject with the code. HTML for a browser, JSON for a client that asks for it (operations/service.ts).
  */
-export async function errorPageRoutes(app: FastifyInstance) {
-  app.get<{ Params: { code: string } }>('/errors/:code', async (request, reply) => {
-    const page = errorPage(app.engine, request.params.code);
-    if (!page) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-error-code'), id: request.params.code });
-    if (/\bjson\b/.test(request.headers.accept ?? '')) return page;
-    return reply.type('text/html; charset=utf-8').send(html(page));
-  });
-}
-
 export const ErrorPage = z.strictObject({
   code: z.string(),
   status: z.number().int().describe('The HTTP status a Problem with this code has.'),
@@ -36,7 +26,8 @@ export const ErrorPage = z.strictObject({
 }] });
 export type ErrorPage = z.infer<typeof ErrorPage>;
 
-function errorPage(engine: Engine, code: string): ErrorPage | undefined {
+/** The catalogue entry of `code` and the decision rows that reject with it; undefined for an unknown code. */
+export function errorPage(engine: Engine, code: string): ErrorPage | undefined {
   const entry = Object.hasOwn(engine.rules.errors, code) ? engine.rules.errors[code] : undefined;
   if (!entry) return undefined;
   const raisedBy = Object.values(engine.rules.decisions).flatMap((d) => d.rows
@@ -46,8 +37,8 @@ function errorPage(engine: Engine, code: string): ErrorPage | undefined {
   return { code, status: entry.status, texts, catalogue: 'errors.yaml', raisedBy };
 }
 
-
-function html(page: ErrorPage): string {
+/** The page for a browser. */
+export function errorPageHtml(page: ErrorPage): string {
   const texts = Object.entries(page.texts).map(([language, t]) =>
     `<section lang="${escapeHtml(language)}"><h2>${escapeHtml(t.title)}</h2><p>${escapeHtml(t.detail)}</p></section>`).join('\n');
   const rows = page.raisedBy.length === 0

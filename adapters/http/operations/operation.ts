@@ -1,0 +1,92 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { DecisionTrace, Requestor } from '../../../engine/index.ts';
+import type { Service } from '../../service.ts';
+
+/**
+ * One operation of the HTTP API, declared once: what GET /openapi.json says of it, the OSDM operations it stands
+ * for, and (`handle`) what the server does. The registrar (register.ts) turns the entries into Fastify routes, the
+ * OpenAPI document (openapi/document.ts) is generated from them, and the scenario coverage matrix counts them.
+ */
+export type Access =
+  | 'public'      // no credentials
+  | 'client'      // the token endpoint: client credentials (HTTP Basic or form fields)
+  | 'reseller'    // Bearer token with scope reseller + Requestor header
+  | 'customer'    // Bearer token with scope customer + Ocp-Apim-Subscription-Key
+  | 'sandbox';    // no credentials; only with `signalbox serve --sandbox`
+
+export type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';
+
+/** `ANY`: every method gets the same answer (Fastify's `all`). */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+
+/** A successful answer as the document describes it. */
+export interface Response {
+  description: string;
+  /** The body; absent for an empty one. The answer's serializer is chosen by this schema (register.ts). */
+  schema?: z.ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+export interface Operation {
+  method: Method;
+  /** OpenAPI path template (`/v3/bookings/{bookingId}`); a `*` at the end is any rest of the path. */
+  path: string;
+  summary: string;
+  /** Where the behaviour is decided: `spec §4.1`, `CONTRACT §6`. */
+  section: string;
+  tag: Tag;
+  access: Access;
+  description?: string;
+  /** The body the service validates (named in document.ts to become a component). */
+  request?: { schema: z.ZodType; required?: boolean; contentType?: string };
+  query?: Record<string, { description: string; required?: boolean; schema?: z.ZodType }>;
+  /** The successful answers. The Problems follow from `access` and the shape (document.ts); `problems` adds the specific ones. */
+  responses: Record<number, Response>;
+  problems?: Record<number, string>;
+  /** The operationIds of OSDM 3.4 (`createOffers`) this operation stands for; none for our own. */
+  osdm?: readonly string[];
+  /**
+   * The service call and how its result becomes the answer. Absent: the route is registered by hand (the token
+   * endpoint, the landing page, /docs; server.ts), or not at all yet (published as planned).
+   */
+  handle?: Handler;
+}
+
+/** What a handler gets: the request's parts, the service, and the Requestor (Reseller API only). */
+export interface Call {
+  request: FastifyRequest;
+  params: Readonly<Record<string, string>>;
+  query: unknown;
+  /** As received (parsed JSON, undefined for none): the service validates it. */
+  body: unknown;
+  service: Service;
+  /** The Requestor of a Reseller API call, checked before the body was read (register.ts). */
+  requestor(): Promise<Requestor>;
+}
+
+/** What a handler answers; register.ts writes it. */
+export interface Reply {
+  /** Defaults to 200. */
+  status?: number;
+  /** Undefined: an empty body. */
+  body?: unknown;
+  /** The engine's decision traces behind the answer (kept on the request for scenario failures and /sandbox/traces). */
+  traces?: readonly DecisionTrace[];
+  /** A Content-Type other than JSON's. */
+  type?: string;
+}
+
+export type Handler = (call: Call) => Promise<Reply>;
+
+/** `GET /v3/bookings/{bookingId}`: how tests, examples.json and reports name an operation. */
+export const keyOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} ${op.path}`;
+
+/** A successful JSON answer. */
+export const json = (description: string, schema: z.ZodType): Response => ({ description, schema });
+export const noContent: Response = { description: 'Done; empty body.' };
+
+/** A decided result as the answer: its value is the body, its traces are kept. */
+export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }, status?: number): Reply =>
+  ({ ...(status === undefined ? {} : { status }), body: result.value, traces: result.traces });

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { checkSubscriptionKey } from '../subscription-key.ts';
+import { fastifyPath, operations } from './index.ts';
+import type { Access, Operation, Reply } from './operation.ts';
+
+/**
+ * Serves the route table: a Fastify route per operation with a handler, its credentials checked by `access`,
+ * its handler called with the request's parts, and its answer written by `send`. Sandbox operations only with
+ * --sandbox (CONTRACT §8).
+ */
+export function registerOperations(app: FastifyInstance, options: { sandbox: boolean }, table: readonly Operation[] = operations): void {
+  // Checked before the body is read: an unauthenticated caller cannot make the server parse a megabyte, and no
+  // /v3 handler runs without a Requestor (and so a final request.osdmVersion).
+  const checks: Record<Access, onRequestAsyncHookHandler | undefined> = {
+    public: undefined,
+    sandbox: undefined,
+    // The token endpoint checks its client credentials itself (token.ts).
+    client: undefined,
+    reseller: async (request) => { await app.requestorOf(request); },
+    // The key first, as the operator's API gateway does, then the token (scope `customer`).
+    customer: async (request) => {
+      checkSubscriptionKey(app.engine.rules, request);
+      await app.authenticate(request, 'customer');
+    },
+  };
+  for (const op of table) {
+    const handle = op.handle;
+    if (!handle || (op.access === 'sandbox' && !options.sandbox)) continue;
+    const onRequest = checks[op.access];
+    app.route({
+      method: op.method === 'ANY' ? app.supportedMethods : op.method,
+      url: fastifyPath(op.path),
+      ...(onRequest ? { onRequest } : {}),
+      handler: async (request, reply) => {
+        const answer = await handle({
+          request,
+          params: request.params as Record<string, string>,
+          query: request.query,
+          body: request.body,
+          service: app.service,
+          requestor: () => app.requestorOf(request),
+        });
+        return send(request, reply, op, answer);
+      },
+    });
+  }
+}
+
+/**
+ * The one place an answer of the table is written. `op.responses[status]?.schema` is the answer's zod schema: a
+ * serializer compiled per schema plugs in here (a `type` other than JSON's is sent as it is).
+ */
+function send(request: FastifyRequest, reply: FastifyReply, _op: Operation, answer: Reply): FastifyReply {
+  if (answer.traces) request.traces = answer.traces;
+  reply.status(answer.status ?? 200);
+  if (answer.type) reply.type(answer.type);
+  return reply.send(answer.body);
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { IsoDuration } from '../../../engine/rules/schemas.ts';
+import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engine/time.ts';
+import { phrase, RuleViolation } from '../../../engine/index.ts';
+import { parseRequest } from '../../../engine/validate.ts';
+import * as S from '../openapi/schemas.ts';
+import { json, type Operation } from './operation.ts';
+
+/**
+ * `freeze: true` (our addition to CONTRACT §8) stops the clock at that instant until the next change
+ * without it, so a scenario run against a live server sees the exact instants it sees in-process.
+ */
+export const ClockChange = z.union([
+  z.strictObject({ now: z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)'), freeze: z.boolean().optional() }),
+  z.strictObject({ advance: IsoDuration, freeze: z.boolean().optional() }),
+]);
+
+/**
+ * Spec §4.1 rule 8: the operator may give a booking an after-sales override profile, after which ordinary refund
+ * and exchange requests succeed without overrule codes, even for non-refundable, non-exchangeable tickets. The
+ * operator's own tools set it; in the sandbox this control does (our addition to CONTRACT §8).
+ */
+export const AfterSalesOverrideChange = z.strictObject({
+  afterSalesOverride: z.boolean().describe('true: the booking may be refunded in full and exchanged whatever its tickets allow.'),
+});
+
+/** 10000-01-01T00:00:00Z: from here on toISOString() writes a six-digit year no date-time pattern accepts. */
+const LAST_WRITABLE_INSTANT = Date.UTC(10000, 0, 1);
+
+/**
+ * Sandbox controls (CONTRACT §8), registered only with --sandbox. GET /sandbox/traces/{requestId} is registered
+ * by hand (server.ts), beside the hook that keeps the traces.
+ */
+export const sandbox: Operation[] = [
+  {
+    method: 'GET', path: '/sandbox/clock',
+    summary: 'Read the sandbox clock', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
+    responses: { 200: json('The sandbox time.', S.SandboxClock) },
+    handle: async ({ service }) => ({ body: { now: service.clock.now().toISOString() } }),
+  },
+  {
+    method: 'POST', path: '/sandbox/clock',
+    summary: 'Set or advance the sandbox clock', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
+    description: 'Every TTL, expiry and "24 hours before departure" rule reads this clock; token lifetimes do not.',
+    request: { schema: ClockChange, required: true },
+    responses: { 200: json('The sandbox time after the change.', S.SandboxClock) },
+    handle: async ({ service: { clock }, body }) => {
+      const change = parseRequest(ClockChange, body);
+      // The clock moves only to an instant every date in the engine can be written as (years 1970–9999); a refused
+      // change leaves it where it was.
+      const next = 'now' in change ? Date.parse(change.now) : clock.now().getTime() + durationMs(change.advance);
+      if (!(next >= 0 && next < LAST_WRITABLE_INSTANT)) {
+        throw new RuleViolation('86001', { reason: phrase('clock-out-of-range') }, [{ requestPointer: 'now' in change ? '#/now' : '#/advance' }]);
+      }
+      if ('now' in change) clock.set!(new Date(next));
+      else clock.advance!(change.advance);
+      clock.freeze?.(change.freeze === true);
+      return { body: { now: clock.now().toISOString(), frozen: change.freeze === true } };
+    },
+  },
+  {
+    method: 'PUT', path: '/sandbox/bookings/{bookingId}/after-sales-override',
+    summary: "Give a booking the operator's after-sales override profile, or take it away", section: 'spec §4.1 rule 8; CONTRACT §8 (our addition)', tag: 'Sandbox', access: 'sandbox',
+    description: 'With the override, refund offers refund in full without fee and exchanges are allowed even for tickets that are neither refundable nor exchangeable (rules/refund-fees.yaml, rules/exchange-guards.yaml), without overrule codes. Any booking, whoever sold it: the operator sets it.',
+    request: { schema: AfterSalesOverrideChange, required: true },
+    responses: { 200: json('The booking now has (or no longer has) the override.', S.SandboxAfterSalesOverride) },
+    handle: async ({ service, params, body }) => {
+      const { afterSalesOverride } = parseRequest(AfterSalesOverrideChange, body);
+      await service.setAfterSalesOverride(params['bookingId']!, afterSalesOverride);
+      return { body: { bookingId: params['bookingId']!, afterSalesOverride } };
+    },
+  },
+  {
+    method: 'POST', path: '/sandbox/reset',
+    summary: 'Empty the store', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
+    description: 'Bookings and offers go; rules and reference data stay.',
+    responses: { 200: json('Reset.', S.SandboxReset) },
+    handle: async ({ service }) => {
+      await service.store.reset();
+      return { body: { status: 'reset' } };
+    },
+  },
+  {
+    method: 'GET', path: '/sandbox/traces/{requestId}',
+    summary: 'The rule traces behind a recent response', section: 'CONTRACT §8, §9', tag: 'Sandbox', access: 'sandbox',
+    description: 'By the x-request-id of one of the last 500 responses; what `signalbox test --target` prints for a failing step.',
+    responses: { 200: json('Traces', S.SandboxTraces) },
+  },
+];

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { fastifyPath, keyOf, operationOf, operationOfRoute, operations } from '../adapters/http/operations/index.ts';
+import { buildServer } from '../adapters/http/server.ts';
+import { DEFAULT_OSDM_DOCUMENT, defaultOsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
+import { memoryStore } from '../adapters/store/memory.ts';
+import { engine } from './helpers/server.ts';
+
+/**
+ * The route table (adapters/http/operations/) is the one place an operation is declared: the server's routes and
+ * GET /openapi.json are made from it, and a route outside it cannot be registered.
+ */
+const app = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'table' });
+await app.ready();
+afterAll(() => app.close());
+
+/** `ANY` is listed once, as GET, with `*` as `{path}` (document.ts). */
+const documentKey = (op: (typeof operations)[number]) => `${op.method === 'ANY' ? 'GET' : op.method} ${op.path.replace(/\*$/, '{path}')}`;
+
+describe('the route table', () => {
+  it('is what the server registers and what /openapi.json lists, one operation each', async () => {
+    const registered = new Set(app.registeredRoutes.map((r) => operationOfRoute(r.method, r.url)));
+    expect(registered.has(undefined)).toBe(false);
+    expect(operations.filter((op) => !registered.has(op)).map(keyOf), 'table entries no route serves').toEqual([]);
+    expect(new Set(operations.map(keyOf)).size).toBe(operations.length);
+
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { 'x-osdm-operation-ids'?: string[] }>> };
+    const listed = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op['x-osdm-operation-ids'] ?? []] as const));
+    expect(listed).toEqual(operations.map((op) => [documentKey(op), op.osdm ?? []]));
+  });
+
+  it('refuses a route without an entry: the server cannot serve what the table does not declare', async () => {
+    const other = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'table' });
+    try {
+      expect(() => other.get('/v3/bookings/:bookingId/history', async () => ({}))).toThrow(/GET \/v3\/bookings\/:bookingId\/history has no entry in the route table/);
+      // A method the table does not declare for a path it has is refused as well.
+      expect(() => other.delete('/v3/bookings/:bookingId', async () => ({}))).toThrow(/no entry in the route table/);
+      // Under another name for the path parameter too: the table's names are the routes' names.
+      expect(() => other.get('/v3/fulfillments/:id', async () => ({}))).toThrow(/no entry in the route table/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('finds the operation of every request path, literal segments before parameters', () => {
+    for (const op of operations) {
+      const path = op.path.replace(/\{\w+\}/g, 'x-1').replace(/\*$/, 'a/b');
+      expect(operationOf(op.method === 'ANY' ? 'PUT' : op.method, `${path}?q=1`), keyOf(op)).toBe(op);
+      expect(operationOfRoute(op.method === 'ANY' ? 'OPTIONS' : op.method, fastifyPath(op.path)), keyOf(op)).toBe(op);
+    }
+    expect(operationOf('GET', '/v3/availabilities/nearby')!.method).toBe('ANY');
+    expect(operationOf('GET', '/v3/bookings/')).toBeUndefined();
+    expect(operationOf('DELETE', '/v3/offers')).toBeUndefined();
+  });
+});
+
+const osdm = 'missing' in defaultOsdmConformance() ? undefined : (parse(readFileSync(DEFAULT_OSDM_DOCUMENT, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> });
+
+describe.skipIf(!osdm)('the OSDM operations of the route table', () => {
+  it('are operationIds of OSDM 3.4, and only Reseller API operations name one', () => {
+    const ids = new Set(Object.values(osdm!.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId)));
+    expect(operations.flatMap((op) => (op.osdm ?? []).filter((id) => !ids.has(id)).map((id) => `${keyOf(op)}: ${id}`))).toEqual([]);
+    expect(operations.filter((op) => op.osdm?.length && !op.path.startsWith('/v3/')).map(keyOf)).toEqual([]);
+  });
+});
