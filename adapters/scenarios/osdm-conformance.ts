@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
-import { deviationOf, operationAlias, type Deviation, type Violation } from './osdm-deviations.ts';
+import { operationOf as ourOperationOf } from '../http/operations/index.ts';
+import { deviationOf, type Deviation, type Violation } from './osdm-deviations.ts';
 
 /**
  * Checks Reseller API responses against the official OSDM 3.4 OpenAPI document (CONTRACT §4c), read as it
@@ -74,6 +75,7 @@ export function defaultOsdmConformance(): OsdmConformance | { missing: string } 
 
 interface Operation {
   method: string;
+  operationId?: string;
   template: string;
   pattern: RegExp;
   params: number;
@@ -83,7 +85,7 @@ interface Operation {
 
 function build(file: string): OsdmConformance {
   const doc = readDocument(file) as {
-    paths: Record<string, Record<string, { responses?: Record<string, unknown>; requestBody?: Schema }>>;
+    paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown>; requestBody?: Schema }>>;
     components: { schemas: Record<string, Schema>; responses: Record<string, Schema> };
   };
   const components = doc.components.schemas;
@@ -97,7 +99,10 @@ function build(file: string): OsdmConformance {
     for (const [method, op] of Object.entries(item)) {
       if (!op?.responses) continue;
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      operations.push({ method, template, pattern, params: (template.match(/\{/g) ?? []).length, responses: op.responses, ...(op.requestBody ? { requestBody: op.requestBody } : {}) });
+      operations.push({
+        method, template, pattern, params: (template.match(/\{/g) ?? []).length, responses: op.responses,
+        ...(op.operationId ? { operationId: op.operationId } : {}), ...(op.requestBody ? { requestBody: op.requestBody } : {}),
+      });
     }
   }
   // A literal segment wins over a parameter: /availabilities/place-map before a templated sibling.
@@ -125,19 +130,27 @@ function build(file: string): OsdmConformance {
   // For answers at paths OSDM does not have (an unknown route's 404): OSDM's Problem, where the document has one.
   let problemValidator: ValidateFunction | null | undefined;
   const problem = () => (problemValidator ??= components['Problem'] ? ajv.compile({ $ref: 'osdm#/definitions/Problem' }) : null);
-  const operationOf = (method: string, path: string) => {
-    const osdmPath = operationAlias(method, path) ?? path;
-    return operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(osdmPath));
+  /**
+   * OSDM's operation for a request to `/v3` + path: the one OSDM has at that path, else the one OSDM operation our
+   * route table says the operation at that path stands for (an operator's path such as POST /booking, CONTRACT §6).
+   */
+  const operationOf = (method: string, path: string): { op: Operation; alias: boolean } | undefined => {
+    const m = method.toLowerCase();
+    const atPath = operations.find((o) => o.method === m && o.pattern.test(path));
+    if (atPath) return { op: atPath, alias: false };
+    const ours = ourOperationOf(method, `/v3${path}`)?.osdm ?? [];
+    const standsFor = ours.length === 1 ? operations.find((o) => o.method === m && o.operationId === ours[0]) : undefined;
+    return standsFor && { op: standsFor, alias: true };
   };
 
   return {
     source: file,
     requestSchema(method, path) {
-      const op = operationOf(method, path.replace(/^\/v3/, ''));
+      const op = operationOf(method, path.replace(/^\/v3/, ''))?.op;
       return translated(bodySchemaOf(op?.requestBody));
     },
     responseSchema(method, path, status) {
-      const op = operationOf(method, path.replace(/^\/v3/, ''));
+      const op = operationOf(method, path.replace(/^\/v3/, ''))?.op;
       const key = op && (String(status) in op.responses ? String(status) : 'default' in op.responses ? 'default' : undefined);
       return op && key ? translated(bodySchemaOf(op.responses[key] as Schema)) : undefined;
     },
@@ -151,9 +164,8 @@ function build(file: string): OsdmConformance {
         if (deviation) found.allowed.push({ ...v, deviation: deviation.id });
         else found.violations.push(v);
       };
-      const alias = operationAlias(method, path.slice(3));
-      const op = operationOf(method, path.slice(3));
-      if (!op) {
+      const osdmOperation = operationOf(method, path.slice(3));
+      if (!osdmOperation) {
         // A path OSDM does not have may still be refused as OSDM refuses anything: with a Problem.
         if (status < 400) report({ operation: asked, status, pointer: '', message: 'no such operation in OSDM 3.4' });
         else {
@@ -162,6 +174,7 @@ function build(file: string): OsdmConformance {
         }
         return found;
       }
+      const { op, alias } = osdmOperation;
       const operation = `${method.toUpperCase()} ${op.template}`;
       if (alias) report({ operation, status, pointer: '', message: `answered at the operator's path ${path.slice(3)}` });
       const statusKey = String(status) in op.responses ? String(status) : 'default' in op.responses ? 'default' : undefined;

@@ -87,14 +87,6 @@ export const DEVIATIONS: readonly Deviation[] = [
   },
 ];
 
-/** The operator's own paths for OSDM operations (CONTRACT §6), as OSDM names them. */
-export function operationAlias(method: string, path: string): string | undefined {
-  if (method.toUpperCase() !== 'POST') return undefined;
-  if (path === '/booking') return '/bookings';
-  const fulfillment = /^\/bookings\/([^/]+)\/fulfillment$/.exec(path);
-  return fulfillment ? `/bookings/${fulfillment[1]}/fulfillments` : undefined;
-}
-
 /** The deviation that allows this violation of an answer to `asked` (`METHOD /path`), if any. */
 export function deviationOf(v: Violation, asked: string): Deviation | undefined {
   return DEVIATIONS.find(({ allows }) => allows
