@@ -50,8 +50,7 @@ function zodExports(module: Record<string, unknown>): Record<string, z.ZodType> 
 }
 
 /** `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment`. */
-function operationId(key: string): string {
-  const [method, path] = key.split(' ') as [string, string];
+function operationId({ method, path }: Operation): string {
   const words = path.split('/').filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
     .flatMap((s) => s.split(/[^A-Za-z0-9]+/)).filter(Boolean);
   return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
@@ -76,7 +75,7 @@ function schemaComponents(): Components {
   };
   for (const [name, schema] of Object.entries(named)) add(schema, name);
   for (const op of operations) {
-    const id = operationId(keyOf(op));
+    const id = operationId(op);
     const cap = id[0]!.toUpperCase() + id.slice(1);
     if (op.request) add(op.request.schema, `${cap}Request`);
     for (const [status, response] of Object.entries(op.responses)) if (response.schema) add(response.schema, `${cap}Response${status}`);
@@ -113,10 +112,10 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** The Problem statuses an operation can answer: those its access and shape imply, and its own. */
-function problemStatuses(key: string, op: Operation): Map<number, string> {
+function problemStatuses(op: Operation): Map<number, string> {
   const statuses = new Map<number, string>();
   const hasBody = op.request !== undefined;
-  const hasPathParameter = key.includes('{') || key.includes('*');
+  const hasPathParameter = op.path.includes('{') || op.path.includes('*');
   const add = (...codes: number[]) => { for (const c of codes) statuses.set(c, STATUS_TEXT[c]!); };
   const byAccess: Record<Access, () => void> = {
     public: () => add(500),
@@ -144,8 +143,7 @@ function pathParameters(path: string) {
   }));
 }
 
-function operationObject(c: Components, key: string, op: Operation, registered: boolean): Record<string, unknown> {
-  const path = key.slice(key.indexOf(' ') + 1);
+function operationObject(c: Components, op: Operation, registered: boolean): Record<string, unknown> {
   const security: Record<Access, unknown[]> = {
     public: [],
     sandbox: [],
@@ -155,7 +153,7 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
   };
   const jsonTypes = op.access === 'reseller' ? ['application/json', 'application/vnd.uic.osdm+json'] : ['application/json'];
   // Real bodies from the scenarios (examples.json, `signalbox examples`): shown by /docs, the request one prefills "Try it out".
-  const seen = (examples as Examples)[key];
+  const seen = (examples as Examples)[keyOf(op)];
   const example = (status: number | string) => (seen?.responses[status] !== undefined ? { example: seen.responses[status] } : {});
   const content = (response: Response, status: string) => Object.fromEntries(
     (response.contentType ? [response.contentType] : jsonTypes).map((type) => [type, { schema: response.schema && c.nameOf.has(response.schema) ? ref(c, response.schema) : { type: 'string' }, ...example(status) }]),
@@ -174,7 +172,7 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
       responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
     }
   }
-  for (const [status, text] of problemStatuses(key, op)) {
+  for (const [status, text] of problemStatuses(op)) {
     if (responses[status]) continue;
     responses[status] = text === STATUS_TEXT[status] && seen?.responses[status] === undefined
       ? { $ref: `#/components/responses/Problem${status}` }
@@ -182,13 +180,13 @@ function operationObject(c: Components, key: string, op: Operation, registered: 
   }
   const status = registered ? undefined : 'planned';
   return {
-    operationId: operationId(key),
+    operationId: operationId(op),
     summary: op.summary,
     description: [op.description, `Decided by ${op.section}.`, status ? '**Planned**: CONTRACT §6 names it; this server does not answer it yet (404).' : undefined].filter(Boolean).join('\n\n'),
     tags: [op.tag],
     security: security[op.access],
     parameters: [
-      ...pathParameters(path.replace(/\*$/, '{path}')),
+      ...pathParameters(op.path.replace(/\*$/, '{path}')),
       ...Object.entries(op.query ?? {}).map(([name, q]) => ({
         name, in: 'query', required: q.required ?? false, description: q.description,
         schema: q.schema ? z.toJSONSchema(q.schema, { io: 'input', target: 'draft-2020-12' }) : { type: 'string' },
@@ -239,18 +237,17 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
   const paths: Record<string, Record<string, unknown>> = {};
   const planned: string[] = [];
   for (const op of operations) {
-    const key = keyOf(op);
     const served = registered.has(op);
     if (!served && op.access === 'sandbox') continue; // sandbox controls exist only with --sandbox (CONTRACT §8)
-    if (!served) planned.push(key);
+    if (!served) planned.push(keyOf(op));
     const { method } = op;
     const path = op.path.replace(/\*$/, '{path}');
     const item = (paths[path] ??= {});
     if (method === 'ANY') {
       // Listed once (as GET), not once per method: every method gets the same answer, which the text says.
-      item['get'] ??= operationObject(c, key, { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') }, served);
+      item['get'] ??= operationObject(c, { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') }, served);
     } else {
-      item[method.toLowerCase()] = operationObject(c, key, op, served);
+      item[method.toLowerCase()] = operationObject(c, op, served);
     }
   }
   return {

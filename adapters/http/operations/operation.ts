@@ -67,7 +67,7 @@ export interface Call {
 }
 
 /** What a handler answers; register.ts writes it. */
-export interface Reply {
+export interface Answer {
   /** Defaults to 200. */
   status?: number;
   /** Undefined: an empty body. */
@@ -78,7 +78,7 @@ export interface Reply {
   type?: string;
 }
 
-export type Handler = (call: Call) => Promise<Reply>;
+export type Handler = (call: Call) => Promise<Answer>;
 
 /** `GET /v3/bookings/{bookingId}`: how tests, examples.json and reports name an operation. */
 export const keyOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} ${op.path}`;
@@ -88,5 +88,5 @@ export const json = (description: string, schema: z.ZodType): Response => ({ des
 export const noContent: Response = { description: 'Done; empty body.' };
 
 /** A decided result as the answer: its value is the body, its traces are kept. */
-export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }, status?: number): Reply =>
+export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }, status?: number): Answer =>
   ({ ...(status === undefined ? {} : { status }), body: result.value, traces: result.traces });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { checkSubscriptionKey } from '../subscription-key.ts';
 import { fastifyPath, operations } from './index.ts';
-import type { Access, Operation, Reply } from './operation.ts';
+import type { Access, Operation, Answer } from './operation.ts';
 
 /**
  * Serves the route table: a Fastify route per operation with a handler, its credentials checked by `access`,
@@ -47,10 +47,11 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
 }
 
 /**
- * The one place an answer of the table is written. `op.responses[status]?.schema` is the answer's zod schema: a
- * serializer compiled per schema plugs in here (a `type` other than JSON's is sent as it is).
+ * The one place an answer of the table is written. `op.responses[status]?.schema` is the zod schema of a JSON
+ * answer's body: a serializer compiled per schema belongs here (an answer with its own `type` is sent as it is).
+ * Without one, Fastify writes the body with JSON.stringify.
  */
-function send(request: FastifyRequest, reply: FastifyReply, _op: Operation, answer: Reply): FastifyReply {
+function send(request: FastifyRequest, reply: FastifyReply, _op: Operation, answer: Answer): FastifyReply {
   if (answer.traces) request.traces = answer.traces;
   reply.status(answer.status ?? 200);
   if (answer.type) reply.type(answer.type);
