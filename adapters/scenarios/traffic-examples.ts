@@ -4,7 +4,7 @@ import type { ScenarioResult } from './results.ts';
 
 /**
  * Examples for GET /openapi.json taken from scenario traffic (`signalbox examples`), not generated: for each
- * operation of operations.ts, a request body and one answer per status the scenarios saw, so Swagger UI at
+ * operation of the route table, a request body and one answer per status the scenarios saw, so Swagger UI at
  * /docs shows real bodies and prefills "Try it out" with one that works against a fresh sandbox's flow.
  */
 

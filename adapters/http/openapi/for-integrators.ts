@@ -1,7 +1,7 @@
 /**
  * The API document as integrators read it: what the API does, without citations of the documents and files
  * behind this implementation ("spec §4.1", "CONTRACT §6", "errors.yaml"). Those stay in the sources, where
- * they help maintainers (operations.ts names the section each operation follows).
+ * they help maintainers (the route table, adapters/http/operations/, names the section each operation follows).
  */
 const CITATION = /(?:spec|CONTRACT)\s?§|CONTRACT(?:\.md)?\b|\b[\w-]+\.(?:yaml|ts)\b|\bcited\b/;
 

@@ -88,5 +88,4 @@ export const json = (description: string, schema: z.ZodType): Response => ({ des
 export const noContent: Response = { description: 'Done; empty body.' };
 
 /** A decided result as the answer: its value is the body, its traces are kept. */
-export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }, status?: number): Answer =>
-  ({ ...(status === undefined ? {} : { status }), body: result.value, traces: result.traces });
+export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }): Answer => ({ body: result.value, traces: result.traces });

@@ -8,7 +8,7 @@ import type { Access, Operation, Answer } from './operation.ts';
  * its handler called with the request's parts, and its answer written by `send`. Sandbox operations only with
  * --sandbox (CONTRACT §8).
  */
-export function registerOperations(app: FastifyInstance, options: { sandbox: boolean }, table: readonly Operation[] = operations): void {
+export function registerOperations(app: FastifyInstance, options: { sandbox: boolean }): void {
   // Checked before the body is read: an unauthenticated caller cannot make the server parse a megabyte, and no
   // /v3 handler runs without a Requestor (and so a final request.osdmVersion).
   const checks: Record<Access, onRequestAsyncHookHandler | undefined> = {
@@ -23,7 +23,7 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
       await app.authenticate(request, 'customer');
     },
   };
-  for (const op of table) {
+  for (const op of operations) {
     const handle = op.handle;
     if (!handle || (op.access === 'sandbox' && !options.sandbox)) continue;
     const onRequest = checks[op.access];
