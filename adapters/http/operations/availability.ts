@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { phrase, RuleViolation, type AvailabilityKind } from '../../../engine/index.ts';
 import * as S from '../openapi/schemas.ts';
-import { decided, json, type Handler, type Operation } from './operation.ts';
+import { decided, json, type Handler, operation, type Operation } from './operation.ts';
 
 const availabilityQuery = {
   contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: z.enum(['OFFER', 'BOOKING']) },
@@ -18,44 +18,44 @@ const availability = (kind: AvailabilityKind): Handler => async ({ service, requ
  * offer's reservation offer part or a booking's reservation; coach layouts by id.
  */
 export const availabilities: Operation[] = [
-  {
+  operation({
     method: 'GET', path: '/v3/availabilities',
     summary: 'Available places per place-property combination', section: 'spec §4.1, CONTRACT §6', tag: 'Availability', access: 'reseller',
     query: availabilityQuery,
     responses: { 200: json('Counts', S.AvailabilityCountResponse) },
     handle: availability('counts'),
-  },
-  {
+  }),
+  operation({
     method: 'GET', path: '/v3/availabilities/preferences', osdm: ['getAvailabilitiesPreferences'],
     summary: 'Seat availability', section: 'spec §4.1, CONTRACT §6', tag: 'Availability', access: 'reseller',
     query: availabilityQuery,
     responses: { 200: json('Available places', S.PlacePreferencesResponse) },
     handle: availability('preferences'),
-  },
-  {
+  }),
+  operation({
     method: 'GET', path: '/v3/availabilities/place-map', osdm: ['getAvailabilitiesPlaceMap'],
     summary: 'Place map', section: 'spec §2.11, §4.1 rule 3', tag: 'Availability', access: 'reseller',
     query: availabilityQuery,
     responses: { 200: json('PlaceAvailability', S.PlaceAvailabilityResponse) },
     problems: { 403: 'X_OPERATION_NOT_PERMITTED' },
     handle: availability('place-map'),
-  },
-  {
+  }),
+  operation({
     method: 'GET', path: '/v3/coach-layouts/{layoutId}', osdm: ['getCoachLayoutsLayoutId'],
     summary: 'A coach layout', section: 'spec §2.11, CONTRACT §6', tag: 'Availability', access: 'reseller',
     responses: { 200: json('CoachLayoutResponse', S.CoachLayoutResponse) },
     handle: async ({ service, params }) => {
-      const body = service.engine.coachLayout(params['layoutId']!);
+      const body = service.engine.coachLayout(params.layoutId);
       // Spec §4.1 rule 3: an unknown coach layout id.
-      if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-coach-layout'), id: params['layoutId']! });
+      if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-coach-layout'), id: params.layoutId });
       return { body };
     },
-  },
-  {
+  }),
+  operation({
     method: 'ANY', path: '/v3/availabilities/nearby', osdm: ['getAvailabilitiesNearby'],
     summary: 'Nearby availability (not supported)', section: 'spec §4.1, CONTRACT §5', tag: 'Availability', access: 'reseller',
     responses: {},
     problems: { 501: 'always' },
     handle: async () => { throw new RuleViolation('X_NOT_SUPPORTED', { feature: phrase('feature-nearby-availabilities') }); },
-  },
+  }),
 ];

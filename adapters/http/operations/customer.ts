@@ -5,7 +5,7 @@ import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest,
 import { parseRequest } from '../../../engine/validate.ts';
 import type { Service } from '../../service.ts';
 import * as S from '../openapi/schemas.ts';
-import { json, type Handler, type Operation } from './operation.ts';
+import { json, type Handler, operation, type Operation } from './operation.ts';
 
 /** The customer's record with the passes the store knows of: bought ones, and the rides multi-ride passes have left. */
 async function customerRecord(customers: Customers, key: CustomerKey, language: Language, service: Service) {
@@ -31,33 +31,33 @@ const customerFound = json('The customer record itself (spec §2.12).', S.Custom
 
 /** The Customer API (spec §4.3, §5 rule 5, CONTRACT §3, §7): four lookups. */
 export const customer: Operation[] = [
-  {
+  operation({
     method: 'POST', path: '/customer/contacts/email',
     summary: 'Find a customer by e-mail', section: 'spec §4.3, CONTRACT §7', tag: 'Customer API', access: 'customer',
     description: 'The e-mail may be URL-encoded; case does not matter.',
     request: { schema: EmailLookupRequest, required: true },
     responses: { 200: customerFound },
     handle: lookup(EmailLookupRequest, 'email', phrase('resource-customer'), (c, email, l, s) => customerRecord(c, { email }, l, s)),
-  },
-  {
+  }),
+  operation({
     method: 'POST', path: '/customer/contacts/prio-number',
     summary: 'Find a customer by member number', section: 'spec §4.3, CONTRACT §7', tag: 'Customer API', access: 'customer',
     request: { schema: MemberNumberLookupRequest, required: true },
     responses: { 200: customerFound },
     handle: lookup(MemberNumberLookupRequest, 'memberNumber', phrase('resource-customer'), (c, memberNumber, l, s) => customerRecord(c, { memberNumber }, l, s)),
-  },
-  {
+  }),
+  operation({
     method: 'POST', path: '/customer/contacts/ssn',
     summary: 'Find a customer by personal identity number', section: 'spec §4.3, CONTRACT §7', tag: 'Customer API', access: 'customer',
     request: { schema: IdentityNumberLookupRequest, required: true },
     responses: { 200: customerFound },
     handle: lookup(IdentityNumberLookupRequest, 'ssn', phrase('resource-customer'), (c, ssn, l, s) => customerRecord(c, { ssn }, l, s)),
-  },
-  {
+  }),
+  operation({
     method: 'POST', path: '/customer/contracts/contract-number',
     summary: 'Find a corporate contract', section: 'spec §4.3, CONTRACT §7', tag: 'Customer API', access: 'customer',
     request: { schema: ContractLookupRequest, required: true },
     responses: { 200: json('The contract record itself (spec §2.12).', S.ContractRecord) },
     handle: lookup(ContractLookupRequest, 'contractNumber', phrase('resource-contract'), async (c, number) => lookupContract(c, number)),
-  },
+  }),
 ];

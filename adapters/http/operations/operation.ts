@@ -29,10 +29,10 @@ export interface Response {
   contentType?: string;
 }
 
-export interface Operation {
+export interface Operation<P extends string = string> {
   method: Method;
   /** OpenAPI path template (`/v3/bookings/{bookingId}`); a `*` at the end is any rest of the path. */
-  path: string;
+  path: P;
   summary: string;
   /** Where the behaviour is decided: `spec §4.1`, `CONTRACT §6`. */
   section: string;
@@ -51,13 +51,17 @@ export interface Operation {
    * The service call and how its result becomes the answer. Absent: the route is registered by hand (the token
    * endpoint, the landing page, /docs; server.ts), or not at all yet (published as planned).
    */
-  handle?: Handler;
+  handle?: Handler<P>;
 }
 
+/** The parameter names of a path template: `/v3/bookings/{bookingId}/passengers/{passengerId}` → `bookingId | passengerId`. */
+export type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamsOf<Rest> : never;
+
 /** What a handler gets: the request's parts, the service, and the Requestor (Reseller API only). */
-export interface Call {
+export interface Call<P extends string = string> {
   request: FastifyRequest;
-  params: Readonly<Record<string, string>>;
+  /** The path's parameters, by the names of the operation's path template. */
+  params: Readonly<Record<ParamsOf<P>, string>>;
   query: unknown;
   /** As received (parsed JSON, undefined for none): the service validates it. */
   body: unknown;
@@ -78,7 +82,10 @@ export interface Answer {
   type?: string;
 }
 
-export type Handler = (call: Call) => Promise<Answer>;
+export type Handler<P extends string = string> = (call: Call<P>) => Promise<Answer>;
+
+/** An entry of the table, its handler typed by its path: a parameter the path does not name does not compile. */
+export const operation = <const P extends string>(op: Operation<P>): Operation => op as unknown as Operation;
 
 /** `GET /v3/bookings/{bookingId}`: how tests, examples.json and reports name an operation. */
 export const keyOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} ${op.path}`;

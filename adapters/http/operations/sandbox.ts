@@ -4,7 +4,7 @@ import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engin
 import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/validate.ts';
 import * as S from '../openapi/schemas.ts';
-import { json, type Operation } from './operation.ts';
+import { json, operation, type Operation } from './operation.ts';
 
 /**
  * `freeze: true` (our addition to CONTRACT §8) stops the clock at that instant until the next change
@@ -32,13 +32,13 @@ const LAST_WRITABLE_INSTANT = Date.UTC(10000, 0, 1);
  * by hand (server.ts), beside the hook that keeps the traces.
  */
 export const sandbox: Operation[] = [
-  {
+  operation({
     method: 'GET', path: '/sandbox/clock',
     summary: 'Read the sandbox clock', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
     responses: { 200: json('The sandbox time.', S.SandboxClock) },
     handle: async ({ service }) => ({ body: { now: service.clock.now().toISOString() } }),
-  },
-  {
+  }),
+  operation({
     method: 'POST', path: '/sandbox/clock',
     summary: 'Set or advance the sandbox clock', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
     description: 'Every TTL, expiry and "24 hours before departure" rule reads this clock; token lifetimes do not.',
@@ -57,8 +57,8 @@ export const sandbox: Operation[] = [
       clock.freeze?.(change.freeze === true);
       return { body: { now: clock.now().toISOString(), frozen: change.freeze === true } };
     },
-  },
-  {
+  }),
+  operation({
     method: 'PUT', path: '/sandbox/bookings/{bookingId}/after-sales-override',
     summary: "Give a booking the operator's after-sales override profile, or take it away", section: 'spec §4.1 rule 8; CONTRACT §8 (our addition)', tag: 'Sandbox', access: 'sandbox',
     description: 'With the override, refund offers refund in full without fee and exchanges are allowed even for tickets that are neither refundable nor exchangeable (rules/refund-fees.yaml, rules/exchange-guards.yaml), without overrule codes. Any booking, whoever sold it: the operator sets it.',
@@ -66,11 +66,11 @@ export const sandbox: Operation[] = [
     responses: { 200: json('The booking now has (or no longer has) the override.', S.SandboxAfterSalesOverride) },
     handle: async ({ service, params, body }) => {
       const { afterSalesOverride } = parseRequest(AfterSalesOverrideChange, body);
-      await service.setAfterSalesOverride(params['bookingId']!, afterSalesOverride);
-      return { body: { bookingId: params['bookingId']!, afterSalesOverride } };
+      await service.setAfterSalesOverride(params.bookingId, afterSalesOverride);
+      return { body: { bookingId: params.bookingId, afterSalesOverride } };
     },
-  },
-  {
+  }),
+  operation({
     method: 'POST', path: '/sandbox/reset',
     summary: 'Empty the store', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
     description: 'Bookings and offers go; rules and reference data stay.',
@@ -79,11 +79,11 @@ export const sandbox: Operation[] = [
       await service.store.reset();
       return { body: { status: 'reset' } };
     },
-  },
-  {
+  }),
+  operation({
     method: 'GET', path: '/sandbox/traces/{requestId}',
     summary: 'The rule traces behind a recent response', section: 'CONTRACT §8, §9', tag: 'Sandbox', access: 'sandbox',
     description: 'By the x-request-id of one of the last 500 responses; what `signalbox test --target` prints for a failing step.',
     responses: { 200: json('Traces', S.SandboxTraces) },
-  },
+  }),
 ];
