@@ -4,7 +4,7 @@ import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest 
 import { parseRequest } from '../../../engine/validate.ts';
 import * as S from '../openapi/schemas.ts';
 import { osdmVersionNumber } from '../version.ts';
-import { decided, json, noContent, type Call, type Handler, operation, type Operation } from './operation.ts';
+import { decided, json, noContent, operation, type Call, type Handler, type Operation } from './operation.ts';
 
 /** An aftersales command on the booking of the path; the service says the status (spec §3, §4.1 rules 5, 6, 11, 12; CONTRACT §6). */
 const run = <P extends `/v3/bookings/{bookingId}/${string}`>(command: (call: Call<P>) => AftersalesCommand): Handler<P> => async (call) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { phrase, RuleViolation, type AvailabilityKind } from '../../../engine/index.ts';
 import * as S from '../openapi/schemas.ts';
-import { decided, json, type Handler, operation, type Operation } from './operation.ts';
+import { decided, json, operation, type Handler, type Operation } from './operation.ts';
 
 const availabilityQuery = {
   contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: z.enum(['OFFER', 'BOOKING']) },

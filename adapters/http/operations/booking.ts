@@ -2,7 +2,7 @@ import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/booking/patch-requests.ts';
 import { BookingRequest } from '../../../engine/booking/request.ts';
 import * as S from '../openapi/schemas.ts';
-import { decided, json, type Handler, operation, type Operation } from './operation.ts';
+import { decided, json, operation, type Handler, type Operation } from './operation.ts';
 
 const book: Handler = async ({ service, requestor, body }) => decided(await service.book(await requestor(), body));
 const bookingProblems = { 404: 'an offer id that does not exist (or is another client’s)', 409: 'X_OFFER_EXPIRED' };

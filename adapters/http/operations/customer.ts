@@ -5,7 +5,7 @@ import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest,
 import { parseRequest } from '../../../engine/validate.ts';
 import type { Service } from '../../service.ts';
 import * as S from '../openapi/schemas.ts';
-import { json, type Handler, operation, type Operation } from './operation.ts';
+import { json, operation, type Handler, type Operation } from './operation.ts';
 
 /** The customer's record with the passes the store knows of: bought ones, and the rides multi-ride passes have left. */
 async function customerRecord(customers: Customers, key: CustomerKey, language: Language, service: Service) {
