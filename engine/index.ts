@@ -12,14 +12,14 @@ import { createBooking, readBookingRequest } from './booking/create.ts';
 import { confirmBooking, isExpired } from './booking/lifecycle.ts';
 import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
 import { createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
-import { renderExchangeOffer, renderExchangeOperation } from './aftersales/render.ts';
+import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
-import { makeContext, type Context } from './context.ts';
-import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model.ts';
+import { makeContext, type Context } from './model/context.ts';
+import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
 import { createOffers } from './offers/create.ts';
-import { bookingIdOf, holdingsOf, type OnTrain } from './seats/inventory.ts';
-import type { PassUse } from './booking/pass-uses.ts';
+import { bookingIdOf, holdingsOf, type OnTrain } from './holdings/place-holdings.ts';
+import type { PassUse } from './holdings/pass-uses.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
 
@@ -33,8 +33,8 @@ import { factProblems, FactsError } from './rules/fact-messages.ts';
 import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
-import { fill, renderProblem, violation, type Problem, RuleViolation } from './violation.ts';
-import { limitPointers } from './pointer-limit.ts';
+import { fill, renderProblem, violation, type Problem, RuleViolation } from './rules/violation.ts';
+import { limitPointers } from './rules/pointer-limit.ts';
 
 export interface EngineOptions {
   /** A compiled rule set; defaults to loading `rulesDir`. */
@@ -276,17 +276,17 @@ export { factCatalogue, type DecisionName } from './rules/facts.ts';
 export function boundaryCasesOf(rules: RuleSet, decision: DecisionName, also?: RuleSet): Array<Record<string, unknown>> {
   return boundaryCases(rules.decisions[decision], factCatalogue[decision] as z.ZodObject, also?.decisions[decision]);
 }
-export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './violation.ts';
-export { inBothLanguages } from './validate.ts';
+export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './rules/violation.ts';
+export { inBothLanguages } from './rules/validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
-export type { Booking, StoredOffer, Requestor, IdSource, Money, SoldPass, Warning } from './model.ts';
+export type { Booking, StoredOffer, Requestor, IdSource, Money, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
-export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
-export { trainHoldingsOf } from './seats/inventory.ts';
-export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './booking/pass-uses.ts';
-export { soldPassEntries, soldPassKey, soldPassKeysOf } from './booking/sold-passes.ts';
-export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './seats/inventory.ts';
+export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './model/train.ts';
+export { trainHoldingsOf } from './holdings/place-holdings.ts';
+export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';
+export { soldPassEntries, soldPassKey, soldPassKeysOf } from './holdings/sold-passes.ts';
+export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './holdings/place-holdings.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

@@ -6,7 +6,7 @@ import { openApiDocument, openApiPath, operationKeyOf } from '../adapters/http/o
 import { operations } from '../adapters/http/openapi/operations.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
-import { OfferCollectionRequest } from '../engine/offers/request.ts';
+import { OfferCollectionRequest } from '../engine/model/osdm/offer-request.ts';
 import { engine } from './helpers/server.ts';
 import { loadRules } from '../engine/index.ts';
 

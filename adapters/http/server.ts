@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Language, type Requestor } from '../../engine/index.ts';
-import { durationMs } from '../../engine/time.ts';
+import { durationMs } from '../../engine/rules/time.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
 import { randomIds } from '../ids.ts';
 import { createService, type Service } from '../service.ts';

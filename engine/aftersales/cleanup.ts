@@ -1,11 +1,11 @@
-import { phrase } from '../violation.ts';
-import { enforce, type Context } from '../context.ts';
+import { phrase } from '../rules/violation.ts';
+import { enforce, type Context } from '../model/context.ts';
 import { move } from '../booking/lifecycle.ts';
-import type { Booking } from '../model.ts';
-import { parseRequest } from '../validate.ts';
+import type { Booking } from '../model/records.ts';
+import { parseRequest } from '../rules/validate.ts';
 import { assertNoOtherOperation, moveOffer } from './offers.ts';
 import { applyRefund, priceRefund } from './refund.ts';
-import { CleanupRequest } from './requests.ts';
+import { CleanupRequest } from '../model/osdm/aftersales-requests.ts';
 import { ticketsOf } from './tickets.ts';
 
 /**

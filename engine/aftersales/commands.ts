@@ -1,12 +1,12 @@
-import type { Context } from '../context.ts';
-import type { Booking } from '../model.ts';
-import { phrase, violation } from '../violation.ts';
+import type { Context } from '../model/context.ts';
+import type { Booking } from '../model/records.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { cleanupBooking } from './cleanup.ts';
 import { confirmOnHoldOffer, createOnHoldOffer, deleteOnHoldOffer } from './on-hold.ts';
 import { confirmRefundOffer, createRefundOffer, deleteRefundOffer } from './refund.ts';
 import { confirmReleaseOffer, createReleaseOffer, deleteReleaseOffer } from './release.ts';
 import { deleteExchangeOperation, expireOperations, findOperation, patchExchangeOperation } from './exchange.ts';
-import { renderExchangeOperation, renderOnHoldOffer, renderRefundOffer, renderReleaseOffer } from './render.ts';
+import { renderExchangeOperation, renderOnHoldOffer, renderRefundOffer, renderReleaseOffer } from '../booking/render-aftersales.ts';
 
 /**
  * The aftersales operations of CONTRACT §6 as commands, so the HTTP adapter, the scenario runner and an

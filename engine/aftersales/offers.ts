@@ -1,8 +1,8 @@
-import type { Context } from '../context.ts';
-import { initialState, step } from '../machine.ts';
-import type { AftersalesOfferRecord, Booking } from '../model.ts';
-import { plus } from '../time.ts';
-import { phrase, violation, type Phrase } from '../violation.ts';
+import type { Context } from '../model/context.ts';
+import { initialState, step } from '../state/machine.ts';
+import type { AftersalesOfferRecord, Booking } from '../model/records.ts';
+import { plus } from '../rules/time.ts';
+import { phrase, violation, type Phrase } from '../rules/violation.ts';
 import { aftersalesOfferMachine, type AftersalesOfferEvent } from '../../machines/offers.ts';
 
 /**

@@ -1,11 +1,11 @@
-import { decide, type Context } from '../context.ts';
+import { decide, type Context } from '../model/context.ts';
 import { move } from '../booking/lifecycle.ts';
-import type { Booking } from '../model.ts';
-import { plus } from '../time.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import type { Booking } from '../model/records.ts';
+import { plus } from '../rules/time.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { findOffer, isLive, moveOffer, newOffer } from './offers.ts';
-import { OnHoldOfferRequest } from './requests.ts';
+import { OnHoldOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { withStatus } from './tickets.ts';
 
 /**

@@ -1,15 +1,15 @@
-import { decide, enforce, type Context } from '../context.ts';
+import { decide, enforce, type Context } from '../model/context.ts';
 import { move } from '../booking/lifecycle.ts';
-import type { Booking, Money, RefundOffer } from '../model.ts';
+import type { Booking, Money, RefundOffer } from '../model/records.ts';
 import { familyDiscounted } from '../offers/family-discount.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum, withVat } from '../offers/pricing.ts';
 import { overruleFact } from '../rules/facts.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
-import { OfferConfirmation, RefundOfferRequest } from './requests.ts';
+import { OfferConfirmation, RefundOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { ticketsOf, withStatus, type Ticket } from './tickets.ts';
 
 /**

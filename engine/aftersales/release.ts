@@ -1,12 +1,12 @@
-import { enforce, type Context } from '../context.ts';
+import { enforce, type Context } from '../model/context.ts';
 import { move } from '../booking/lifecycle.ts';
-import type { Booking } from '../model.ts';
+import type { Booking } from '../model/records.ts';
 import { overruleFact } from '../rules/facts.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
 import { assertStillLive, selectTickets, whatRemains } from './refund.ts';
-import { OfferConfirmation, ReleaseOfferRequest } from './requests.ts';
+import { OfferConfirmation, ReleaseOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { withStatus } from './tickets.ts';
 
 /**

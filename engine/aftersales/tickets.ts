@@ -1,4 +1,4 @@
-import type { Booking, Fulfillment, Money } from '../model.ts';
+import type { Booking, Fulfillment, Money } from '../model/records.ts';
 
 /**
  * A ticket is what one admission covers: its passengers' admission, reservations and ancillaries, each with

@@ -1,12 +1,12 @@
-import type { Context } from '../context.ts';
-import { step } from '../machine.ts';
-import type { Booking, Fulfillment } from '../model.ts';
-import { phrase, violation, type Phrase, type ProblemPointer } from '../violation.ts';
+import type { Context } from '../model/context.ts';
+import { step } from '../state/machine.ts';
+import type { Booking, Fulfillment } from '../model/records.ts';
+import { phrase, violation, type Phrase, type ProblemPointer } from '../rules/violation.ts';
 import { bookingMachine, type BookingEvent } from '../../machines/booking.ts';
 import { missingPassengerData } from './contact.ts';
 import { encodeTicket } from './tickets.ts';
 import { confirmExchange, expireOperations, liveOperation } from '../aftersales/exchange.ts';
-import { tripOfPart } from './trips.ts';
+import { tripOfPart } from '../model/trips.ts';
 
 /** Booking states that live until `confirmationTimeLimit` unless confirmed (machines/booking.ts). */
 export const PROVISIONAL_STATES: ReadonlySet<string> = new Set(['PREBOOKED', 'ON_HOLD']);

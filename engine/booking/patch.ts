@@ -1,20 +1,20 @@
-import type { Context } from '../context.ts';
-import type { Booking, BookedPassenger } from '../model.ts';
+import type { Context } from '../model/context.ts';
+import type { Booking, BookedPassenger } from '../model/records.ts';
 import { admissionPrices } from '../offers/admission-prices.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum } from '../offers/pricing.ts';
 import type { Flexibility } from '../rules/schemas.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from './lifecycle.ts';
-import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
+import { BookingPatch, PassengerPatch, PurchaserPatch } from '../model/osdm/booking-patch-requests.ts';
 import { mapPlaceSelections } from './places.ts';
-import type { PlaceSelection } from '../osdm/shapes.ts';
-import { tripOfPart } from './trips.ts';
+import type { PlaceSelection } from '../model/osdm/shapes.ts';
+import { tripOfPart } from '../model/trips.ts';
 import { allocate } from '../seats/allocate.ts';
-import type { Holding } from '../seats/inventory.ts';
+import type { Holding } from '../holdings/place-holdings.ts';
 
 /**
  * PATCH passenger (spec §2.7 rules 3–7, CONTRACT §4b): complete details replace the old ones; the age may

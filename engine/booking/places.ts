@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { enforce, type Context } from '../context.ts';
-import type { StoredOffer } from '../model.ts';
-import type { PlaceSelection } from '../osdm/shapes.ts';
-import { phrase, violation } from '../violation.ts';
+import { enforce, type Context } from '../model/context.ts';
+import type { StoredOffer } from '../model/records.ts';
+import type { PlaceSelection } from '../model/osdm/shapes.ts';
+import { phrase, violation } from '../rules/violation.ts';
 
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;

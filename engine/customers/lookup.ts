@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ContractRecord as ContractRecordSchema, CustomerRecord as CustomerRecordSchema, TravelPass } from './response.ts';
+import type { ContractRecord as ContractRecordSchema, CustomerRecord as CustomerRecordSchema, TravelPass } from '../model/osdm/customer-response.ts';
 import type { ContractEntry, CustomerEntry, Customers, Language, PassTypeEntry, TravelPassEntry } from '../rules/schemas.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { decide, type Context } from '../context.ts';
-import type { AncillaryPart, Leg, OfferPassenger } from '../model.ts';
+import { decide, type Context } from '../model/context.ts';
+import type { AncillaryPart, Leg, OfferPassenger } from '../model/records.ts';
 import type { ProductCategoryCode } from '../rules/schemas.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';

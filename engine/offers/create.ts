@@ -1,23 +1,23 @@
-import { decide, enforce, type Context } from '../context.ts';
+import { decide, enforce, type Context } from '../model/context.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
-import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model.ts';
+import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model/records.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
-import { earliest, plus } from '../time.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation, type Phrase } from '../violation.ts';
+import { earliest, plus } from '../rules/time.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation, type Phrase } from '../rules/violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
 import { checkCorporateCodes } from './corporate-codes.ts';
 import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
 import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
 import { priceFor, sum } from './pricing.ts';
-import { OfferCollectionRequest } from './request.ts';
+import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 import { whyNotReleased } from './release.ts';
 import { readTrip } from './trip.ts';
 import { hasRoom } from '../seats/capacity.ts';
-import type { Holding } from '../seats/inventory.ts';
-import type { PassUse } from '../booking/pass-uses.ts';
-import type { Warning } from '../model.ts';
+import type { Holding } from '../holdings/place-holdings.ts';
+import type { PassUse } from '../holdings/pass-uses.ts';
+import type { Warning } from '../model/records.ts';
 
 /**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { DATE_TIME_WITH_OFFSET } from '../time.ts';
+import { DATE_TIME_WITH_OFFSET } from './time.ts';
 
 /**
  * The fact catalogue: for every decision, the facts its rows may test and their types.
  * A row naming a fact not listed here, or comparing it with a value of another type, is refused at load.
- * The code that evaluates a decision builds exactly these facts (engine/context.ts `decide`).
+ * The code that evaluates a decision builds exactly these facts (engine/model/context.ts `decide`).
  * A fact called `productCategory` names a category of rules/products.yaml (checked when the rule set is compiled).
  */
 export const InternalPassengerType = z.enum(['CHILD_0_6', 'CHILD_7_15', 'YOUTH_16_19', 'YOUTH_20_25', 'ADULT', 'STUDENT', 'SENIOR']);

@@ -1,4 +1,4 @@
-import { durationMs } from '../time.ts';
+import { durationMs } from './time.ts';
 
 /**
  * The operators a decision table may use. The first ten are json-rules-engine's own, reproduced exactly

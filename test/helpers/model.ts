@@ -1,6 +1,6 @@
 import type { AnyStateMachine } from 'xstate';
-import { can, initialState, step } from '../../engine/machine.ts';
-import { durationMs } from '../../engine/time.ts';
+import { can, initialState, step } from '../../engine/state/machine.ts';
+import { durationMs } from '../../engine/rules/time.ts';
 import { bookingMachine } from '../../machines/booking.ts';
 import { exchangeMachine } from '../../machines/exchange.ts';
 import { aftersalesOfferMachine } from '../../machines/offers.ts';

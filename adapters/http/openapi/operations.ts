@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/booking/patch-requests.ts';
-import { BookingRequest } from '../../../engine/booking/request.ts';
-import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
-import { OfferCollectionRequest } from '../../../engine/offers/request.ts';
-import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
+import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/model/osdm/booking-patch-requests.ts';
+import { BookingRequest } from '../../../engine/model/osdm/booking-request.ts';
+import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/model/osdm/customer-requests.ts';
+import { OfferCollectionRequest } from '../../../engine/model/osdm/offer-request.ts';
+import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ErrorPage } from '../routes/errors.ts';
 import { AfterSalesOverrideChange, ClockChange } from '../routes/sandbox.ts';

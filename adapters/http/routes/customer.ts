@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import { findCustomer, lookupContract, phrase, renderCustomer, RuleViolation, type CustomerKey, type Language, type Phrase } from '../../../engine/index.ts';
 import type { Service } from '../../service.ts';
 import type { Customers } from '../../../engine/rules/schemas.ts';
-import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
-import { parseRequest } from '../../../engine/validate.ts';
+import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/model/osdm/customer-requests.ts';
+import { parseRequest } from '../../../engine/rules/validate.ts';
 
 /**
  * The Customer API under /customer (spec §4.3, §5 rule 5, CONTRACT §3, §7): four lookups, each answering the

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { phrase, RuleViolation, type AftersalesCommand } from '../../../engine/index.ts';
-import { parseRequest } from '../../../engine/validate.ts';
-import { OnHoldOfferPatchRequest } from '../../../engine/aftersales/requests.ts';
+import { parseRequest } from '../../../engine/rules/validate.ts';
+import { OnHoldOfferPatchRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { answer } from '../server.ts';
 import { osdmVersionNumber } from '../version.ts';
 

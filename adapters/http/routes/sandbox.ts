@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { IsoDuration } from '../../../engine/rules/schemas.ts';
-import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engine/time.ts';
+import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engine/rules/time.ts';
 import { phrase, RuleViolation } from '../../../engine/index.ts';
-import { parseRequest } from '../../../engine/validate.ts';
+import { parseRequest } from '../../../engine/rules/validate.ts';
 import type { Clock } from '../../clock.ts';
 
 /** Sandbox controls (CONTRACT §8), registered only with --sandbox. */

@@ -1,8 +1,8 @@
-import type { Language, TravelPassEntry } from './rules/schemas.ts';
-import type { InternalPassengerType } from './rules/facts.ts';
-import type { CardReference } from './offers/request.ts';
-import type { PaymentMethod } from './booking/patch-requests.ts';
-import type { PlaceAllocation } from './seats/inventory.ts';
+import type { Language, TravelPassEntry } from '../rules/schemas.ts';
+import type { InternalPassengerType } from '../rules/facts.ts';
+import type { CardReference } from './osdm/offer-request.ts';
+import type { PaymentMethod } from './osdm/booking-patch-requests.ts';
+import type { PlaceAllocation } from '../holdings/place-holdings.ts';
 
 /**
  * What the engine stores between calls: offers and bookings as plain JSON. Responses are rendered from

@@ -1,9 +1,9 @@
-import type { Context } from '../context.ts';
-import type { BookedAdmission, Booking } from '../model.ts';
-import { violation } from '../violation.ts';
-import { interval, overlaps } from '../seats/inventory.ts';
-import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from './lifecycle.ts';
-import { tripOfPart } from './trips.ts';
+import type { Context } from '../model/context.ts';
+import type { BookedAdmission, Booking } from '../model/records.ts';
+import { violation } from '../rules/violation.ts';
+import { interval, overlaps } from './place-holdings.ts';
+import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from '../booking/lifecycle.ts';
+import { tripOfPart } from '../model/trips.ts';
 import { findPass } from '../offers/travel-passes.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Booking, Leg, Trip } from '../model.ts';
+import type { Booking, Leg, Trip } from './records.ts';
 
 /**
  * A train is its vehicle number and service date: the local date of the leg's departure, as the timetable

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Trip as ModelTrip } from '../model.ts';
-import type { RuleSet } from '../rules/ruleset.ts';
-import type { Language } from '../rules/schemas.ts';
-import { minutesBetween } from '../time.ts';
+import type { Trip as ModelTrip } from '../records.ts';
+import type { RuleSet } from '../../rules/ruleset.ts';
+import type { Language } from '../../rules/schemas.ts';
+import { minutesBetween } from '../../rules/time.ts';
 import { Instant } from './shapes.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage, WarningCollection } from '../osdm/shapes.ts';
-import { Trip } from '../osdm/trip.ts';
-import { AnonymousPassengerSpecification, PromotionCode } from './request.ts';
+import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage, WarningCollection } from './shapes.ts';
+import { Trip } from './trip.ts';
+import { AnonymousPassengerSpecification, PromotionCode } from './offer-request.ts';
 
 /**
  * OfferCollectionResponse (POST /offers, spec §2.3) as engine/offers/render.ts renders it, in OSDM 3.4 names.

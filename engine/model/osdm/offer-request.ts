@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../time.ts';
+import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../../rules/time.ts';
 
 /**
  * OfferCollectionRequest as the operator accepts it (spec §2.2), in OSDM 3.4 field names.

@@ -1,5 +1,5 @@
-import type { DecisionTrace } from './rules/decision.ts';
-import type { ErrorCatalogue, Language, LocalizedText, TextCatalogue } from './rules/schemas.ts';
+import type { DecisionTrace } from './decision.ts';
+import type { ErrorCatalogue, Language, LocalizedText, TextCatalogue } from './schemas.ts';
 
 /**
  * A phrase of rules/errors.yaml `texts`, filled with its own parameters when the Problem is rendered in the

@@ -1,4 +1,4 @@
-import type { Booking, SoldPass } from '../model.ts';
+import type { Booking, SoldPass } from '../model/records.ts';
 
 
 /** The index keys a sold pass is found by. */

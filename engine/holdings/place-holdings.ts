@@ -1,7 +1,7 @@
 import { ENDED_PART_STATUSES, isExpired, PROVISIONAL_STATES } from '../booking/lifecycle.ts';
-import type { Booking, BookedReservation, Leg } from '../model.ts';
-import { trainKey } from './train.ts';
-import { tripOfPart } from '../booking/trips.ts';
+import type { Booking, BookedReservation, Leg } from '../model/records.ts';
+import { trainKey } from '../model/train.ts';
+import { tripOfPart } from '../model/trips.ts';
 
 /** What a reservation holds (stored on it, rendered as OSDM placeAllocation, spec §2.10). */
 export interface PlaceAllocation {
