@@ -9,9 +9,10 @@
  */
 import type { z } from 'zod';
 import { createBooking, readBookingRequest } from './booking/create.ts';
-import { confirmBooking, isExpired } from './booking/lifecycle.ts';
+import { confirmBooking } from './booking/lifecycle.ts';
+import { isExpired } from './state/booking-state.ts';
 import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
-import { createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
+import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
 import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
@@ -173,7 +174,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     confirm(call, booking) {
       const ctx = context(call);
-      return traced(ctx, () => confirmBooking(ctx, booking));
+      // Spec §3: confirming a confirmed booking confirms its pre-booked exchange, if any; otherwise nothing changes.
+      return traced(ctx, () => (booking.machine.value === 'FULFILLED' ? confirmPendingExchange(ctx, booking) : confirmBooking(ctx, booking)));
     },
     patchPassenger(call, booking, passengerId, body) {
       const ctx = context(call);
@@ -280,13 +282,13 @@ export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, 
 export { inBothLanguages } from './rules/validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
-export type { Booking, StoredOffer, Requestor, IdSource, Money, SoldPass, Warning } from './model/records.ts';
+export type { Booking, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
 export type { AftersalesCommand } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './model/train.ts';
 export { trainHoldingsOf } from './holdings/place-holdings.ts';
 export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';
 export { soldPassEntries, soldPassKey, soldPassKeysOf } from './holdings/sold-passes.ts';
-export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './holdings/place-holdings.ts';
+export type { Holding, OnTrain, TrainHoldings } from './holdings/place-holdings.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

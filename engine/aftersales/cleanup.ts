@@ -1,6 +1,6 @@
 import { phrase } from '../rules/violation.ts';
 import { enforce, type Context } from '../model/context.ts';
-import { move } from '../booking/lifecycle.ts';
+import { move } from '../state/booking-state.ts';
 import type { Booking } from '../model/records.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { assertNoOtherOperation, moveOffer } from './offers.ts';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { enforce, type Context } from '../model/context.ts';
 import { chooseAncillaries } from '../booking/ancillaries.ts';
-import { move } from '../booking/lifecycle.ts';
+import { issueFulfillments } from '../booking/lifecycle.ts';
+import { move } from '../state/booking-state.ts';
 import { mapPlaceSelections } from '../booking/places.ts';
 import { PlaceSelection } from '../model/osdm/shapes.ts';
 import { initialState, step } from '../state/machine.ts';
@@ -13,7 +14,8 @@ import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../holdings/place-holdings.ts';
-import { assertPassesFree, assertRidesLeft, type PassUse } from '../holdings/pass-uses.ts';
+import { assertPassesFree, assertRidesLeft } from '../booking/pass-checks.ts';
+import type { PassUse } from '../holdings/pass-uses.ts';
 import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts';
 import { assertNoOtherOperation } from './offers.ts';
 import { selectTickets, whatRemains } from './refund.ts';
@@ -219,7 +221,17 @@ export function expireOperations(ctx: Context, booking: Booking): Booking {
  * POST …/fulfillment(s) while an exchange is pre-booked (spec §3): the original parts and fulfillments
  * EXCHANGED, the new parts FULFILLED with fulfillments of their own, the operation FULFILLED and kept.
  */
-export function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation, issue: (b: Booking, parts: Pick<Booking, 'admissions' | 'reservations' | 'ancillaries'>) => Booking['fulfillments']): Booking {
+/**
+ * POST /bookings/{id}/fulfillment on a confirmed booking (spec §3): the same call confirms its pre-booked exchange,
+ * whose new parts get their fulfillments and whose original parts become EXCHANGED; without one, nothing changes.
+ */
+export function confirmPendingExchange(ctx: Context, booking: Booking): Booking {
+  const settled = expireOperations(ctx, booking);
+  const op = liveOperation(ctx, settled);
+  return op ? confirmExchange(ctx, settled, op) : settled;
+}
+
+function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation): Booking {
   const confirmed = moveOperation(ctx, op, { type: 'CONFIRM' });
   const now = ctx.now.toISOString();
   const fulfilled = <T extends { status: string }>(p: T) => ({ ...p, status: 'FULFILLED' as const, confirmedOn: now });
@@ -231,6 +243,6 @@ export function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOper
     admissions: [...withTrip.admissions, ...parts.admissions],
     reservations: [...withTrip.reservations, ...parts.reservations],
     ancillaries: [...withTrip.ancillaries, ...parts.ancillaries],
-    fulfillments: [...withTrip.fulfillments, ...issue(withTrip, parts)],
+    fulfillments: [...withTrip.fulfillments, ...issueFulfillments(ctx, withTrip, parts)],
   };
 }

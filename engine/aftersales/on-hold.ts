@@ -1,5 +1,5 @@
 import { decide, type Context } from '../model/context.ts';
-import { move } from '../booking/lifecycle.ts';
+import { move } from '../state/booking-state.ts';
 import type { Booking } from '../model/records.ts';
 import { plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';

@@ -1,5 +1,5 @@
 import { decide, enforce, type Context } from '../model/context.ts';
-import { move } from '../booking/lifecycle.ts';
+import { move } from '../state/booking-state.ts';
 import type { Booking, Money, RefundOffer } from '../model/records.ts';
 import { familyDiscounted } from '../offers/family-discount.ts';
 import { typePassenger } from '../offers/passengers.ts';

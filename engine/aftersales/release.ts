@@ -1,5 +1,5 @@
 import { enforce, type Context } from '../model/context.ts';
-import { move } from '../booking/lifecycle.ts';
+import { move } from '../state/booking-state.ts';
 import type { Booking } from '../model/records.ts';
 import { overruleFact } from '../rules/facts.ts';
 import { parseRequest } from '../rules/validate.ts';

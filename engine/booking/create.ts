@@ -14,7 +14,8 @@ import { readPlaceSelections } from './places.ts';
 import { BookingRequest } from '../model/osdm/booking-request.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../holdings/place-holdings.ts';
-import { assertPassesFree, assertRidesLeft, type PassUse } from '../holdings/pass-uses.ts';
+import { assertPassesFree, assertRidesLeft } from './pass-checks.ts';
+import type { PassUse } from '../holdings/pass-uses.ts';
 
 
 /** Validates a booking request; the adapter then loads the offers it names (`offerIds`). */

@@ -1,44 +1,18 @@
 import type { Context } from '../model/context.ts';
-import { step } from '../state/machine.ts';
 import type { Booking, Fulfillment } from '../model/records.ts';
-import { phrase, violation, type Phrase, type ProblemPointer } from '../rules/violation.ts';
-import { bookingMachine, type BookingEvent } from '../../machines/booking.ts';
+import { phrase, violation, type ProblemPointer } from '../rules/violation.ts';
 import { missingPassengerData } from './contact.ts';
 import { encodeTicket } from './tickets.ts';
-import { confirmExchange, expireOperations, liveOperation } from '../aftersales/exchange.ts';
+import { isExpired, move } from '../state/booking-state.ts';
 import { tripOfPart } from '../model/trips.ts';
-
-/** Booking states that live until `confirmationTimeLimit` unless confirmed (machines/booking.ts). */
-export const PROVISIONAL_STATES: ReadonlySet<string> = new Set(['PREBOOKED', 'ON_HOLD']);
-/** Parts that no longer travel: refunded (CANCELLED), released, exchanged for another; they hold no place or pass. */
-export const ENDED_PART_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'RELEASED', 'EXCHANGED']);
-
-/** A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked. */
-export function isExpired(booking: Booking, now: Date): boolean {
-  const provisional = PROVISIONAL_STATES.has(booking.machine.value);
-  return booking.machine.value === 'EXPIRED' || (provisional && now.getTime() >= new Date(booking.confirmationTimeLimit).getTime());
-}
-
-/** Moves the booking machine, refusing with X_BOOKING_STATE what the machine does not allow. */
-export function move(ctx: Context, booking: Booking, event: BookingEvent, operation: Phrase): Booking {
-  if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
-  const next = step(bookingMachine, booking.machine.value, event);
-  if (!next) throw violation('X_BOOKING_STATE', { operation, state: booking.machine.value });
-  return { ...booking, machine: { value: next } };
-}
 
 /**
  * POST /bookings/{id}/fulfillment (spec §3, §4.1 rule 1): confirms a complete provisional booking and
  * issues its fulfillments: one per booking part; the admission's is the ticket (control number and
- * signed Aztec payload), reservations' are included in it. Confirming again changes nothing.
+ * signed Aztec payload), reservations' are included in it. A confirmed booking is engine/aftersales/exchange.ts's
+ * (confirmPendingExchange): engine/index.ts sends it there.
  */
 export function confirmBooking(ctx: Context, booking: Booking): Booking {
-  if (booking.machine.value === 'FULFILLED') {
-    // Spec §3: the same call confirms a pre-booked exchange; otherwise confirming again changes nothing.
-    const settled = expireOperations(ctx, booking);
-    const op = liveOperation(ctx, settled);
-    return op ? confirmExchange(ctx, settled, op, (b, parts) => issueFulfillments(ctx, b, parts)) : settled;
-  }
   const missing: ProblemPointer[] = [];
   booking.passengers.forEach((p, i) => {
     for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: phrase('passenger-needs-field', { passenger: p.externalRef, field }) });

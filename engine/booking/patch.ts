@@ -8,7 +8,7 @@ import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
-import { move } from './lifecycle.ts';
+import { move } from '../state/booking-state.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from '../model/osdm/booking-patch-requests.ts';
 import { mapPlaceSelections } from './places.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';

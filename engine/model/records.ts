@@ -2,7 +2,6 @@ import type { Language, TravelPassEntry } from '../rules/schemas.ts';
 import type { InternalPassengerType } from '../rules/facts.ts';
 import type { CardReference } from './osdm/offer-request.ts';
 import type { PaymentMethod } from './osdm/booking-patch-requests.ts';
-import type { PlaceAllocation } from '../holdings/place-holdings.ts';
 
 /**
  * What the engine stores between calls: offers and bookings as plain JSON. Responses are rendered from
@@ -161,6 +160,22 @@ export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRefs'> {
   createdOn: string;
   confirmedOn?: string;
 }
+/** What a reservation holds (stored on it, rendered as OSDM placeAllocation, spec §2.10). */
+export interface PlaceAllocation {
+  vehicleNumber: string;
+  coachNumber: string;
+  placeNumber: string;
+  layoutId: string;
+  accommodationSubType: string;
+  placeProperties: string[];
+  /** The compartment of a night coach. */
+  compartment?: string;
+  /** The gender a shared compartment takes from its first passenger (spec §2.5 rule 6). */
+  gender?: string;
+  /** Held as a private compartment: nobody of another booking may join it (spec §2.5). */
+  private?: boolean;
+}
+
 export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'> {
   passengerId: string;
   /** The place selection the booking asked for (spec §2.10), as given. */

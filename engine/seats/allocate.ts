@@ -4,7 +4,8 @@ import type { Booking, BookedReservation } from '../model/records.ts';
 import type { Warning } from '../model/records.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
 import { violation } from '../rules/violation.ts';
-import { holding, interval, type Holding, type PlaceAllocation } from '../holdings/place-holdings.ts';
+import { holding, interval, type Holding } from '../holdings/place-holdings.ts';
+import type { PlaceAllocation } from '../model/records.ts';
 import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from '../model/train.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../model/context.ts';
-import { isExpired } from '../booking/lifecycle.ts';
+import { isExpired } from '../state/booking-state.ts';
 import { tripOfPart } from '../model/trips.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
 import type { Booking, Leg, StoredOffer } from '../model/records.ts';

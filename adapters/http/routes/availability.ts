@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { phrase, RuleViolation, type AvailabilityKind } from '../../../engine/index.ts';
-import { answer } from '../server.ts';
+import { answer } from '../answer.ts';
 
 /**
  * Seat availability under /v3 (spec §2.11, §4.1 rule 3, CONTRACT §6): counts, available places and the place

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { phrase, RuleViolation, type AftersalesCommand } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/validate.ts';
 import { OnHoldOfferPatchRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
-import { answer } from '../server.ts';
+import { answer } from '../answer.ts';
 import { osdmVersionNumber } from '../version.ts';
 
 /** The Reseller API under /v3 (spec §4.1, CONTRACT §6). Each route: authenticate, call the service, answer. */
