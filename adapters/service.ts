@@ -1,4 +1,4 @@
-import { phrase, RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings, type Phrase } from '../engine/index.ts';
+import { phrase, RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type AftersalesOutcome, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings, type Phrase } from '../engine/index.ts';
 import type { CustomerEntry } from '../engine/rules/schemas.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
@@ -23,7 +23,7 @@ export interface Service {
   patchBooking(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
   exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
   exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; status: number }>>;
+  aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; outcome: AftersalesOutcome }>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
   /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
   setAfterSalesOverride(id: string, on: boolean): Promise<void>;
@@ -208,10 +208,10 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       });
     },
     async aftersales(requestor, id, command) {
-      let answer: { response?: Record<string, unknown>; status: number } = { status: 200 };
+      let answer!: { response?: Record<string, unknown>; outcome: AftersalesOutcome };
       const decided = await update(requestor, id, (b, c) => {
         const d = engine.aftersales(c, b, command);
-        answer = { ...(d.value.response ? { response: d.value.response } : {}), status: d.value.status };
+        answer = { ...(d.value.response ? { response: d.value.response } : {}), outcome: d.value.outcome };
         return { value: d.value.booking, traces: d.traces };
       });
       return { value: answer, traces: decided.traces };

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { createBooking, readBookingRequest } from './booking/create.ts';
 import { confirmBooking } from './booking/lifecycle.ts';
 import { isExpired } from './state/booking-state.ts';
-import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
+import { runAftersales, type AftersalesCommand, type AftersalesOutcome } from './aftersales/commands.ts';
 import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
 import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
@@ -88,7 +88,7 @@ export interface Engine {
   renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
   renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
   /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
-  aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; status: number }>;
+  aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; outcome: AftersalesOutcome }>;
   /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
   exchangeOffers(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /**
@@ -284,7 +284,7 @@ export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
 export type { Booking, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
-export type { AftersalesCommand } from './aftersales/commands.ts';
+export type { AftersalesCommand, AftersalesOutcome } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './model/train.ts';
 export { trainHoldingsOf } from './holdings/place-holdings.ts';
 export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';

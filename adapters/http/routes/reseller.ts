@@ -4,6 +4,7 @@ import { phrase, RuleViolation, type AftersalesCommand } from '../../../engine/i
 import { parseRequest } from '../../../engine/rules/validate.ts';
 import { OnHoldOfferPatchRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { answer } from '../answer.ts';
+import { statusOf } from '../outcomes.ts';
 import { osdmVersionNumber } from '../version.ts';
 
 /** The Reseller API under /v3 (spec §4.1, CONTRACT §6). Each route: authenticate, call the service, answer. */
@@ -84,7 +85,7 @@ export async function resellerRoutes(app: FastifyInstance) {
     const requestor = await app.requestorOf(request);
     const decided = await service.aftersales(requestor, request.params.bookingId, command);
     request.traces = decided.traces;
-    return reply.status(decided.value.status).send(decided.value.response);
+    return reply.status(statusOf(decided.value.outcome)).send(decided.value.response);
   };
   for (const kind of ['refund-offer', 'release-offer'] as const) {
     app.post<WithId>(`/bookings/:bookingId/${kind}s`, (request, reply) => run(request, reply, { kind, action: 'create', body: request.body }));
