@@ -12,13 +12,18 @@ import { createBooking, readBookingRequest } from './booking/create.ts';
 import { confirmBooking } from './booking/lifecycle.ts';
 import { isExpired } from './state/booking-state.ts';
 import { runAftersales, type AftersalesCommand, type AftersalesOutcome } from './aftersales/commands.ts';
-import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
+import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations, ExchangeOfferRequest, ExchangeOperationRequest } from './aftersales/exchange.ts';
 import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { makeContext, type Context } from './model/context.ts';
 import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
-import { createOffers } from './offers/create.ts';
+import { createOffers, readOfferRequest } from './offers/create.ts';
+import { BookingPatch } from './model/osdm/booking-patch-requests.ts';
+import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';
+import { trainKeysOfOfferRequest } from './model/train.ts';
+import { travelPassesOfOfferRequest } from './holdings/pass-uses.ts';
+import { parseRequest } from './rules/validate.ts';
 import { bookingIdOf, holdingsOf, type OnTrain } from './holdings/place-holdings.ts';
 import type { PassUse } from './holdings/pass-uses.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
@@ -52,10 +57,21 @@ export interface Call {
   now: Date;
   ids: IdSource;
   /**
-   * The travel passes sold through the API that the request's cards name (`Store.soldPasses` of
-   * `travelPassesOfOfferRequest` or `travelPassesOfOffers`): passes like those of customers.yaml (spec §4.2 rule 6).
+   * The travel passes sold through the API that the request's cards name (`Store.soldPasses` of a read request's
+   * `travelPasses`, or of `travelPassesOfOffers`): passes like those of customers.yaml (spec §4.2 rule 6).
    */
   soldPasses?: readonly SoldPass[];
+}
+
+/** An offer request read (Engine.readOfferRequest): validated, with what the caller loads before the engine decides. */
+export interface OfferRequestRead {
+  request: OfferCollectionRequest;
+  /** The passengers as the caller sent them: the response echoes them. */
+  sentPassengers: OfferCollection['anonymousPassengerSpecifications'];
+  /** The trains the request names (Store.holdingsOnTrain). */
+  trains: string[];
+  /** The travel pass numbers its passengers carry (Store.soldPasses, Store.passUses). */
+  travelPasses: string[];
 }
 
 /** A result with the trace of every decision behind it. */
@@ -66,13 +82,18 @@ export interface Decided<T> {
 
 export interface Engine {
   readonly rules: RuleSet;
-  /** POST /offers: the offers to store and the OfferCollectionResponse. */
   /**
-   * `onTrains`: the bookings on the request's trains, whole or as their index entries (`trainHoldingsOf`; the
-   * service loads them from the store, see `trainKeysOfOfferRequest`). `passUses`: what the request's travel passes
-   * already pay for (`travelPassesOfOfferRequest`, `Store.passUses`); a pass busy at the trip's time is ignored.
+   * POST /offers, first phase: the request validated (its counts decided first, spec §8), and what to load for it:
+   * the bookings on the trains it names (`trains`: Store.holdingsOnTrain) and its travel passes (`travelPasses`:
+   * Store.soldPasses, Store.passUses).
    */
-  offers(call: Call, body: unknown, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  readOfferRequest(call: Call, body: unknown): Decided<OfferRequestRead>;
+  /**
+   * POST /offers, second phase: the offers to store and the OfferCollectionResponse, decided on what was loaded:
+   * `onTrains`, the bookings on `read.trains`, whole or as their index entries (`trainHoldingsOf`); `passUses`, what
+   * `read.travelPasses` already pay for (a pass busy at the trip's time is ignored); `call.soldPasses`, those sold.
+   */
+  offers(call: Call, read: Decided<OfferRequestRead>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
@@ -83,21 +104,25 @@ export interface Engine {
   /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
   patchPassenger(call: Call, booking: Booking, passengerId: string, body: unknown): Decided<Booking>;
   patchPurchaser(call: Call, booking: Booking, body: unknown): Decided<Booking>;
-  patchBooking(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[]): Decided<Booking>;
+  /** PATCH /bookings/{id}, first phase: the patch validated; with place selections, the caller loads the bookings on its trains. */
+  readBookingPatch(body: unknown): { patch: BookingPatch; placeSelections: boolean };
+  patchBooking(call: Call, booking: Booking, patch: BookingPatch, onTrains?: readonly OnTrain[]): Decided<Booking>;
   /** GET passenger / purchaser: PassengerResponse and PurchaserResponse bodies. */
   renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
   renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
   /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
   aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; outcome: AftersalesOutcome }>;
+  /** POST /bookings/{id}/exchange-offers, first phase: the request validated, and its trains and travel passes to load. */
+  readExchangeOfferRequest(body: unknown): { request: ExchangeOfferRequest; trains: string[]; travelPasses: string[] };
   /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
-  exchangeOffers(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  exchangeOffers(call: Call, booking: Booking, request: ExchangeOfferRequest, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /** POST /bookings/{id}/exchange-operations, first phase: the request validated, and the exchange offers it names. */
+  readExchangeOperationRequest(body: unknown): { request: ExchangeOperationRequest; offerIds: string[] };
   /**
    * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
    * named and what the bookings on the new trip's trains hold (`onTrains`).
    */
-  exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
-  /** The exchange offer ids an exchange operation request names. */
-  exchangeOfferIds(body: unknown): string[];
+  exchangeOperation(call: Call, booking: Booking, request: ExchangeOperationRequest, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
   readAvailabilityQuery(query: unknown): AvailabilityQuery;
   /**
@@ -150,14 +175,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const engine: Engine = {
     rules,
-    offers(call, body, onTrains = [], passUses = []) {
+    readOfferRequest(call, body) {
       const ctx = context(call);
       return traced(ctx, () => {
+        const request = readOfferRequest(ctx, body);
+        // The passengers are echoed as sent, not as read (reading fills in defaults such as `cards: []`).
+        const sentPassengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
+        return { request, sentPassengers, trains: trainKeysOfOfferRequest(request), travelPasses: travelPassesOfOfferRequest(request) };
+      });
+    },
+    offers(call, read, onTrains = [], passUses = []) {
+      const ctx = context(call);
+      // One command, one trace: the decisions of reading it come first.
+      ctx.traces.push(...read.traces);
+      return traced(ctx, () => {
         const warnings: Warning[] = [];
-        const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now), passUses, warnings);
-        // Validated by createOffers above, so it has the request schema's shape; echoed as sent.
-        const passengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
-        return { offers, response: { ...renderOfferCollection(rules, offers, call.requestor.language, passengers), ...renderWarnings(warnings, call.requestor.language) } };
+        const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
+        return { offers, response: { ...renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers), ...renderWarnings(warnings, call.requestor.language) } };
       });
     },
     readBookingRequest(body) {
@@ -185,9 +219,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => patchPurchaser(ctx, booking, body));
     },
-    patchBooking(call, booking, body, onTrains = []) {
+    readBookingPatch(body) {
+      const patch = parseRequest(BookingPatch, body);
+      return { patch, placeSelections: patch.placeSelections !== undefined };
+    },
+    patchBooking(call, booking, patch, onTrains = []) {
       const ctx = context(call);
-      return traced(ctx, () => patchBooking(ctx, booking, body, holdingsOf([...onTrains.filter((b) => bookingIdOf(b) !== booking.id), booking], call.now)));
+      return traced(ctx, () => patchBooking(ctx, booking, patch, holdingsOf([...onTrains.filter((b) => bookingIdOf(b) !== booking.id), booking], call.now)));
     },
     renderPassenger(booking, passengerId, language) {
       const passenger = (renderBooking(rules, booking, language)['passengers'] as Array<{ id: string }>).find((p) => p.id === passengerId);
@@ -201,24 +239,28 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => runAftersales(ctx, booking, command));
     },
-    exchangeOffers(call, booking, body, onTrains = [], passUses = []) {
+    readExchangeOfferRequest(body) {
+      const request = parseRequest(ExchangeOfferRequest, body);
+      return { request, trains: trainKeysOfOfferRequest(request), travelPasses: travelPassesOfOfferRequest(request) };
+    },
+    exchangeOffers(call, booking, request, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
         // The booking's own journeys give their passes back when exchanged: only other bookings' uses count.
-        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
+        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), request, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
         return { offers, response: { exchangeOffers: offers.map((o) => renderExchangeOffer(rules, booking, o, call.requestor.language)) } };
       });
     },
-    exchangeOperation(call, booking, body, offers, onTrains = [], passUses = []) {
+    readExchangeOperationRequest(body) {
+      const request = parseRequest(ExchangeOperationRequest, body);
+      return { request, offerIds: request.exchangeOffers.map((o) => o.offerId) };
+    },
+    exchangeOperation(call, booking, request, offers, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now), passUses);
+        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), request, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now), passUses);
         return { booking: next, response: { exchangeOperation: renderExchangeOperation(rules, next, next.exchangeOperations!.at(-1)!, call.requestor.language) } };
       });
-    },
-    exchangeOfferIds(body) {
-      const list = (body as { exchangeOffers?: Array<{ offerId?: unknown }> } | undefined)?.exchangeOffers;
-      return Array.isArray(list) ? list.map((o) => String(o?.offerId)) : [];
     },
     isExpired,
     setAfterSalesOverride(booking, on) {
@@ -285,9 +327,9 @@ export type { DecisionTrace, Explanation } from './rules/decision.ts';
 export type { Booking, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
 export type { AftersalesCommand, AftersalesOutcome } from './aftersales/commands.ts';
-export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './model/train.ts';
+export { trainKey, trainKeysOfBooking, trainKeysOfTrip } from './model/train.ts';
 export { trainHoldingsOf } from './holdings/place-holdings.ts';
-export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';
+export { passUsesOf, passesOfBooking, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';
 export { soldPassEntries, soldPassKey, soldPassKeysOf } from './holdings/sold-passes.ts';
 export type { Holding, OnTrain, TrainHoldings } from './holdings/place-holdings.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';

@@ -7,7 +7,7 @@ import { mapPlaceSelections } from '../booking/places.ts';
 import { PlaceSelection } from '../model/osdm/shapes.ts';
 import { initialState, step } from '../state/machine.ts';
 import type { Booking, ExchangeOperation, StoredOffer } from '../model/records.ts';
-import { createOffers } from '../offers/create.ts';
+import { createOffers, readOfferRequest } from '../offers/create.ts';
 import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 import { plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';
@@ -32,6 +32,8 @@ export const ExchangeOfferRequest = OfferCollectionRequest.extend({
   overruleCode: z.string().optional(),
 });
 
+export type ExchangeOfferRequest = z.infer<typeof ExchangeOfferRequest>;
+
 export const ExchangeOperationRequest = z.strictObject({
   exchangeOffers: z.array(z.strictObject({
     offerId: z.string().min(1),
@@ -41,6 +43,8 @@ export const ExchangeOperationRequest = z.strictObject({
     externalRef: z.unknown().optional(),
   })).length(1, 'exactly one exchange offer per operation'),
 });
+
+export type ExchangeOperationRequest = z.infer<typeof ExchangeOperationRequest>;
 
 export const ExchangeOperationPatch = z.strictObject({
   requestedFulfillmentType: z.unknown().optional(),
@@ -60,8 +64,7 @@ const samePlace = (ctx: Context, a: string, b: string) => {
 };
 
 /** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
-export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
-  const request = parseRequest(ExchangeOfferRequest, body);
+export function createExchangeOffers(ctx: Context, booking: Booking, request: ExchangeOfferRequest, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
@@ -96,7 +99,8 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
     ungrantedDiscountedChildren: remains.ungrantedDiscountedChildren,
   }, '#/tripSpecifications');
   const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
-  return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }, held, passUses).map((offer) => ({
+  // Read as an offer request is (its limits decided first), the original booking's corporate codes in it.
+  return createOffers(ctx, readOfferRequest(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }), held, passUses).map((offer) => ({
     ...offer,
     exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds], fee: allowed?.exchangeFee ?? 0 },
   }));
@@ -108,9 +112,8 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
  * EXCHANGE_ONGOING until the operation is confirmed, deleted or expires.
  */
 export function createExchangeOperation(
-  ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
+  ctx: Context, booking: Booking, request: ExchangeOperationRequest, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
 ): Booking {
-  const request = parseRequest(ExchangeOperationRequest, body);
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const selection = request.exchangeOffers[0]!;
@@ -218,10 +221,6 @@ export function expireOperations(ctx: Context, booking: Booking): Booking {
 }
 
 /**
- * POST …/fulfillment(s) while an exchange is pre-booked (spec §3): the original parts and fulfillments
- * EXCHANGED, the new parts FULFILLED with fulfillments of their own, the operation FULFILLED and kept.
- */
-/**
  * POST /bookings/{id}/fulfillment on a confirmed booking (spec §3): the same call confirms its pre-booked exchange,
  * whose new parts get their fulfillments and whose original parts become EXCHANGED; without one, nothing changes.
  */
@@ -231,6 +230,10 @@ export function confirmPendingExchange(ctx: Context, booking: Booking): Booking 
   return op ? confirmExchange(ctx, settled, op) : settled;
 }
 
+/**
+ * POST …/fulfillment(s) while an exchange is pre-booked (spec §3): the original parts and fulfillments
+ * EXCHANGED, the new parts FULFILLED with fulfillments of their own, the operation FULFILLED and kept.
+ */
 function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation): Booking {
   const confirmed = moveOperation(ctx, op, { type: 'CONFIRM' });
   const now = ctx.now.toISOString();

@@ -94,8 +94,7 @@ export function patchPurchaser(ctx: Context, booking: Booking, body: unknown): B
  * known one, is not applied); vouchers are not supported yet (501); fulfillment type and media of a travel
  * pass are the service's (spec §4.2 rule 5).
  */
-export function patchBooking(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = []): Booking {
-  const patch = parseRequest(BookingPatch, body);
+export function patchBooking(ctx: Context, booking: Booking, patch: BookingPatch, held: readonly Holding[] = []): Booking {
   let next = booking;
   if (booking.pass && (patch.requestedFulfillmentType || patch.preferredFulfillmentMedia)) {
     throw violation('86001', { reason: phrase('pass-fulfillment-fixed') }, patch.requestedFulfillmentType ? '#/requestedFulfillmentType' : '#/preferredFulfillmentMedia');

@@ -1,3 +1,4 @@
+import type { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 import type { BookedAdmission, Booking } from '../model/records.ts';
 import { interval, overlaps } from './place-holdings.ts';
 import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from '../state/booking-state.ts';
@@ -70,16 +71,7 @@ export function travelPassesOfOffers(offers: Iterable<{ passengers: ReadonlyArra
   return [...new Set(numbers)];
 }
 
-/** The travel pass numbers an offer request names, read loosely from the raw body (the engine validates it). */
-export function travelPassesOfOfferRequest(body: unknown): string[] {
-  const passengers = (body as { anonymousPassengerSpecifications?: unknown } | null)?.anonymousPassengerSpecifications;
-  if (!Array.isArray(passengers)) return [];
-  const numbers = passengers.flatMap((p) => {
-    const cards = (p as { cards?: unknown } | null)?.cards;
-    return Array.isArray(cards) ? cards.flatMap((c) => {
-      const card = c as { type?: unknown; number?: unknown } | null;
-      return card?.type === 'TRAVEL_PASS' && typeof card.number === 'string' ? [card.number] : [];
-    }) : [];
-  });
-  return [...new Set(numbers)];
+/** The travel pass numbers a validated offer request's passengers carry, for the caller to load (Store.soldPasses, Store.passUses). */
+export function travelPassesOfOfferRequest(request: Pick<OfferCollectionRequest, 'anonymousPassengerSpecifications'>): string[] {
+  return travelPassesOfOffers([{ passengers: request.anonymousPassengerSpecifications }]);
 }

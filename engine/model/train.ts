@@ -1,3 +1,4 @@
+import type { OfferCollectionRequest } from './osdm/offer-request.ts';
 import type { Booking, Leg, Trip } from './records.ts';
 
 /**
@@ -17,18 +18,11 @@ export function trainKeysOfBooking(booking: Booking): string[] {
   return [...new Set([booking.trip, ...(booking.exchangeOperations ?? []).map((o) => o.trip)].flatMap(trainKeysOfTrip))];
 }
 
-/**
- * The trains an offer request names, read loosely from the raw body (the engine validates it properly), so
- * the service can load the bookings on them before the engine decides what is still free.
- */
-export function trainKeysOfOfferRequest(body: unknown): string[] {
-  const trips = (body as { tripSpecifications?: unknown } | null)?.tripSpecifications;
-  if (!Array.isArray(trips)) return [];
-  const keys = trips.flatMap((t) => (Array.isArray((t as { legs?: unknown })?.legs) ? (t as { legs: unknown[] }).legs : []).flatMap((l) => {
-    const timed = (l as { timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: unknown } }; service?: { vehicleNumbers?: unknown } } })?.timedLeg;
-    const departure = timed?.start?.serviceDeparture?.timetabledTime;
-    const vehicles = timed?.service?.vehicleNumbers;
-    return typeof departure === 'string' && Array.isArray(vehicles) && typeof vehicles[0] === 'string' ? [trainKey({ vehicleNumber: vehicles[0], departure })] : [];
+/** The trains a validated offer request names, so the caller can load the bookings on them before the engine decides what is still free. */
+export function trainKeysOfOfferRequest(request: Pick<OfferCollectionRequest, 'tripSpecifications'>): string[] {
+  const keys = (request.tripSpecifications ?? []).flatMap((t) => t.legs.flatMap(({ timedLeg }) => {
+    const vehicleNumber = timedLeg.service.vehicleNumbers[0];
+    return vehicleNumber === undefined ? [] : [trainKey({ vehicleNumber, departure: timedLeg.start.serviceDeparture.timetabledTime })];
   }));
   return [...new Set(keys)];
 }

@@ -20,16 +20,21 @@ import type { PassUse } from '../holdings/pass-uses.ts';
 import type { Warning } from '../model/records.ts';
 
 /**
+ * POST /offers, read: the request validated. Spec §8: the counts are decided before any element is validated, so
+ * 250,000 passengers cost one comparison, not 250,000 validation problems.
+ */
+export function readOfferRequest(ctx: Context, body: unknown): OfferCollectionRequest {
+  enforce(ctx, 'offerRequestLimits', countsOf(body));
+  return parseRequest(OfferCollectionRequest, body);
+}
+
+/**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and
  * flexibility, priced from rules/ — or, with productTags [PASS], travel pass offers.
  * Returns the offers to store; render.ts turns them into the response. Why a trip has none (a train
  * cancelled, not yet released or gone) is pushed onto `warnings`.
  */
-export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = [], warnings: Warning[] = []): StoredOffer[] {
-  // Spec §8: the counts are decided before any element is validated, so 250,000 passengers cost one comparison,
-  // not 250,000 validation problems.
-  enforce(ctx, 'offerRequestLimits', countsOf(body));
-  const request = parseRequest(OfferCollectionRequest, body);
+export function createOffers(ctx: Context, request: OfferCollectionRequest, held: readonly Holding[] = [], passUses: readonly PassUse[] = [], warnings: Warning[] = []): StoredOffer[] {
   const { rules, salesApplication } = ctx;
 
   const currency = request.offerSearchCriteria?.currency ?? salesApplication.currency;
