@@ -205,7 +205,7 @@ export function deleteExchangeOperation(ctx: Context, booking: Booking, id: stri
 }
 
 /** The operation being pre-booked on this booking, if one is live. */
-export function liveOperation(ctx: Context, booking: Booking): ExchangeOperation | undefined {
+function liveOperation(ctx: Context, booking: Booking): ExchangeOperation | undefined {
   return booking.exchangeOperations?.find((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
 }
 

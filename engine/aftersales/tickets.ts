@@ -13,7 +13,7 @@ export interface Part {
   legIds: string[];
 }
 
-export function partsOf(booking: Booking): Part[] {
+function partsOf(booking: Booking): Part[] {
   return [
     ...booking.admissions.map((a) => ({ id: a.id, kind: 'admission' as const, passengerIds: a.passengerIds, price: a.price, status: a.status, legIds: a.legIds })),
     ...booking.reservations.map((r) => ({ id: r.id, kind: 'reservation' as const, passengerIds: [r.passengerId], price: r.price, status: r.status, legIds: [r.legId] })),

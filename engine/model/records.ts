@@ -1,3 +1,6 @@
+import type { BookingState } from '../../machines/booking.ts';
+import type { ExchangeState } from '../../machines/exchange.ts';
+import type { AftersalesOfferState } from '../../machines/offers.ts';
 import type { Language, TravelPassEntry } from '../rules/schemas.ts';
 import type { InternalPassengerType } from '../rules/facts.ts';
 import type { CardReference } from './osdm/offer-request.ts';
@@ -203,8 +206,7 @@ export interface BookedAncillary extends Omit<AncillaryPart, 'passengerRef' | 'i
 /** What refund, release and on-hold offers have in common (machines/offers.ts). */
 export interface AftersalesOfferRecord {
   id: string;
-  /** machines/offers.ts: PROPOSED, CONFIRMED, DELETED, EXPIRED. */
-  state: string;
+  state: AftersalesOfferState;
   createdOn: string;
   validUntil: string;
   confirmedOn?: string;
@@ -239,8 +241,7 @@ export interface OnHoldOffer extends AftersalesOfferRecord {
 /** Spec §3, §4.1 rule 7: an exchange operation; its new parts join the booking when it is confirmed. */
 export interface ExchangeOperation {
   id: string;
-  /** machines/exchange.ts: PREBOOKED, FULFILLED, DELETED, EXPIRED. */
-  state: string;
+  state: ExchangeState;
   createdOn: string;
   validUntil: string;
   exchangeOfferId: string;
@@ -278,7 +279,7 @@ export interface Booking {
   createdOn: string;
   externalRef: string;
   /** The booking machine's state (machines/booking.ts), stored with the booking. */
-  machine: { value: string };
+  machine: { value: BookingState };
   confirmationTimeLimit: string;
   confirmedOn?: string;
   currency: 'SEK' | 'EUR';

@@ -10,7 +10,7 @@ import { priceFor } from './pricing.ts';
  * offer part per item. The airport fee inherits its admission's flexibility (§2.8 rule 5); other items
  * follow the item's own terms (refundable with the admission, not exchangeable: meals are not carried over).
  */
-export interface GroupOutcome {
+interface GroupOutcome {
   group: string;
   min: number;
   items: string[];

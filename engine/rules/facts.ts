@@ -22,8 +22,8 @@ const travelClass = z.enum(['FIRST', 'SECOND']);
 export const AccommodationType = z.enum(['SEAT', 'COUCHETTE', 'BERTH']);
 const flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 /** Spec §4.1 rule 6 names these; OSDM's other overrule codes are accepted as OTHER. */
-export const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'EXTERNAL_COMPENSATION', 'OTHER']);
-export type OverruleCode = z.infer<typeof OverruleCode>;
+const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'EXTERNAL_COMPENSATION', 'OTHER']);
+type OverruleCode = z.infer<typeof OverruleCode>;
 /** An overrule code as the facts know it: NONE when absent, OTHER for OSDM codes no rule names. */
 export const overruleFact = (code: string | undefined): OverruleCode =>
   code === undefined ? 'NONE' : ((OverruleCode.options as readonly string[]).includes(code) && code !== 'NONE' && code !== 'OTHER' ? (code as OverruleCode) : 'OTHER');

@@ -36,7 +36,7 @@ const compareInstants: Record<TimeOperator, (a: number, b: number) => boolean> =
 };
 
 /** `when: { now: { before: { fact: departure, minus: PT24H } } }`: compare with another fact moved by a duration. */
-export interface InstantRef {
+interface InstantRef {
   fact: string;
   plus?: string;
   minus?: string;

@@ -9,7 +9,7 @@ import type { PlaceAllocation } from '../model/records.ts';
 import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from '../model/train.ts';
 
-export interface AllocationRequest {
+interface AllocationRequest {
   booking: Booking;
   /** What other reservations hold on the booking's trains (loaded by the service, engine/holdings/place-holdings.ts). */
   held: readonly Holding[];

@@ -1,7 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { can, initialState, step } from '../../engine/state/machine.ts';
 import { durationMs } from '../../engine/rules/time.ts';
-import { bookingMachine } from '../../machines/booking.ts';
+import { bookingMachine, type BookingEvent, type BookingState } from '../../machines/booking.ts';
 import { exchangeMachine } from '../../machines/exchange.ts';
 import { aftersalesOfferMachine } from '../../machines/offers.ts';
 import { engine } from './server.ts';
@@ -158,16 +158,16 @@ export function fire(m: Model, machine: AnyStateMachine, entity: { state: string
 export function bookingStateAt(m: Readonly<Model>, b: Readonly<ModelBooking>): string {
   return PROVISIONAL.includes(b.state) && m.now >= b.timeLimit ? 'EXPIRED' : b.state;
 }
-/** The booking states with a confirmationTimeLimit (engine/booking/lifecycle.ts `isExpired`). */
+/** The booking states with a confirmationTimeLimit (engine/state/booking-state.ts `isExpired`). */
 export const PROVISIONAL = ['PREBOOKED', 'ON_HOLD'];
 
 /**
  * What the clock and the booking machine say to `event` on `b` before any rule is asked
- * (engine/booking/lifecycle.ts `move`): nothing when allowed, else the refusal the API must give.
+ * (engine/state/booking-state.ts `move`): nothing when allowed, else the refusal the API must give.
  */
 export function bookingRefusal(m: Readonly<Model>, b: Readonly<ModelBooking>, event: string): { status: number; body: { code: string } } | undefined {
   if (bookingStateAt(m, b) === 'EXPIRED') return { status: 409, body: { code: 'X_BOOKING_EXPIRED' } };
-  if (!can(bookingMachine, b.state, { type: event })) return { status: 409, body: { code: 'X_BOOKING_STATE' } };
+  if (!can(bookingMachine, b.state as BookingState, { type: event } as BookingEvent)) return { status: 409, body: { code: 'X_BOOKING_STATE' } };
   return undefined;
 }
 

@@ -46,7 +46,6 @@ export const Purchaser = z.strictObject({
   }),
   companyDetails: ignored,
 });
-export type PurchaserInput = z.infer<typeof Purchaser>;
 
 export const OfferSelection = z.strictObject({
   offerId: z.string().min(1),

@@ -12,7 +12,7 @@ import { Instant } from './shapes.ts';
 const StopPlaceRef = z.strictObject({ objectType: z.literal('StopPlaceRef'), stopPlaceRef: z.string() });
 const ServiceTime = z.strictObject({ timetabledTime: Instant });
 
-export const TimedLeg = z.strictObject({
+const TimedLeg = z.strictObject({
   start: z.strictObject({ stopPlaceRef: StopPlaceRef, stopPlaceName: z.string(), serviceDeparture: ServiceTime }),
   end: z.strictObject({ stopPlaceRef: StopPlaceRef, stopPlaceName: z.string(), serviceArrival: ServiceTime }),
   service: z.strictObject({
