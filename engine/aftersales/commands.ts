@@ -78,7 +78,7 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
           return { booking: next, outcome: 'created', response: { releaseOffers: [renderReleaseOffer(next, next.releaseOffers!.at(-1)!)] } };
         }
         case 'read':
-          if (!booking.releaseOffers?.some((o) => o.id === c.id && o.state !== 'DELETED')) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: c.id });
+          if (!booking.releaseOffers?.some((o) => o.id === c.id)) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: c.id });
           return { booking, outcome: 'read', response: one(booking, c.id) };
         case 'confirm': {
           const next = confirmReleaseOffer(ctx, booking, c.id, c.body);

@@ -181,7 +181,7 @@ function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent
 }
 
 export function findOperation(booking: Booking, id: string): ExchangeOperation {
-  const op = booking.exchangeOperations?.find((o) => o.id === id && o.state !== 'DELETED');
+  const op = booking.exchangeOperations?.find((o) => o.id === id);
   if (!op) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   return op;
 }

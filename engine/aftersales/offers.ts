@@ -38,7 +38,7 @@ export function assertNoOtherOperation(ctx: Context, booking: Booking): void {
 }
 
 export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined, id: string, resource: Phrase): O {
-  const offer = offers?.find((o) => o.id === id && o.state !== 'DELETED');
+  const offer = offers?.find((o) => o.id === id);
   if (!offer) throw violation('RESOURCE_NOT_FOUND', { resource, id });
   return offer;
 }

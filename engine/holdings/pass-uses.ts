@@ -21,9 +21,8 @@ export interface PassUse {
 }
 
 
-/** What a booking's passes are busy with now (an expired booking: nothing). */
+/** What a booking's passes are busy with; a provisional booking's uses end at its time limit (`until`). */
 export function passUsesOf(booking: Booking): PassUse[] {
-  if (booking.machine.value === 'EXPIRED') return [];
   const until = PROVISIONAL_STATES.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
   const uses: PassUse[] = [];
   const add = (a: Pick<BookedAdmission, 'id' | 'legIds' | 'status' | 'travelPasses'>, limit?: string) => {

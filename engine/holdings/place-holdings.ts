@@ -52,7 +52,6 @@ export type OnTrain = Booking | TrainHoldings;
  * of an exchange still pre-booked, until that operation's time limit.
  */
 export function trainHoldingsOf(booking: Booking): TrainHoldings[] {
-  if (booking.machine.value === 'EXPIRED') return [];
   const until = PROVISIONAL_STATES.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
   const operations = booking.exchangeOperations ?? [];
   const byTrain = new Map<string, Holding[]>();
