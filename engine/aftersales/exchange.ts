@@ -18,8 +18,8 @@ import { assertPassesFree, assertRidesLeft } from '../booking/pass-checks.ts';
 import type { PassUse } from '../holdings/pass-uses.ts';
 import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts';
 import { assertNoOtherOperation } from './offers.ts';
-import { selectTickets, whatRemains } from './refund.ts';
-import { withStatus } from './tickets.ts';
+import { whatRemains } from './refund.ts';
+import { selectTickets, withStatus } from './tickets.ts';
 
 /**
  * Exchange (spec §3, §4.1 rule 7): exchange offers for a new trip (the booking is unchanged), an exchange

@@ -10,7 +10,7 @@ import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
 import { OfferConfirmation, RefundOfferRequest } from '../model/osdm/aftersales-requests.ts';
-import { ticketsOf, withStatus, type Ticket } from './tickets.ts';
+import { assertStillLive, selectTickets, withStatus, type Ticket } from './tickets.ts';
 
 /**
  * Refund (spec §3, §4.1 rule 6, §2.6 rule 10). Creating a refund offer changes the booking (only one at a
@@ -89,26 +89,6 @@ export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: strin
   if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: offerId });
   moveOffer(ctx, offer, { type: 'DELETE' });
   return { ...booking, refundOffers: (booking.refundOffers ?? []).filter((o) => o.id !== offerId) };
-}
-
-/** An offer made earlier is confirmed only while its fulfillments are still as they were (never refund twice). */
-export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: string[]): void {
-  const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !states.includes(f.status));
-  if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
-}
-
-/** The tickets a request touches, checking each fulfillment exists and is in one of `states`. */
-export function selectTickets(booking: Booking, fulfillmentIds: string[], states: string[]) {
-  fulfillmentIds.forEach((id, i) => {
-    const f = booking.fulfillments.find((x) => x.id === id);
-    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
-    if (!states.includes(f.status)) throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
-  });
-  const listed = new Set(fulfillmentIds);
-  const tickets = ticketsOf(booking).filter((t) => t.fulfillments.some((f) => listed.has(f.id)));
-  const partIds = new Set(tickets.flatMap((t) => t.parts.filter((p) => booking.fulfillments.some((f) => listed.has(f.id) && f.bookingPartIds.includes(p.id))).map((p) => p.id)));
-  const released = booking.fulfillments.some((f) => listed.has(f.id) && f.status === 'RELEASED');
-  return { tickets, partIds, released };
 }
 
 /** The facts of refund-guards.yaml about who would still travel, and whether whole tickets are listed. */

@@ -5,9 +5,9 @@ import { overruleFact } from '../rules/facts.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
-import { assertStillLive, selectTickets, whatRemains } from './refund.ts';
+import { whatRemains } from './refund.ts';
 import { OfferConfirmation, ReleaseOfferRequest } from '../model/osdm/aftersales-requests.ts';
-import { withStatus } from './tickets.ts';
+import { assertStillLive, selectTickets, withStatus } from './tickets.ts';
 
 /**
  * Release (spec §3 rule 2, §4.1 rule 5): cancels tickets at fulfillment level after a disturbance with a

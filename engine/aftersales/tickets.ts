@@ -1,4 +1,5 @@
 import type { Booking, Fulfillment, Money } from '../model/records.ts';
+import { phrase, violation } from '../rules/violation.ts';
 
 /**
  * A ticket is what one admission covers: its passengers' admission, reservations and ancillaries, each with
@@ -61,4 +62,24 @@ export function withStatus(booking: Booking, partIds: ReadonlySet<string>, partS
       ? booking.fulfillments.map((f) => (f.bookingPartIds.some((id) => partIds.has(id)) ? { ...f, status: fulfillmentStatus } : f))
       : booking.fulfillments,
   };
+}
+
+/** An offer made earlier is confirmed only while its fulfillments are still as they were (never refund twice). */
+export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: string[]): void {
+  const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !states.includes(f.status));
+  if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
+}
+
+/** The tickets a request touches, checking each fulfillment exists and is in one of `states`. */
+export function selectTickets(booking: Booking, fulfillmentIds: string[], states: string[]) {
+  fulfillmentIds.forEach((id, i) => {
+    const f = booking.fulfillments.find((x) => x.id === id);
+    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
+    if (!states.includes(f.status)) throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
+  });
+  const listed = new Set(fulfillmentIds);
+  const tickets = ticketsOf(booking).filter((t) => t.fulfillments.some((f) => listed.has(f.id)));
+  const partIds = new Set(tickets.flatMap((t) => t.parts.filter((p) => booking.fulfillments.some((f) => listed.has(f.id) && f.bookingPartIds.includes(p.id))).map((p) => p.id)));
+  const released = booking.fulfillments.some((f) => listed.has(f.id) && f.status === 'RELEASED');
+  return { tickets, partIds, released };
 }
