@@ -322,7 +322,7 @@ export function boundaryCasesOf(rules: RuleSet, decision: DecisionName, also?: R
 }
 export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './rules/violation.ts';
 export { inBothLanguages } from './rules/validate.ts';
-export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
+export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
 export type { Booking, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';

@@ -2,7 +2,7 @@ import type { Context } from '../model/context.ts';
 import type { Booking, Fulfillment } from '../model/records.ts';
 import { phrase, violation, type ProblemPointer } from '../rules/violation.ts';
 import { missingPassengerData } from './contact.ts';
-import { encodeTicket } from './tickets.ts';
+import { encodeTicket } from './barcodes.ts';
 import { isExpired, move } from '../state/booking-state.ts';
 import { tripOfPart } from '../model/trips.ts';
 
