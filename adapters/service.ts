@@ -141,7 +141,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const read = engine.readOfferRequest(call(requestor), body);
       // Capacity drives offers: the bookings on the requested trains say which places are taken.
       const { trains, travelPasses } = read.value;
-      const decided = engine.offers(call(requestor, await sold(travelPasses)), read, await onTrains(trains), await passUses(travelPasses));
+      const decided = engine.decideOffers(call(requestor, await sold(travelPasses)), read, await onTrains(trains), await passUses(travelPasses));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },

@@ -4,24 +4,13 @@ import { against, engineAt, interleaved } from './baseline.ts';
 import { fmt, median, microsPerCall, ratios, report, type CaseReport } from './measure.ts';
 
 /**
- * `engine.offers(call, engine.readOfferRequest(call, body))` in-process (README "Embedding the engine"): 1 and 9 passengers on the
+ * `engine.offers(call, body)` in-process (README "Embedding the engine"): 1 and 9 passengers on the
  * 2-leg fixture trip. Baseline: `JSON.stringify` of the same call's response, the least any adapter must
  * spend on an answer, so the ratio says how many serialisations of its own output one offers call costs.
  */
-type Json = ReturnType<typeof offersBody>;
-
-/**
- * One POST /offers through an engine: read, then decide. An engine from before the two phases (BENCH_AGAINST an
- * older commit) took the body in one call.
- */
-function offersOf(engine: ReturnType<typeof createEngine>, call: Call, body: Json) {
-  if (!('readOfferRequest' in engine)) return (engine as unknown as { offers(c: Call, b: Json): ReturnType<typeof engine.offers> }).offers(call, body);
-  return engine.offers(call, engine.readOfferRequest(call, body));
-}
-
 export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promise<CaseReport> {
   const engine = createEngine();
-  const r = report('engine', 'engine.offers(call, engine.readOfferRequest(call, body)) in-process, 1 trip of 2 legs');
+  const r = report('engine', 'engine.offers(call, body) in-process, 1 trip of 2 legs');
   let n = 0;
   const call: Call = {
     requestor: { client: CLIENT, salesApplication: 'WEB_SE', salesUnitCode: 'BENCH', language: 'en-GB' },
@@ -31,7 +20,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
   const bodies = { 1: offersBody(1), 9: offersBody(9) };
   const sizes: string[] = [];
   for (const [p, body] of Object.entries(bodies)) {
-    const { value } = offersOf(engine, call, body);
+    const { value } = engine.offers(call, body);
     if (value.offers.length === 0) throw new Error(`engine.offers gave no offers for ${p} passengers`);
     sizes.push(`${p} passenger(s): ${value.offers.length} offers, response ${fmt(JSON.stringify(value.response).length)} B`);
   }
@@ -39,10 +28,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
   const results: Record<'1' | '9', { offers: number[]; stringify: number[] }> = { 1: { offers: [], stringify: [] }, 9: { offers: [], stringify: [] } };
   for (const p of ['1', '9'] as const) {
     const body = bodies[p];
-    const response = offersOf(engine, call, body).value.response;
-    microsPerCall(() => offersOf(engine, call, body), 300); // warm-up
+    const response = engine.offers(call, body).value.response;
+    microsPerCall(() => engine.offers(call, body), 300); // warm-up
     for (let i = 0; i < runs; i++) {
-      results[p].offers.push(microsPerCall(() => offersOf(engine, call, body)));
+      results[p].offers.push(microsPerCall(() => engine.offers(call, body)));
       results[p].stringify.push(microsPerCall(() => JSON.stringify(response)));
     }
   }
@@ -60,13 +49,13 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     const old = before.createEngine();
     for (const p of ['1', '9'] as const) {
       const body = bodies[p];
-      const mine = offersOf(engine, call, body);
-      const theirs = offersOf(old, call, body);
+      const mine = engine.offers(call, body);
+      const theirs = old.offers(call, body);
       const sameAnswer = withoutIds(theirs.value.response) === withoutIds(mine.value.response);
       const sameTraces = tracesOf(theirs.traces) === tracesOf(mine.traces);
       // Turns of 200 calls: a 9-passenger call allocates ~200 KB, so a turn of 50 calls sees a young-generation
       // collection or not, and its ratio swings by ±40 %; over 200 calls the collections even out.
-      const t = await interleaved(() => offersOf(engine, call, body), () => offersOf(old, call, body), 150, 200);
+      const t = await interleaved(() => engine.offers(call, body), () => old.offers(call, body), 150, 200);
       r.row(`engine.offers at ${before.commit}, ${p} passenger(s), in turns with this tree`, 'µs', t.before);
       r.row(`engine.offers in this tree, ${p} passenger(s), in turns with ${before.commit}`, 'µs', t.now);
       const differ = [sameAnswer ? '' : ' — THE ANSWERS DIFFER', sameTraces ? '' : ' — THE TRACES DIFFER'].join('');

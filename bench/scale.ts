@@ -81,7 +81,7 @@ function makeTemplate(): Template {
     },
   };
   const call: Call = { requestor: { client: CLIENT, salesApplication: 'WEB_SE', salesUnitCode: 'BENCH', language: 'en-GB' }, now: new Date(), ids };
-  const { value } = engine.offers(call, engine.readOfferRequest(call, offersBody(2)));
+  const { value } = engine.offers(call, offersBody(2));
   const offer = value.offers[0]!;
   const { request } = engine.readBookingRequest(bookingBody(offer.offerId, 2, 'bench-scale'));
   const booked = engine.book(call, request, new Map<string, StoredOffer>([[offer.offerId, offer]])).value.booking;

@@ -93,7 +93,9 @@ export interface Engine {
    * `onTrains`, the bookings on `read.trains`, whole or as their index entries (`trainHoldingsOf`); `passUses`, what
    * `read.travelPasses` already pay for (a pass busy at the trip's time is ignored); `call.soldPasses`, those sold.
    */
-  offers(call: Call, read: Decided<OfferRequestRead>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  decideOffers(call: Call, read: Decided<OfferRequestRead>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /** POST /offers in one call, both phases, for a caller with nothing to load (no store): every place and pass free. */
+  offers(call: Call, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
@@ -184,7 +186,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         return { request, sentPassengers, trains: trainKeysOfOfferRequest(request), travelPasses: travelPassesOfOfferRequest(request) };
       });
     },
-    offers(call, read, onTrains = [], passUses = []) {
+    decideOffers(call, read, onTrains = [], passUses = []) {
       const ctx = context(call);
       // One command, one trace: the decisions of reading it come first.
       ctx.traces.push(...read.traces);
@@ -193,6 +195,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
         const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
         return { offers, response: { ...renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers), ...renderWarnings(warnings, call.requestor.language) } };
       });
+    },
+    offers(call, body) {
+      return engine.decideOffers(call, engine.readOfferRequest(call, body));
     },
     readBookingRequest(body) {
       const request = readBookingRequest(body);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredOffer } from '../engine/index.ts';
 import { offerCache } from '../adapters/store/offer-cache.ts';
-import { engineCall, passengers, trip, offersFor } from './helpers/server.ts';
+import { engine, engineCall, passengers, trip } from './helpers/server.ts';
 
 /**
  * The memory store's quotes (`--store memory`, the sandbox of CI and of scenario runs) are bounded by their size:
@@ -9,7 +9,7 @@ import { engineCall, passengers, trip, offersFor } from './helpers/server.ts';
  */
 const call = engineCall();
 const nine = { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 8, 40, 17, 70, 1, 22, 5, 64) };
-const quotes = (): StoredOffer[] => offersFor(call, nine).value.offers;
+const quotes = (): StoredOffer[] => engine().offers(call, nine).value.offers;
 
 describe('the memory store keeps a bounded amount of quotes', () => {
   it('forgets the oldest quotes first once they hold more than their bound, and keeps the newest', () => {

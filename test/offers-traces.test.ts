@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineCall, passengers, trip, offersFor } from './helpers/server.ts';
+import { engine, engineCall, passengers, trip } from './helpers/server.ts';
 
 /**
  * Every offer's prices come with the traces of the decisions behind them, also where the engine reuses a decision
@@ -8,7 +8,7 @@ import { engineCall, passengers, trip, offersFor } from './helpers/server.ts';
  */
 describe('the traces of an offer request', () => {
   it('name the family discount and fare factor of every passenger for every offer, in the order they were asked', () => {
-    const { value, traces } = offersFor(engineCall(), { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40, 8, 9), offerSearchCriteria: { travelClasses: ['SECOND'] } });
+    const { value, traces } = engine().offers(engineCall(), { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40, 8, 9), offerSearchCriteria: { travelClasses: ['SECOND'] } });
     expect(value.offers.length).toBeGreaterThan(1);
     const pricing = traces.filter((t) => t.decision === 'familyDiscountRole' || t.decision === 'fareFactor');
     // Per offer: the family discount role of each passenger, then each passenger's fare factor.

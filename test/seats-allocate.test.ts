@@ -3,7 +3,7 @@ import type { Requestor } from '../engine/index.ts';
 import { makeContext } from '../engine/model/context.ts';
 import { allocate } from '../engine/seats/allocate.ts';
 import type { Holding } from '../engine/holdings/place-holdings.ts';
-import { engine, trip, offersFor } from './helpers/server.ts';
+import { engine, trip } from './helpers/server.ts';
 
 const requestor: Requestor = { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'TEST', language: 'en-GB' };
 const now = new Date('2026-11-20T10:00:00+01:00');
@@ -12,7 +12,7 @@ const call = { requestor, now, ids: { next: (k: string) => `${k}-${++n}` } };
 
 /** A provisional booking of a 2nd-class private sleeper for three on night train 421 (nothing else held). */
 function privateSleeperForThree() {
-  const { offers } = offersFor(call, {
+  const { offers } = engine().offers(call, {
     tripSpecifications: [trip('NT', '2026-12-01T18:00:00+01:00', '2026-12-02T08:00:00+01:00')],
     anonymousPassengerSpecifications: [30, 31, 32].map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age })),
     offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },

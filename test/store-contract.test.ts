@@ -9,7 +9,7 @@ import { postgresStore } from '../adapters/store/postgres.ts';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
 import { StoreConflict, type Store } from '../adapters/store/store.ts';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
-import { engine, passengers, trip, offersFor } from './helpers/server.ts';
+import { engine, passengers, trip } from './helpers/server.ts';
 
 /**
  * The promises of adapters/store/store.ts, checked once and run against every store, so that the memory
@@ -69,7 +69,7 @@ const at = (iso: string) => ({ requestor, now: new Date(iso), ids: randomIds });
 
 /** Offers for an adult and a child, a provisional booking of the first, and ways to confirm it. */
 function sale() {
-  const { offers } = offersFor(at('2026-11-20T10:00:00+01:00'), {
+  const { offers } = engine().offers(at('2026-11-20T10:00:00+01:00'), {
     tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 8),
   }).value;
   const offer = offers[0]!;
@@ -91,7 +91,7 @@ const ids = (b: Booking) => b.fulfillments.map((f) => f.id);
 
 /** Johan buys an annual second-class pass (spec §4.2): the booking, provisional and confirmed. */
 function passSale() {
-  const { offers } = offersFor(at('2026-11-20T10:00:00+01:00'), {
+  const { offers } = engine().offers(at('2026-11-20T10:00:00+01:00'), {
     anonymousPassengerSpecifications: [{ externalRef: '199807079876', type: 'PERSON', age: 28 }],
     offerSearchCriteria: { productTags: ['PASS'] }, nonTripSearchCriteria: { validFrom: '2026-12-02T00:00:00+01:00' },
   }).value;

@@ -11,9 +11,6 @@ import { osdmViolations } from './osdm.ts';
 let shared: Engine | undefined;
 export const engine = () => (shared ??= createEngine());
 
-/** POST /offers through the engine: the request read, then the offers decided (nothing else loaded). */
-export const offersFor = (call: Call, body: unknown) => engine().offers(call, engine().readOfferRequest(call, body));
-
 /** An engine call as the demo reseller's WEB_SE sales application makes it, at a fixed time, with readable ids. */
 export const engineCall = (now = '2026-11-20T10:00:00+01:00'): Call => ({
   requestor: { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'TEST', language: 'en-GB' },
