@@ -42,3 +42,13 @@ export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined,
   if (!offer) throw violation('RESOURCE_NOT_FOUND', { resource, id });
   return offer;
 }
+
+/**
+ * PATCH an offer to CONFIRMED: the offer by id, moved by its machine (expired: X_OFFER_EXPIRED); undefined when it
+ * already was confirmed, since confirming again changes nothing.
+ */
+export function confirmOffer<O extends OfferLike>(ctx: Context, offers: readonly O[] | undefined, id: string, resource: Phrase): { offer: O; confirmed: O } | undefined {
+  const offer = findOffer(offers, id, resource);
+  if (offer.state === 'CONFIRMED') return undefined;
+  return { offer, confirmed: moveOffer(ctx, offer, { type: 'CONFIRM' }) };
+}

@@ -8,7 +8,7 @@ import { overruleFact } from '../rules/facts.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
-import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
+import { assertNoOtherOperation, confirmOffer, findOffer, moveOffer, newOffer } from './offers.ts';
 import { OfferConfirmation, RefundOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { assertStillLive, selectTickets, withStatus, type Ticket } from './tickets.ts';
 
@@ -66,11 +66,10 @@ export function priceRefund(
 
 export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
   parseRequest(OfferConfirmation, body);
-  const offer = findOffer(booking.refundOffers, offerId, phrase('resource-refund-offer'));
-  if (offer.state === 'CONFIRMED') return booking;
-  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
-  assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED', 'RELEASED']);
-  return applyRefund(ctx, booking, confirmed);
+  const confirming = confirmOffer(ctx, booking.refundOffers, offerId, phrase('resource-refund-offer'));
+  if (!confirming) return booking;
+  assertStillLive(booking, confirming.offer.fulfillmentIds, ['FULFILLED', 'RELEASED']);
+  return applyRefund(ctx, booking, confirming.confirmed);
 }
 
 /** Spec §3: parts CANCELLED with their refundAmount, fulfillments REFUNDED, the offer CONFIRMED and kept. */

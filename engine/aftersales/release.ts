@@ -4,7 +4,7 @@ import type { Booking } from '../model/records.ts';
 import { overruleFact } from '../rules/facts.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
-import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
+import { assertNoOtherOperation, confirmOffer, findOffer, moveOffer, newOffer } from './offers.ts';
 import { whatRemains } from './refund.ts';
 import { OfferConfirmation, ReleaseOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { assertStillLive, selectTickets, withStatus } from './tickets.ts';
@@ -28,9 +28,9 @@ export function createReleaseOffer(ctx: Context, booking: Booking, body: unknown
 
 export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
   parseRequest(OfferConfirmation, body);
-  const offer = findOffer(booking.releaseOffers, offerId, phrase('resource-release-offer'));
-  if (offer.state === 'CONFIRMED') return booking;
-  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
+  const confirming = confirmOffer(ctx, booking.releaseOffers, offerId, phrase('resource-release-offer'));
+  if (!confirming) return booking;
+  const { offer, confirmed } = confirming;
   assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED']);
   const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASED');
   return { ...next, releaseOffers: (booking.releaseOffers ?? []).map((o) => (o.id === offerId ? confirmed : o)) };
