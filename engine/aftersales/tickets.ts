@@ -1,4 +1,4 @@
-import type { Booking, Fulfillment, Money } from '../model/records.ts';
+import type { Booking, BookingPartStatus, Fulfillment, Money } from '../model/records.ts';
 import { phrase, violation } from '../rules/violation.ts';
 
 /**
@@ -10,7 +10,7 @@ export interface Part {
   kind: 'admission' | 'reservation' | 'ancillary';
   passengerIds: string[];
   price: Money;
-  status: string;
+  status: BookingPartStatus;
   legIds: string[];
 }
 
@@ -65,13 +65,13 @@ export function withStatus(booking: Booking, partIds: ReadonlySet<string>, partS
 }
 
 /** An offer made earlier is confirmed only while its fulfillments are still as they were (never refund twice). */
-export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: string[]): void {
+export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: readonly Fulfillment['status'][]): void {
   const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !states.includes(f.status));
   if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
 }
 
 /** The tickets a request touches, checking each fulfillment exists and is in one of `states`. */
-export function selectTickets(booking: Booking, fulfillmentIds: string[], states: string[]) {
+export function selectTickets(booking: Booking, fulfillmentIds: string[], states: readonly Fulfillment['status'][]) {
   fulfillmentIds.forEach((id, i) => {
     const f = booking.fulfillments.find((x) => x.id === id);
     if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
