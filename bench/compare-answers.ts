@@ -26,7 +26,7 @@ function recordIn(tree: string, out: string): RecordedCorpus {
 }
 
 /** Every difference, as one line each: `file #n METHOD path: field differs`. */
-export function differences(base: RecordedCorpus, work: RecordedCorpus): Array<{ where: string; field: string; base: unknown; work: unknown }> {
+function differences(base: RecordedCorpus, work: RecordedCorpus): Array<{ where: string; field: string; base: unknown; work: unknown }> {
   const found: Array<{ where: string; field: string; base: unknown; work: unknown }> = [];
   for (const file of new Set([...Object.keys(base), ...Object.keys(work)])) {
     const a = base[file] ?? [];
