@@ -8,39 +8,39 @@
  *   const { value: offers } = engine.offers(call, offerRequest);
  */
 import type { z } from 'zod';
-import { createBooking, readBookingRequest } from './booking/create.ts';
-import { confirmBooking } from './booking/lifecycle.ts';
-import { isExpired } from './state/booking-state.ts';
-import { runAftersales, type AftersalesCommand, type AftersalesOutcome } from './aftersales/commands.ts';
-import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations, ExchangeOfferRequest, ExchangeOperationRequest } from './aftersales/exchange.ts';
-import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
-import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
-import { renderBooking, renderFulfillment } from './booking/render.ts';
+// Bottom up, layer by layer (docs/architecture.md).
+import { boundaryCases } from './rules/boundaries.ts';
+import type { DecisionTrace, Explanation } from './rules/decision.ts';
+import { factProblems, FactsError } from './rules/fact-messages.ts';
+import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
+import { loadRules } from './rules/load.ts';
+import { limitPointers } from './rules/pointer-limit.ts';
+import type { RuleSet } from './rules/ruleset.ts';
+import type { Language } from './rules/schemas.ts';
+import { parseRequest } from './rules/validate.ts';
+import { fill, renderProblem, violation, type Problem, RuleViolation } from './rules/violation.ts';
 import { makeContext, type Context } from './model/context.ts';
-import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
-import { createOffers, readOfferRequest } from './offers/create.ts';
 import { BookingPatch } from './model/osdm/booking-patch-requests.ts';
 import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';
+import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
 import { trainKeysOfOfferRequest } from './model/train.ts';
-import { travelPassesOfOfferRequest } from './holdings/pass-uses.ts';
-import { parseRequest } from './rules/validate.ts';
+import { isExpired } from './state/booking-state.ts';
+import { travelPassesOfOfferRequest, type PassUse } from './holdings/pass-uses.ts';
 import { bookingIdOf, holdingsOf, type OnTrain } from './holdings/place-holdings.ts';
-import type { PassUse } from './holdings/pass-uses.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
+import { createOffers, readOfferRequest } from './offers/create.ts';
+import { renderOfferCollection, type OfferCollection } from './offers/render.ts';
+import { createBooking, readBookingRequest } from './booking/create.ts';
+import { confirmBooking } from './booking/lifecycle.ts';
+import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
+import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
+import { renderBooking, renderFulfillment } from './booking/render.ts';
+import { runAftersales, type AftersalesCommand, type AftersalesOutcome } from './aftersales/commands.ts';
+import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations, ExchangeOfferRequest, ExchangeOperationRequest } from './aftersales/exchange.ts';
 
 /** The three availability answers (CONTRACT §6). */
 export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
-import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
-import type { DecisionTrace, Explanation } from './rules/decision.ts';
-import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
-import { boundaryCases } from './rules/boundaries.ts';
-import { factProblems, FactsError } from './rules/fact-messages.ts';
-import { loadRules } from './rules/load.ts';
-import type { RuleSet } from './rules/ruleset.ts';
-import type { Language } from './rules/schemas.ts';
-import { fill, renderProblem, violation, type Problem, RuleViolation } from './rules/violation.ts';
-import { limitPointers } from './rules/pointer-limit.ts';
 
 export interface EngineOptions {
   /** A compiled rule set; defaults to loading `rulesDir`. */
