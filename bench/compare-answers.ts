@@ -78,8 +78,11 @@ function main(): number {
     }
     if (found.length > 20) console.log(`… and ${found.length - 20} more`);
     return 1;
+  } catch (e) {
+    console.error(`compare-answers could not record both trees: ${(e as Error).message}`);
+    return 2;
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', baseTree], { cwd: root, stdio: 'ignore' });
+    try { execFileSync('git', ['worktree', 'remove', '--force', baseTree], { cwd: root, stdio: 'ignore' }); } catch { /* never added */ }
     rmSync(tmp, { recursive: true, force: true });
   }
 }
