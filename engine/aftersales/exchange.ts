@@ -67,7 +67,7 @@ const samePlace = (ctx: Context, a: string, b: string) => {
 export function createExchangeOffers(ctx: Context, booking: Booking, request: ExchangeOfferRequest, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
-  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
+  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, 'EXCHANGE');
   const remains = whatRemains(ctx, booking, tickets, request.fulfillmentIds);
   if (!remains.coversWholeTickets) {
     throw violation('86001', { reason: phrase('exchange-whole-tickets') }, '#/fulfillmentIds');
@@ -239,7 +239,7 @@ function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation):
   const now = ctx.now.toISOString();
   const fulfilled = <T extends { status: string }>(p: T) => ({ ...p, status: 'FULFILLED' as const, confirmedOn: now });
   const parts = { admissions: op.admissions.map(fulfilled), reservations: op.reservations.map(fulfilled), ancillaries: op.ancillaries.map(fulfilled) };
-  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGED', 'EXCHANGED');
+  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGED', 'EXCHANGE');
   const withTrip = { ...exchanged, exchangeOperations: replace(exchanged, confirmed) };
   return {
     ...withTrip,

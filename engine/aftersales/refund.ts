@@ -21,7 +21,7 @@ export function createRefundOffer(ctx: Context, booking: Booking, body: unknown)
   const request = parseRequest(RefundOfferRequest, body);
   const moved = move(ctx, booking, { type: 'OFFER_REFUND' }, phrase('operation-a-refund'));
   assertNoOtherOperation(ctx, booking);
-  const { tickets, partIds, released } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED', 'RELEASED']);
+  const { tickets, partIds, released } = selectTickets(booking, request.fulfillmentIds, 'REFUND');
   const overruleCode = overruleFact(request.overruleCode);
   enforce(ctx, 'refundGuard', { ...whatRemains(ctx, booking, tickets, request.fulfillmentIds), released, overruleCode }, '#/fulfillmentIds');
   return { ...moved, refundOffers: [...(booking.refundOffers ?? []), priceRefund(ctx, booking, tickets, partIds, request.fulfillmentIds, overruleCode, request.overruleCode)] };
@@ -68,14 +68,14 @@ export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: stri
   parseRequest(OfferConfirmation, body);
   const confirming = confirmOffer(ctx, booking.refundOffers, offerId, phrase('resource-refund-offer'));
   if (!confirming) return booking;
-  assertStillLive(booking, confirming.offer.fulfillmentIds, ['FULFILLED', 'RELEASED']);
+  assertStillLive(booking, confirming.offer.fulfillmentIds, 'REFUND');
   return applyRefund(ctx, booking, confirming.confirmed);
 }
 
 /** Spec §3: parts CANCELLED with their refundAmount, fulfillments REFUNDED, the offer CONFIRMED and kept. */
 export function applyRefund(ctx: Context, booking: Booking, offer: RefundOffer): Booking {
   const amounts = new Map(offer.parts.map((p) => [p.partId, p.refundAmount]));
-  let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUNDED', (id) => ({ refundAmount: amounts.get(id) }));
+  let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUND', (id) => ({ refundAmount: amounts.get(id) }));
   next = { ...next, refundOffers: [...(booking.refundOffers ?? []).filter((o) => o.id !== offer.id), offer] };
   // Nothing left to travel on: the booking is cancelled as a whole (machines/booking.ts CANCEL_ALL).
   if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED')) next = move(ctx, next, { type: 'CANCEL_ALL' }, phrase('operation-cancelling'));

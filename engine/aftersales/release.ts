@@ -18,7 +18,7 @@ export function createReleaseOffer(ctx: Context, booking: Booking, body: unknown
   enforce(ctx, 'releaseGuard', { channelAllowsRelease: ctx.salesApplication.permissions.release, overruleCode: overruleFact(request.overruleCode) });
   const moved = move(ctx, booking, { type: 'OFFER_RELEASE' }, phrase('operation-a-release'));
   assertNoOtherOperation(ctx, booking);
-  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
+  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, 'RELEASE');
   if (!whatRemains(ctx, booking, tickets, request.fulfillmentIds).coversWholeTickets) {
     throw violation('86001', { reason: phrase('release-whole-ticket') }, '#/fulfillmentIds');
   }
@@ -31,8 +31,8 @@ export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: str
   const confirming = confirmOffer(ctx, booking.releaseOffers, offerId, phrase('resource-release-offer'));
   if (!confirming) return booking;
   const { offer, confirmed } = confirming;
-  assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED']);
-  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASED');
+  assertStillLive(booking, offer.fulfillmentIds, 'RELEASE');
+  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASE');
   return { ...next, releaseOffers: (booking.releaseOffers ?? []).map((o) => (o.id === offerId ? confirmed : o)) };
 }
 

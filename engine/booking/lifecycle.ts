@@ -4,6 +4,8 @@ import { phrase, violation, type ProblemPointer } from '../rules/violation.ts';
 import { missingPassengerData } from './contact.ts';
 import { encodeTicket } from './barcodes.ts';
 import { isExpired, move } from '../state/booking-state.ts';
+import { initialState } from '../state/machine.ts';
+import { fulfillmentMachine } from '../../machines/fulfillment.ts';
 import { tripOfPart } from '../model/trips.ts';
 
 /**
@@ -26,7 +28,7 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
   if (booking.pass) {
     // Spec §4.2 rule 6: the pass number is the control number; a pass fulfillment never carries a barcode.
     const admission = booking.admissions[0]!;
-    const fulfillment = { id: ctx.ids.next('fulfillment'), status: 'FULFILLED' as const, createdOn: now, bookingPartIds: [admission.id], passengerIds: admission.passengerIds, controlNumber: ctx.ids.next('pass') };
+    const fulfillment = { id: ctx.ids.next('fulfillment'), status: initialState(fulfillmentMachine), createdOn: now, bookingPartIds: [admission.id], passengerIds: admission.passengerIds, controlNumber: ctx.ids.next('pass') };
     return { ...moved, confirmedOn: now, admissions: moved.admissions.map(fulfilled), fulfillments: [fulfillment], confirmedPrice: moved.provisionalPrice };
   }
   return {
@@ -57,7 +59,7 @@ export function issueFulfillments(ctx: Context, booking: Booking, parts: Pick<Bo
     const controlNumber = `${booking.id}-${++ticketNo}`;
     fulfillments.push({
       id: ctx.ids.next('fulfillment'),
-      status: 'FULFILLED',
+      status: initialState(fulfillmentMachine),
       createdOn: now,
       bookingPartIds: [admission.id],
       passengerIds: admission.passengerIds,
@@ -71,7 +73,7 @@ export function issueFulfillments(ctx: Context, booking: Booking, parts: Pick<Bo
     });
   }
   for (const part of [...parts.reservations, ...parts.ancillaries]) {
-    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: 'FULFILLED', createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
+    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: initialState(fulfillmentMachine), createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
   }
   return fulfillments;
 }

@@ -1,5 +1,6 @@
 import type { BookingState } from '../../machines/booking.ts';
 import type { ExchangeState } from '../../machines/exchange.ts';
+import type { FulfillmentState } from '../../machines/fulfillment.ts';
 import type { AftersalesOfferState } from '../../machines/offers.ts';
 import type { Language, TravelPassEntry } from '../rules/schemas.ts';
 import type { InternalPassengerType } from '../rules/facts.ts';
@@ -262,7 +263,8 @@ export interface ExchangeOperation {
 
 export interface Fulfillment {
   id: string;
-  status: 'FULFILLED' | 'REFUNDED' | 'EXCHANGED' | 'RELEASED';
+  /** machines/fulfillment.ts. */
+  status: FulfillmentState;
   createdOn: string;
   bookingPartIds: string[];
   passengerIds: string[];

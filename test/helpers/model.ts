@@ -3,6 +3,7 @@ import { can, initialState, step } from '../../engine/state/machine.ts';
 import { durationMs } from '../../engine/rules/time.ts';
 import { bookingMachine, type BookingEvent, type BookingState } from '../../machines/booking.ts';
 import { exchangeMachine } from '../../machines/exchange.ts';
+import { fulfillmentMachine } from '../../machines/fulfillment.ts';
 import { aftersalesOfferMachine } from '../../machines/offers.ts';
 import { engine } from './server.ts';
 
@@ -216,7 +217,14 @@ export const fulfillmentsIn = (b: Readonly<ModelBooking>, ...statuses: string[])
 
 export const findBooking = (m: Readonly<Model>, id: string) => m.bookings.find((b) => b.id === id)!;
 
-export { aftersalesOfferMachine, bookingMachine, exchangeMachine };
+/** Moves fulfillment `f` of `b` by the fulfillment machine (REFUND, RELEASE, EXCHANGE), recording the transition. */
+export function fireFulfillment(m: Model, b: ModelBooking, f: string, event: string): void {
+  const fulfillment = { state: b.fulfillmentStatus[f] ?? 'FULFILLED' };
+  fire(m, fulfillmentMachine, fulfillment, event);
+  b.fulfillmentStatus[f] = fulfillment.state;
+}
+
+export { aftersalesOfferMachine, bookingMachine, exchangeMachine, fulfillmentMachine };
 export const iso = (ms: number) => new Date(ms).toISOString();
 /** `${name}`: a reference to a scenario variable. */
 export const ref = (name: string) => '${' + name + '}';
