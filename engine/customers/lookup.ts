@@ -7,7 +7,7 @@ import type { ContractEntry, CustomerEntry, Customers, Language, TravelPassEntry
  * customers hold for the offer and booking rules. Pure: the caller hands in the loaded data.
  */
 
-/** Spec §2.12 Customer, Contract and travel pass entry, as the Customer API answers them (shapes: response.ts). */
+/** Spec §2.12 Customer, Contract and travel pass entry, as the Customer API answers them (shapes: engine/model/osdm/customer-response.ts). */
 type CustomerRecord = z.infer<typeof CustomerRecordSchema>;
 type ContractRecord = z.infer<typeof ContractRecordSchema>;
 

@@ -339,7 +339,7 @@ export interface IdSource {
  * Spec §4.2 rule 6: a travel pass bought through the API is, once confirmed, a pass like those of customers.yaml,
  * its number the fulfillment's controlNumber; spec §2.7 rule 8 checks it as it checks them (validity, class,
  * stations, the holder's name). A store indexes the passes its bookings sold (Store.soldPasses) by pass number
- * and by holder (booking/sold-passes.ts), as it indexes pass uses by pass.
+ * and by holder (holdings/sold-passes.ts), as it indexes pass uses by pass.
  */
 export interface SoldPass extends TravelPassEntry {
   bookingId: string;

@@ -3,7 +3,7 @@ import type { Booking, Leg, Trip } from './records.ts';
 
 /**
  * A train is its vehicle number and service date: the local date of the leg's departure, as the timetable
- * shows it (rules/timetable.yaml). Places are held per train (issue "Seats": inventory).
+ * shows it (rules/timetable.yaml). Places are held per train (engine/holdings/place-holdings.ts).
  */
 export function trainKey(leg: Pick<Leg, 'vehicleNumber' | 'departure'>): string {
   return `${leg.vehicleNumber}/${leg.departure.slice(0, 10)}`;

@@ -9,7 +9,7 @@ import { Trip } from './trip.ts';
  * exchange operations. Cleanup answers 202 with no body.
  */
 
-/** The fields every refund and release offer shows (render.ts `offerHeader`). */
+/** The fields every refund and release offer shows (engine/booking/render-aftersales.ts `offerHeader`). */
 const offerHeader = {
   id: z.string(),
   createdOn: Instant,

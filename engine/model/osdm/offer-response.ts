@@ -9,7 +9,7 @@ import { AnonymousPassengerSpecification, PromotionCode } from './offer-request.
  * optional here (tripCoverage, the reservation and ancillary parts, accommodation types).
  */
 
-/** The fields every offer part shows (render.ts `common`); OSDM AbstractOfferPart. */
+/** The fields every offer part shows (engine/offers/render.ts `common`); OSDM AbstractOfferPart. */
 const offerPart = {
   id: z.string(),
   createdOn: Instant,
