@@ -1,11 +1,12 @@
-import { phrase, RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfOfferRequest, travelPassesOfOfferRequest, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings, type Phrase } from '../engine/index.ts';
+import { phrase, RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type AftersalesOutcome, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings, type Phrase } from '../engine/index.ts';
 import type { CustomerEntry } from '../engine/rules/schemas.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
 /**
- * The imperative shell around the engine: load what a command needs from the store, let the engine
- * decide, store what it decided. Booking updates are read-modify-write with the version read; a lost
+ * The imperative shell around the engine. Every command has two phases: the engine reads and validates the
+ * request, which says what to load (the body is never looked into before); the store gives that; the engine
+ * decides on it; what it decided is stored. Booking updates are read-modify-write with the version read; a lost
  * race is retried from a fresh read, never merged.
  */
 export interface Service {
@@ -23,7 +24,7 @@ export interface Service {
   patchBooking(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
   exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
   exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; status: number }>>;
+  aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; outcome: AftersalesOutcome }>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
   /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
   setAfterSalesOverride(id: string, on: boolean): Promise<void>;
@@ -137,9 +138,10 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     store,
     clock,
     async offers(requestor, body) {
+      const read = engine.readOfferRequest(call(requestor), body);
       // Capacity drives offers: the bookings on the requested trains say which places are taken.
-      const cards = travelPassesOfOfferRequest(body);
-      const decided = engine.offers(call(requestor, await sold(cards)), body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(cards));
+      const { trains, travelPasses } = read.value;
+      const decided = engine.decideOffers(call(requestor, await sold(travelPasses)), read, await onTrains(trains), await passUses(travelPasses));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
@@ -173,24 +175,28 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     },
     patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
     async patchBooking(requestor, id, body) {
+      // An unknown booking is not found before its patch is read.
+      const { booking } = await owned(requestor, id);
+      const { patch, placeSelections } = engine.readBookingPatch(body);
+      if (!placeSelections) return update(requestor, id, (b, c) => engine.patchBooking(c, b, patch));
       // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
-      const places = Array.isArray((body as { placeSelections?: unknown } | null)?.placeSelections);
-      if (!places) return update(requestor, id, (b, c) => engine.patchBooking(c, b, body));
-      const keys = trainKeysOfBooking((await owned(requestor, id)).booking);
+      const keys = trainKeysOfBooking(booking);
       return withTrains(keys, async () => {
         const bookings = await onTrains(keys);
-        return update(requestor, id, (b, c) => engine.patchBooking(c, b, body, bookings));
+        return update(requestor, id, (b, c) => engine.patchBooking(c, b, patch, bookings));
       });
     },
     async exchangeOffers(requestor, id, body) {
       const { booking } = await owned(requestor, id);
-      const cards = travelPassesOfOfferRequest(body);
-      const decided = engine.exchangeOffers(call(requestor, await sold(cards)), booking, body, await onTrains(trainKeysOfOfferRequest(body)), await passUses(cards));
+      const { request, trains, travelPasses } = engine.readExchangeOfferRequest(body);
+      const decided = engine.exchangeOffers(call(requestor, await sold(travelPasses)), booking, request, await onTrains(trains), await passUses(travelPasses));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
     async exchangeOperation(requestor, id, body) {
-      const offers = await store.getOffers(engine.exchangeOfferIds(body));
+      await owned(requestor, id); // an unknown booking is not found before its request is read
+      const { request, offerIds } = engine.readExchangeOperationRequest(body);
+      const offers = await store.getOffers(offerIds);
       // Spec §2.10: the new trip's reservations take places, decided against what its trains hold.
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
       const passes = passesOfOffers(offers);
@@ -200,7 +206,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
         const soldPasses = await sold(travelPassesOfOffers(offers.values()));
         let response: Record<string, unknown> = {};
         const decided = await update(requestor, id, (b, c) => {
-          const d = engine.exchangeOperation(c, b, body, offers, held, uses);
+          const d = engine.exchangeOperation(c, b, request, offers, held, uses);
           response = d.value.response;
           return { value: d.value.booking, traces: d.traces };
         }, soldPasses);
@@ -208,10 +214,10 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       });
     },
     async aftersales(requestor, id, command) {
-      let answer: { response?: Record<string, unknown>; status: number } = { status: 200 };
+      let answer!: { response?: Record<string, unknown>; outcome: AftersalesOutcome };
       const decided = await update(requestor, id, (b, c) => {
         const d = engine.aftersales(c, b, command);
-        answer = { ...(d.value.response ? { response: d.value.response } : {}), status: d.value.status };
+        answer = { ...(d.value.response ? { response: d.value.response } : {}), outcome: d.value.outcome };
         return { value: d.value.booking, traces: d.traces };
       });
       return { value: answer, traces: decided.traces };

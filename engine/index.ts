@@ -8,33 +8,39 @@
  *   const { value: offers } = engine.offers(call, offerRequest);
  */
 import type { z } from 'zod';
-import { createBooking, readBookingRequest } from './booking/create.ts';
-import { confirmBooking, isExpired } from './booking/lifecycle.ts';
-import { runAftersales, type AftersalesCommand } from './aftersales/commands.ts';
-import { createExchangeOffers, createExchangeOperation, expireOperations } from './aftersales/exchange.ts';
-import { renderExchangeOffer, renderExchangeOperation } from './aftersales/render.ts';
-import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
-import { renderBooking, renderFulfillment } from './booking/render.ts';
-import { makeContext, type Context } from './context.ts';
-import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model.ts';
-import { createOffers } from './offers/create.ts';
-import { bookingIdOf, holdingsOf, type OnTrain } from './seats/inventory.ts';
-import type { PassUse } from './booking/pass-uses.ts';
+// Bottom up, layer by layer (docs/architecture.md).
+import { boundaryCases } from './rules/boundaries.ts';
+import type { DecisionTrace, Explanation } from './rules/decision.ts';
+import { factProblems, FactsError } from './rules/fact-messages.ts';
+import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
+import { loadRules } from './rules/load.ts';
+import { limitPointers } from './rules/pointer-limit.ts';
+import type { RuleSet } from './rules/ruleset.ts';
+import type { Language } from './rules/schemas.ts';
+import { parseRequest } from './rules/validate.ts';
+import { fill, renderProblem, violation, type Problem, RuleViolation } from './rules/violation.ts';
+import { makeContext, type Context } from './model/context.ts';
+import { BookingPatch } from './model/osdm/booking-patch-requests.ts';
+import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';
+import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
+import { trainKeysOfOfferRequest } from './model/train.ts';
+import { isExpired } from './state/booking-state.ts';
+import { travelPassesOfOfferRequest, type PassUse } from './holdings/pass-uses.ts';
+import { bookingIdOf, holdingsOf, type OnTrain } from './holdings/place-holdings.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
+import { createOffers, readOfferRequest } from './offers/create.ts';
+import { renderOfferCollection, type OfferCollection } from './offers/render.ts';
+import { createBooking, readBookingRequest } from './booking/create.ts';
+import { confirmBooking } from './booking/lifecycle.ts';
+import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
+import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
+import { renderBooking, renderFulfillment } from './booking/render.ts';
+import { runAftersales, type AftersalesCommand, type AftersalesOutcome } from './aftersales/commands.ts';
+import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations, ExchangeOfferRequest, ExchangeOperationRequest } from './aftersales/exchange.ts';
 
 /** The three availability answers (CONTRACT §6). */
 export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
-import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
-import type { DecisionTrace, Explanation } from './rules/decision.ts';
-import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
-import { boundaryCases } from './rules/boundaries.ts';
-import { factProblems, FactsError } from './rules/fact-messages.ts';
-import { loadRules } from './rules/load.ts';
-import type { RuleSet } from './rules/ruleset.ts';
-import type { Language } from './rules/schemas.ts';
-import { fill, renderProblem, violation, type Problem, RuleViolation } from './violation.ts';
-import { limitPointers } from './pointer-limit.ts';
 
 export interface EngineOptions {
   /** A compiled rule set; defaults to loading `rulesDir`. */
@@ -51,10 +57,21 @@ export interface Call {
   now: Date;
   ids: IdSource;
   /**
-   * The travel passes sold through the API that the request's cards name (`Store.soldPasses` of
-   * `travelPassesOfOfferRequest` or `travelPassesOfOffers`): passes like those of customers.yaml (spec §4.2 rule 6).
+   * The travel passes sold through the API that the request's cards name (`Store.soldPasses` of a read request's
+   * `travelPasses`, or of `travelPassesOfOffers`): passes like those of customers.yaml (spec §4.2 rule 6).
    */
   soldPasses?: readonly SoldPass[];
+}
+
+/** An offer request read (Engine.readOfferRequest): validated, with what the caller loads before the engine decides. */
+export interface OfferRequestRead {
+  request: OfferCollectionRequest;
+  /** The passengers as the caller sent them: the response echoes them. */
+  sentPassengers: OfferCollection['anonymousPassengerSpecifications'];
+  /** The trains the request names (Store.holdingsOnTrain). */
+  trains: string[];
+  /** The travel pass numbers its passengers carry (Store.soldPasses, Store.passUses). */
+  travelPasses: string[];
 }
 
 /** A result with the trace of every decision behind it. */
@@ -65,13 +82,20 @@ export interface Decided<T> {
 
 export interface Engine {
   readonly rules: RuleSet;
-  /** POST /offers: the offers to store and the OfferCollectionResponse. */
   /**
-   * `onTrains`: the bookings on the request's trains, whole or as their index entries (`trainHoldingsOf`; the
-   * service loads them from the store, see `trainKeysOfOfferRequest`). `passUses`: what the request's travel passes
-   * already pay for (`travelPassesOfOfferRequest`, `Store.passUses`); a pass busy at the trip's time is ignored.
+   * POST /offers, first phase: the request validated (its counts decided first, spec §8), and what to load for it:
+   * the bookings on the trains it names (`trains`: Store.holdingsOnTrain) and its travel passes (`travelPasses`:
+   * Store.soldPasses, Store.passUses).
    */
-  offers(call: Call, body: unknown, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  readOfferRequest(call: Call, body: unknown): Decided<OfferRequestRead>;
+  /**
+   * POST /offers, second phase: the offers to store and the OfferCollectionResponse, decided on what was loaded:
+   * `onTrains`, the bookings on `read.trains`, whole or as their index entries (`trainHoldingsOf`); `passUses`, what
+   * `read.travelPasses` already pay for (a pass busy at the trip's time is ignored); `call.soldPasses`, those sold.
+   */
+  decideOffers(call: Call, read: Decided<OfferRequestRead>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /** POST /offers in one call, both phases, for a caller with nothing to load (no store): every place and pass free. */
+  offers(call: Call, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
@@ -82,21 +106,25 @@ export interface Engine {
   /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
   patchPassenger(call: Call, booking: Booking, passengerId: string, body: unknown): Decided<Booking>;
   patchPurchaser(call: Call, booking: Booking, body: unknown): Decided<Booking>;
-  patchBooking(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[]): Decided<Booking>;
+  /** PATCH /bookings/{id}, first phase: the patch validated; with place selections, the caller loads the bookings on its trains. */
+  readBookingPatch(body: unknown): { patch: BookingPatch; placeSelections: boolean };
+  patchBooking(call: Call, booking: Booking, patch: BookingPatch, onTrains?: readonly OnTrain[]): Decided<Booking>;
   /** GET passenger / purchaser: PassengerResponse and PurchaserResponse bodies. */
   renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
   renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
   /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
-  aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; status: number }>;
+  aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; outcome: AftersalesOutcome }>;
+  /** POST /bookings/{id}/exchange-offers, first phase: the request validated, and its trains and travel passes to load. */
+  readExchangeOfferRequest(body: unknown): { request: ExchangeOfferRequest; trains: string[]; travelPasses: string[] };
   /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
-  exchangeOffers(call: Call, booking: Booking, body: unknown, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  exchangeOffers(call: Call, booking: Booking, request: ExchangeOfferRequest, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  /** POST /bookings/{id}/exchange-operations, first phase: the request validated, and the exchange offers it names. */
+  readExchangeOperationRequest(body: unknown): { request: ExchangeOperationRequest; offerIds: string[] };
   /**
    * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
    * named and what the bookings on the new trip's trains hold (`onTrains`).
    */
-  exchangeOperation(call: Call, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
-  /** The exchange offer ids an exchange operation request names. */
-  exchangeOfferIds(body: unknown): string[];
+  exchangeOperation(call: Call, booking: Booking, request: ExchangeOperationRequest, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
   readAvailabilityQuery(query: unknown): AvailabilityQuery;
   /**
@@ -149,15 +177,27 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const engine: Engine = {
     rules,
-    offers(call, body, onTrains = [], passUses = []) {
+    readOfferRequest(call, body) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const warnings: Warning[] = [];
-        const offers = createOffers(ctx, body, holdingsOf(onTrains, call.now), passUses, warnings);
-        // Validated by createOffers above, so it has the request schema's shape; echoed as sent.
-        const passengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
-        return { offers, response: { ...renderOfferCollection(rules, offers, call.requestor.language, passengers), ...renderWarnings(warnings, call.requestor.language) } };
+        const request = readOfferRequest(ctx, body);
+        // The passengers are echoed as sent, not as read (reading fills in defaults such as `cards: []`).
+        const sentPassengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
+        return { request, sentPassengers, trains: trainKeysOfOfferRequest(request), travelPasses: travelPassesOfOfferRequest(request) };
       });
+    },
+    decideOffers(call, read, onTrains = [], passUses = []) {
+      const ctx = context(call);
+      // One command, one trace: the decisions of reading it come first.
+      ctx.traces.push(...read.traces);
+      return traced(ctx, () => {
+        const warnings: Warning[] = [];
+        const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
+        return { offers, response: { ...renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers), ...renderWarnings(warnings, call.requestor.language) } };
+      });
+    },
+    offers(call, body) {
+      return engine.decideOffers(call, engine.readOfferRequest(call, body));
     },
     readBookingRequest(body) {
       const request = readBookingRequest(body);
@@ -173,7 +213,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     confirm(call, booking) {
       const ctx = context(call);
-      return traced(ctx, () => confirmBooking(ctx, booking));
+      // Spec §3: confirming a confirmed booking confirms its pre-booked exchange, if any; otherwise nothing changes.
+      return traced(ctx, () => (booking.machine.value === 'FULFILLED' ? confirmPendingExchange(ctx, booking) : confirmBooking(ctx, booking)));
     },
     patchPassenger(call, booking, passengerId, body) {
       const ctx = context(call);
@@ -183,9 +224,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => patchPurchaser(ctx, booking, body));
     },
-    patchBooking(call, booking, body, onTrains = []) {
+    readBookingPatch(body) {
+      const patch = parseRequest(BookingPatch, body);
+      return { patch, placeSelections: patch.placeSelections !== undefined };
+    },
+    patchBooking(call, booking, patch, onTrains = []) {
       const ctx = context(call);
-      return traced(ctx, () => patchBooking(ctx, booking, body, holdingsOf([...onTrains.filter((b) => bookingIdOf(b) !== booking.id), booking], call.now)));
+      return traced(ctx, () => patchBooking(ctx, booking, patch, holdingsOf([...onTrains.filter((b) => bookingIdOf(b) !== booking.id), booking], call.now)));
     },
     renderPassenger(booking, passengerId, language) {
       const passenger = (renderBooking(rules, booking, language)['passengers'] as Array<{ id: string }>).find((p) => p.id === passengerId);
@@ -199,24 +244,28 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => runAftersales(ctx, booking, command));
     },
-    exchangeOffers(call, booking, body, onTrains = [], passUses = []) {
+    readExchangeOfferRequest(body) {
+      const request = parseRequest(ExchangeOfferRequest, body);
+      return { request, trains: trainKeysOfOfferRequest(request), travelPasses: travelPassesOfOfferRequest(request) };
+    },
+    exchangeOffers(call, booking, request, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
         // The booking's own journeys give their passes back when exchanged: only other bookings' uses count.
-        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), body, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
+        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), request, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
         return { offers, response: { exchangeOffers: offers.map((o) => renderExchangeOffer(rules, booking, o, call.requestor.language)) } };
       });
     },
-    exchangeOperation(call, booking, body, offers, onTrains = [], passUses = []) {
+    readExchangeOperationRequest(body) {
+      const request = parseRequest(ExchangeOperationRequest, body);
+      return { request, offerIds: request.exchangeOffers.map((o) => o.offerId) };
+    },
+    exchangeOperation(call, booking, request, offers, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), body, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now), passUses);
+        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), request, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now), passUses);
         return { booking: next, response: { exchangeOperation: renderExchangeOperation(rules, next, next.exchangeOperations!.at(-1)!, call.requestor.language) } };
       });
-    },
-    exchangeOfferIds(body) {
-      const list = (body as { exchangeOffers?: Array<{ offerId?: unknown }> } | undefined)?.exchangeOffers;
-      return Array.isArray(list) ? list.map((o) => String(o?.offerId)) : [];
     },
     isExpired,
     setAfterSalesOverride(booking, on) {
@@ -276,17 +325,17 @@ export { factCatalogue, type DecisionName } from './rules/facts.ts';
 export function boundaryCasesOf(rules: RuleSet, decision: DecisionName, also?: RuleSet): Array<Record<string, unknown>> {
   return boundaryCases(rules.decisions[decision], factCatalogue[decision] as z.ZodObject, also?.decisions[decision]);
 }
-export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './violation.ts';
-export { inBothLanguages } from './validate.ts';
-export { verifyTicket, type TicketPayload } from './booking/tickets.ts';
+export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './rules/violation.ts';
+export { inBothLanguages } from './rules/validate.ts';
+export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
-export type { Booking, StoredOffer, Requestor, IdSource, Money, SoldPass, Warning } from './model.ts';
+export type { Booking, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
-export type { AftersalesCommand } from './aftersales/commands.ts';
-export { trainKey, trainKeysOfBooking, trainKeysOfOfferRequest, trainKeysOfTrip } from './seats/train.ts';
-export { trainHoldingsOf } from './seats/inventory.ts';
-export { passUsesOf, passesOfBooking, travelPassesOfOfferRequest, travelPassesOfOffers, ridesTaken, type PassUse } from './booking/pass-uses.ts';
-export { soldPassEntries, soldPassKey, soldPassKeysOf } from './booking/sold-passes.ts';
-export type { PlaceAllocation, Holding, OnTrain, TrainHoldings } from './seats/inventory.ts';
+export type { AftersalesCommand, AftersalesOutcome } from './aftersales/commands.ts';
+export { trainKey, trainKeysOfBooking, trainKeysOfTrip } from './model/train.ts';
+export { trainHoldingsOf } from './holdings/place-holdings.ts';
+export { passUsesOf, passesOfBooking, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';
+export { soldPassEntries, soldPassKey, soldPassKeysOf } from './holdings/sold-passes.ts';
+export type { Holding, OnTrain, TrainHoldings } from './holdings/place-holdings.ts';
 export type { AvailabilityQuery } from './seats/availability.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

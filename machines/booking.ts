@@ -1,4 +1,4 @@
-import { setup } from 'xstate';
+import { setup, type StateValueFrom } from 'xstate';
 
 /**
  * The booking lifecycle of spec §3 as far as the booking as a whole goes: a provisional booking is
@@ -81,4 +81,5 @@ export const bookingMachine = setup({
   },
 });
 
-export type BookingState = 'PREBOOKED' | 'ON_HOLD' | 'FULFILLED' | 'CANCELLED' | 'EXPIRED';
+/** A booking's state as stored with it (Booking.machine.value). */
+export type BookingState = StateValueFrom<typeof bookingMachine>;

@@ -1,4 +1,4 @@
-import { setup } from 'xstate';
+import { setup, type StateValueFrom } from 'xstate';
 
 /**
  * An exchange operation (spec §3, §4.1 rule 7): pre-booked on a new trip while the original parts are
@@ -19,3 +19,6 @@ export const exchangeMachine = setup({
     EXPIRED: { type: 'final' },
   },
 });
+
+/** An exchange operation's state as stored with it. */
+export type ExchangeState = StateValueFrom<typeof exchangeMachine>;

@@ -1,4 +1,4 @@
-import { setup } from 'xstate';
+import { setup, type StateValueFrom } from 'xstate';
 
 /**
  * Refund, release and on-hold offers (spec §3 rules 1–3, §4.1 rules 5, 6, 11): provisional until confirmed,
@@ -21,3 +21,6 @@ export const aftersalesOfferMachine = setup({
     EXPIRED: { type: 'final' },
   },
 });
+
+/** A refund, release or on-hold offer's state as stored with it. */
+export type AftersalesOfferState = StateValueFrom<typeof aftersalesOfferMachine>;

@@ -6,7 +6,7 @@ import { openApiDocument } from '../adapters/http/openapi/document.ts';
 import { keyOf, operationOfRoute, operations } from '../adapters/http/operations/index.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
-import { OfferCollectionRequest } from '../engine/offers/request.ts';
+import { OfferCollectionRequest } from '../engine/model/osdm/offer-request.ts';
 import { engine } from './helpers/server.ts';
 import { loadRules } from '../engine/index.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OfferCollectionResponse } from '../engine/offers/response.ts';
+import { OfferCollectionResponse } from '../engine/model/osdm/offer-response.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**

@@ -2,8 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { call, resellerToken, serveProcess, type Answer, type ServerProcess } from './helpers/process.ts';
-import { BookingResponse } from '../engine/booking/response.ts';
-import { PlaceAvailabilityResponse } from '../engine/seats/response.ts';
+import { BookingResponse } from '../engine/model/osdm/booking-response.ts';
+import { PlaceAvailabilityResponse } from '../engine/model/osdm/seat-response.ts';
 import { passengers, trip } from './helpers/server.ts';
 
 /**

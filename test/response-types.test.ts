@@ -1,23 +1,23 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import * as S from '../adapters/http/openapi/schemas.ts';
-import { renderExchangeOperation, renderOnHoldOffer, renderRefundOffer, renderReleaseOffer } from '../engine/aftersales/render.ts';
-import type * as Aftersales from '../engine/aftersales/response.ts';
-import type { PaymentMethod } from '../engine/booking/patch-requests.ts';
+import { renderExchangeOperation, renderOnHoldOffer, renderRefundOffer, renderReleaseOffer } from '../engine/booking/render-aftersales.ts';
+import type * as Aftersales from '../engine/model/osdm/aftersales-response.ts';
+import type { PaymentMethod } from '../engine/model/osdm/booking-patch-requests.ts';
 import { renderBooking, renderFulfillment } from '../engine/booking/render.ts';
-import type * as BookingBodies from '../engine/booking/response.ts';
+import type * as BookingBodies from '../engine/model/osdm/booking-response.ts';
 import { lookupContract, lookupCustomer } from '../engine/customers/lookup.ts';
-import type * as CustomerBodies from '../engine/customers/response.ts';
-import type { Booking, BookingPartStatus, Fulfillment, Money, StoredOffer } from '../engine/model.ts';
+import type * as CustomerBodies from '../engine/model/osdm/customer-response.ts';
+import type { Booking, BookingPartStatus, Fulfillment, Money, StoredOffer } from '../engine/model/records.ts';
 import { renderOffer, renderOfferCollection } from '../engine/offers/render.ts';
-import type { CardReference, CorporateCode, PromotionCode } from '../engine/offers/request.ts';
-import type * as OfferBodies from '../engine/offers/response.ts';
-import type * as Shapes from '../engine/osdm/shapes.ts';
+import type { CardReference, CorporateCode, PromotionCode } from '../engine/model/osdm/offer-request.ts';
+import type * as OfferBodies from '../engine/model/osdm/offer-response.ts';
+import type * as Shapes from '../engine/model/osdm/shapes.ts';
 import type { DecisionTrace } from '../engine/rules/decision.ts';
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from '../engine/seats/place-map.ts';
 import { renderPlaceAllocation } from '../engine/seats/render.ts';
-import type * as SeatBodies from '../engine/seats/response.ts';
-import type { Problem } from '../engine/violation.ts';
+import type * as SeatBodies from '../engine/model/osdm/seat-response.ts';
+import type { Problem } from '../engine/rules/violation.ts';
 
 /**
  * The type link between the renderers and the response schemas (compiled by `tsc --noEmit`, part of `npm test`):

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { compileTest } from '../adapters/scenarios/schema-test.ts';
-import { BookingResponse } from '../engine/booking/response.ts';
-import { OfferCollectionResponse } from '../engine/offers/response.ts';
+import { BookingResponse } from '../engine/model/osdm/booking-response.ts';
+import { OfferCollectionResponse } from '../engine/model/osdm/offer-response.ts';
 import { runs, seed } from './helpers/facts.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Requestor } from '../engine/index.ts';
-import { makeContext } from '../engine/context.ts';
+import { makeContext } from '../engine/model/context.ts';
 import { allocate } from '../engine/seats/allocate.ts';
-import type { Holding } from '../engine/seats/inventory.ts';
+import type { Holding } from '../engine/holdings/place-holdings.ts';
 import { engine, trip } from './helpers/server.ts';
 
 const requestor: Requestor = { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'TEST', language: 'en-GB' };

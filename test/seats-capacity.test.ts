@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine/index.ts';
-import type { Leg } from '../engine/model.ts';
-import type { Context } from '../engine/context.ts';
+import type { Leg } from '../engine/model/records.ts';
+import type { Context } from '../engine/model/context.ts';
 import type { RuleSet } from '../engine/rules/ruleset.ts';
 import { hasRoom } from '../engine/seats/capacity.ts';
-import { interval, type Holding } from '../engine/seats/inventory.ts';
+import { interval, type Holding } from '../engine/holdings/place-holdings.ts';
 import { candidatesFor } from '../engine/seats/places.ts';
-import { trainKey } from '../engine/seats/train.ts';
+import { trainKey } from '../engine/model/train.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyTicket } from '../engine/index.ts';
-import { PlaceAvailabilityResponse } from '../engine/seats/response.ts';
+import { PlaceAvailabilityResponse } from '../engine/model/osdm/seat-response.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**

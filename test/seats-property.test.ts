@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RuleViolation, type Requestor, type StoredOffer } from '../engine/index.ts';
-import { holdingsOf, overlaps } from '../engine/seats/inventory.ts';
+import { holdingsOf, overlaps } from '../engine/holdings/place-holdings.ts';
 import { virtualClock } from '../adapters/clock.ts';
 import { createService, type Service } from '../adapters/service.ts';
 import { memoryStore } from '../adapters/store/memory.ts';

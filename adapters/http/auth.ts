@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { inBothLanguages, phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
-import { durationMs } from '../../engine/time.ts';
+import { durationMs } from '../../engine/rules/time.ts';
 
 /**
  * OAuth 2.0 client credentials (RFC 6749 §4.4, spec §5, CONTRACT §3): client secrets checked against

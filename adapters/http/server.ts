@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Language, type Requestor } from '../../engine/index.ts';
-import { durationMs } from '../../engine/time.ts';
+import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Requestor } from '../../engine/index.ts';
+import { durationMs } from '../../engine/rules/time.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
 import { randomIds } from '../ids.ts';
 import { createService, type Service } from '../service.ts';
@@ -19,6 +19,7 @@ import { registerOperations } from './operations/register.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { tokenRoutes } from './token.ts';
 import { configuredOsdmVersion, requestedOsdmVersion, versionedJsonType } from './version.ts';
+import type {} from './fastify-types.ts';
 
 export { osdmVersionNumber } from './version.ts';
 
@@ -39,36 +40,6 @@ export interface ServerOptions {
   logger?: boolean | object;
   /** Published client secrets GET / shows on a sandbox (CONTRACT §10). */
   demoSecrets?: Readonly<Record<string, string>>;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    language: Language;
-    requestor?: Requestor;
-    /**
-     * The OSDM version in force for this request (CONTRACT §4), e.g. "3.4" or "3.0.4": the `version=` of Accept or
-     * Content-Type, else the sales application's `osdmVersion` (rules/sales-applications.yaml), else
-     * `defaultOsdmVersion` (rules/limits.yaml). On /v3 routes it is final once `app.requestorOf(request)` has run
-     * (an onRequest hook runs it before every /v3 handler). For a rule fact, compare numbers:
-     * `osdmVersionNumber(request.osdmVersion)` gives major*100+minor (3.4 → 304, 3.0.4 → 300), exported from here.
-     */
-    osdmVersion: string;
-    /** The engine's decision traces behind this response (scenario failures print them). */
-    traces?: readonly DecisionTrace[];
-  }
-  interface FastifyInstance {
-    service: Service;
-    engine: Engine;
-    authenticate(request: FastifyRequest, scope: Scope): Promise<string>;
-    /** Token (scope reseller) and Requestor of a /v3 request, checked once and kept on `request.requestor`. */
-    requestorOf(request: FastifyRequest): Promise<Requestor>;
-    /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */
-    registeredRoutes: readonly RegisteredRoute[];
-  }
-  interface FastifyContextConfig {
-    /** Set only by tests that add a probe route: any other route without an entry in the route table is refused. */
-    notInRouteTable?: boolean;
-  }
 }
 
 /** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */

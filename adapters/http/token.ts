@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { durationMs } from '../../engine/time.ts';
+import { durationMs } from '../../engine/rules/time.ts';
 import { credentialsOf, OAuthError, type Authenticator } from './auth.ts';
 import { toViolation } from './problems.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDuration } from '../../engine/rules/schemas.ts';
-import { DATE_TIME_WITH_OFFSET } from '../../engine/time.ts';
+import { DATE_TIME_WITH_OFFSET } from '../../engine/rules/time.ts';
 import { namedResponseSchemas } from './api-schema.ts';
 
 /**

@@ -1,11 +1,13 @@
-import { phrase } from '../violation.ts';
-import { enforce, type Context } from '../context.ts';
-import { move } from '../booking/lifecycle.ts';
-import type { Booking } from '../model.ts';
-import { parseRequest } from '../validate.ts';
+import { phrase } from '../rules/violation.ts';
+import { enforce, type Context } from '../model/context.ts';
+import { move } from '../state/booking-state.ts';
+import { can } from '../state/machine.ts';
+import { fulfillmentMachine } from '../../machines/fulfillment.ts';
+import type { Booking } from '../model/records.ts';
+import { parseRequest } from '../rules/validate.ts';
 import { assertNoOtherOperation, moveOffer } from './offers.ts';
 import { applyRefund, priceRefund } from './refund.ts';
-import { CleanupRequest } from './requests.ts';
+import { CleanupRequest } from '../model/osdm/aftersales-requests.ts';
 import { ticketsOf } from './tickets.ts';
 
 /**
@@ -27,7 +29,7 @@ export function cleanupBooking(ctx: Context, booking: Booking, body: unknown, os
   // Spec §4.1 rule 10: not while a refund, release or exchange is under way.
   assertNoOtherOperation(ctx, booking);
   const tickets = ticketsOf(booking);
-  const live = booking.fulfillments.filter((f) => f.status === 'FULFILLED' || f.status === 'RELEASED');
+  const live = booking.fulfillments.filter((f) => can(fulfillmentMachine, f.status, { type: 'REFUND' }));
   const partIds = new Set(live.flatMap((f) => f.bookingPartIds));
   // The roll-back row of rules/cleanup.yaml says what is paid back; a table without one refunds nothing.
   const offer = priceRefund(ctx, booking, tickets, partIds, live.map((f) => f.id), 'NONE', undefined, terms ?? { refundPercent: 0, fee: 0 });

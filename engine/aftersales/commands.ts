@@ -1,16 +1,17 @@
-import type { Context } from '../context.ts';
-import type { Booking } from '../model.ts';
-import { phrase, violation } from '../violation.ts';
+import type { Context } from '../model/context.ts';
+import type { Booking } from '../model/records.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { cleanupBooking } from './cleanup.ts';
 import { confirmOnHoldOffer, createOnHoldOffer, deleteOnHoldOffer } from './on-hold.ts';
 import { confirmRefundOffer, createRefundOffer, deleteRefundOffer } from './refund.ts';
 import { confirmReleaseOffer, createReleaseOffer, deleteReleaseOffer } from './release.ts';
 import { deleteExchangeOperation, expireOperations, findOperation, patchExchangeOperation } from './exchange.ts';
-import { renderExchangeOperation, renderOnHoldOffer, renderRefundOffer, renderReleaseOffer } from './render.ts';
+import { renderExchangeOperation, renderOnHoldOffer, renderRefundOffer, renderReleaseOffer } from '../booking/render-aftersales.ts';
 
 /**
  * The aftersales operations of CONTRACT §6 as commands, so the HTTP adapter, the scenario runner and an
- * embedder drive them the same way. Each answers the changed booking, the body to send and its status.
+ * embedder drive them the same way. Each answers the changed booking, the body to send and what happened (its
+ * outcome): the engine knows no HTTP; adapters/http/outcomes.ts gives each outcome its status.
  */
 export type AftersalesCommand =
   | { kind: 'refund-offer'; action: 'create'; body: unknown }
@@ -25,7 +26,13 @@ export type AftersalesCommand =
   | { kind: 'exchange-operation'; action: 'read' | 'delete'; id: string }
   | { kind: 'exchange-operation'; action: 'patch'; id: string; body: unknown };
 
-type Result = { booking: Booking; response?: Record<string, unknown>; status: number };
+/**
+ * What an aftersales command did: made an offer, read one, confirmed one (or changed an exchange operation),
+ * deleted one, or cleaned the booking up (spec §4.1 rule 12: accepted, nothing to show).
+ */
+export type AftersalesOutcome = 'created' | 'read' | 'confirmed' | 'changed' | 'deleted' | 'cleaned-up';
+
+type Result = { booking: Booking; response?: Record<string, unknown>; outcome: AftersalesOutcome };
 
 export function runAftersales(ctx: Context, current: Booking, c: AftersalesCommand): Result {
   const language = ctx.requestor.language;
@@ -35,12 +42,12 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
     case 'exchange-operation': {
       const one = (b: Booking) => ({ exchangeOperation: renderExchangeOperation(ctx.rules, b, findOperation(b, c.id), language) });
       switch (c.action) {
-        case 'read': return { booking, status: 200, response: one(booking) };
+        case 'read': return { booking, outcome: 'read', response: one(booking) };
         case 'patch': {
           const next = patchExchangeOperation(ctx, booking, c.id, c.body);
-          return { booking: next, status: 200, response: one(next) };
+          return { booking: next, outcome: 'changed', response: one(next) };
         }
-        case 'delete': return { booking: deleteExchangeOperation(ctx, booking, c.id), status: 204 };
+        case 'delete': return { booking: deleteExchangeOperation(ctx, booking, c.id), outcome: 'deleted' };
       }
       break;
     }
@@ -49,17 +56,17 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
       switch (c.action) {
         case 'create': {
           const next = createRefundOffer(ctx, booking, c.body);
-          return { booking: next, status: 200, response: { refundOffers: [renderRefundOffer(next, next.refundOffers!.at(-1)!)] } };
+          return { booking: next, outcome: 'created', response: { refundOffers: [renderRefundOffer(next, next.refundOffers!.at(-1)!)] } };
         }
         case 'read':
           if (!booking.refundOffers?.some((o) => o.id === c.id)) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: c.id });
-          return { booking, status: 200, response: one(booking, c.id) };
+          return { booking, outcome: 'read', response: one(booking, c.id) };
         case 'confirm': {
           const next = confirmRefundOffer(ctx, booking, c.id, c.body);
-          return { booking: next, status: 200, response: one(next, c.id) };
+          return { booking: next, outcome: 'confirmed', response: one(next, c.id) };
         }
         case 'delete':
-          return { booking: deleteRefundOffer(ctx, booking, c.id), status: 204 };
+          return { booking: deleteRefundOffer(ctx, booking, c.id), outcome: 'deleted' };
       }
       break;
     }
@@ -68,17 +75,17 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
       switch (c.action) {
         case 'create': {
           const next = createReleaseOffer(ctx, booking, c.body);
-          return { booking: next, status: 200, response: { releaseOffers: [renderReleaseOffer(next, next.releaseOffers!.at(-1)!)] } };
+          return { booking: next, outcome: 'created', response: { releaseOffers: [renderReleaseOffer(next, next.releaseOffers!.at(-1)!)] } };
         }
         case 'read':
-          if (!booking.releaseOffers?.some((o) => o.id === c.id && o.state !== 'DELETED')) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: c.id });
-          return { booking, status: 200, response: one(booking, c.id) };
+          if (!booking.releaseOffers?.some((o) => o.id === c.id)) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: c.id });
+          return { booking, outcome: 'read', response: one(booking, c.id) };
         case 'confirm': {
           const next = confirmReleaseOffer(ctx, booking, c.id, c.body);
-          return { booking: next, status: 200, response: one(next, c.id) };
+          return { booking: next, outcome: 'confirmed', response: one(next, c.id) };
         }
         case 'delete':
-          return { booking: deleteReleaseOffer(ctx, booking, c.id), status: 204 };
+          return { booking: deleteReleaseOffer(ctx, booking, c.id), outcome: 'deleted' };
       }
       break;
     }
@@ -86,18 +93,18 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
       switch (c.action) {
         case 'create': {
           const { booking: next } = createOnHoldOffer(ctx, booking, c.body);
-          return { booking: next, status: 200, response: { onHoldOffer: renderOnHoldOffer(ctx.rules, next, next.onHoldOffer!, language) } };
+          return { booking: next, outcome: 'created', response: { onHoldOffer: renderOnHoldOffer(ctx.rules, next, next.onHoldOffer!, language) } };
         }
         case 'confirm': {
           const next = confirmOnHoldOffer(ctx, booking, c.id);
-          return { booking: next, status: 200, response: { onHoldOffer: renderOnHoldOffer(ctx.rules, next, next.onHoldOffer!, language) } };
+          return { booking: next, outcome: 'confirmed', response: { onHoldOffer: renderOnHoldOffer(ctx.rules, next, next.onHoldOffer!, language) } };
         }
         case 'delete':
-          return { booking: deleteOnHoldOffer(ctx, booking, c.id), status: 204 };
+          return { booking: deleteOnHoldOffer(ctx, booking, c.id), outcome: 'deleted' };
       }
       break;
     case 'cleanup':
-      return { booking: cleanupBooking(ctx, booking, c.body, c.osdmVersion), status: 202 };
+      return { booking: cleanupBooking(ctx, booking, c.body, c.osdmVersion), outcome: 'cleaned-up' };
   }
   throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-operation'), id: JSON.stringify(c) });
 }

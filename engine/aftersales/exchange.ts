@@ -1,23 +1,25 @@
 import { z } from 'zod';
-import { enforce, type Context } from '../context.ts';
+import { enforce, type Context } from '../model/context.ts';
 import { chooseAncillaries } from '../booking/ancillaries.ts';
-import { move } from '../booking/lifecycle.ts';
+import { issueFulfillments } from '../booking/lifecycle.ts';
+import { move } from '../state/booking-state.ts';
 import { mapPlaceSelections } from '../booking/places.ts';
-import { PlaceSelection } from '../osdm/shapes.ts';
-import { initialState, step } from '../machine.ts';
-import type { Booking, ExchangeOperation, StoredOffer } from '../model.ts';
-import { createOffers } from '../offers/create.ts';
-import { OfferCollectionRequest } from '../offers/request.ts';
-import { plus } from '../time.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import { PlaceSelection } from '../model/osdm/shapes.ts';
+import { initialState, step } from '../state/machine.ts';
+import type { Booking, ExchangeOperation, StoredOffer } from '../model/records.ts';
+import { createOffers, readOfferRequest } from '../offers/create.ts';
+import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
+import { plus } from '../rules/time.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { allocate } from '../seats/allocate.ts';
-import type { Holding } from '../seats/inventory.ts';
-import { assertPassesFree, assertRidesLeft, type PassUse } from '../booking/pass-uses.ts';
+import type { Holding } from '../holdings/place-holdings.ts';
+import { assertPassesFree, assertRidesLeft } from '../booking/pass-checks.ts';
+import type { PassUse } from '../holdings/pass-uses.ts';
 import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts';
 import { assertNoOtherOperation } from './offers.ts';
-import { selectTickets, whatRemains } from './refund.ts';
-import { withStatus } from './tickets.ts';
+import { whatRemains } from './refund.ts';
+import { selectTickets, withStatus } from './tickets.ts';
 
 /**
  * Exchange (spec §3, §4.1 rule 7): exchange offers for a new trip (the booking is unchanged), an exchange
@@ -30,6 +32,8 @@ export const ExchangeOfferRequest = OfferCollectionRequest.extend({
   overruleCode: z.string().optional(),
 });
 
+export type ExchangeOfferRequest = z.infer<typeof ExchangeOfferRequest>;
+
 export const ExchangeOperationRequest = z.strictObject({
   exchangeOffers: z.array(z.strictObject({
     offerId: z.string().min(1),
@@ -39,6 +43,8 @@ export const ExchangeOperationRequest = z.strictObject({
     externalRef: z.unknown().optional(),
   })).length(1, 'exactly one exchange offer per operation'),
 });
+
+export type ExchangeOperationRequest = z.infer<typeof ExchangeOperationRequest>;
 
 export const ExchangeOperationPatch = z.strictObject({
   requestedFulfillmentType: z.unknown().optional(),
@@ -58,11 +64,10 @@ const samePlace = (ctx: Context, a: string, b: string) => {
 };
 
 /** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
-export function createExchangeOffers(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
-  const request = parseRequest(ExchangeOfferRequest, body);
+export function createExchangeOffers(ctx: Context, booking: Booking, request: ExchangeOfferRequest, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
-  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
+  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, 'EXCHANGE');
   const remains = whatRemains(ctx, booking, tickets, request.fulfillmentIds);
   if (!remains.coversWholeTickets) {
     throw violation('86001', { reason: phrase('exchange-whole-tickets') }, '#/fulfillmentIds');
@@ -94,7 +99,8 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
     ungrantedDiscountedChildren: remains.ungrantedDiscountedChildren,
   }, '#/tripSpecifications');
   const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
-  return createOffers(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }, held, passUses).map((offer) => ({
+  // Read as an offer request is (its limits decided first), the original booking's corporate codes in it.
+  return createOffers(ctx, readOfferRequest(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }), held, passUses).map((offer) => ({
     ...offer,
     exchange: { bookingId: booking.id, fulfillmentIds: request.fulfillmentIds, partIds: [...partIds], fee: allowed?.exchangeFee ?? 0 },
   }));
@@ -106,9 +112,8 @@ export function createExchangeOffers(ctx: Context, booking: Booking, body: unkno
  * EXCHANGE_ONGOING until the operation is confirmed, deleted or expires.
  */
 export function createExchangeOperation(
-  ctx: Context, booking: Booking, body: unknown, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
+  ctx: Context, booking: Booking, request: ExchangeOperationRequest, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
 ): Booking {
-  const request = parseRequest(ExchangeOperationRequest, body);
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const selection = request.exchangeOffers[0]!;
@@ -176,7 +181,7 @@ function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent
 }
 
 export function findOperation(booking: Booking, id: string): ExchangeOperation {
-  const op = booking.exchangeOperations?.find((o) => o.id === id && o.state !== 'DELETED');
+  const op = booking.exchangeOperations?.find((o) => o.id === id);
   if (!op) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   return op;
 }
@@ -200,7 +205,7 @@ export function deleteExchangeOperation(ctx: Context, booking: Booking, id: stri
 }
 
 /** The operation being pre-booked on this booking, if one is live. */
-export function liveOperation(ctx: Context, booking: Booking): ExchangeOperation | undefined {
+function liveOperation(ctx: Context, booking: Booking): ExchangeOperation | undefined {
   return booking.exchangeOperations?.find((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
 }
 
@@ -216,21 +221,31 @@ export function expireOperations(ctx: Context, booking: Booking): Booking {
 }
 
 /**
+ * POST /bookings/{id}/fulfillment on a confirmed booking (spec §3): the same call confirms its pre-booked exchange,
+ * whose new parts get their fulfillments and whose original parts become EXCHANGED; without one, nothing changes.
+ */
+export function confirmPendingExchange(ctx: Context, booking: Booking): Booking {
+  const settled = expireOperations(ctx, booking);
+  const op = liveOperation(ctx, settled);
+  return op ? confirmExchange(ctx, settled, op) : settled;
+}
+
+/**
  * POST …/fulfillment(s) while an exchange is pre-booked (spec §3): the original parts and fulfillments
  * EXCHANGED, the new parts FULFILLED with fulfillments of their own, the operation FULFILLED and kept.
  */
-export function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation, issue: (b: Booking, parts: Pick<Booking, 'admissions' | 'reservations' | 'ancillaries'>) => Booking['fulfillments']): Booking {
+function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation): Booking {
   const confirmed = moveOperation(ctx, op, { type: 'CONFIRM' });
   const now = ctx.now.toISOString();
   const fulfilled = <T extends { status: string }>(p: T) => ({ ...p, status: 'FULFILLED' as const, confirmedOn: now });
   const parts = { admissions: op.admissions.map(fulfilled), reservations: op.reservations.map(fulfilled), ancillaries: op.ancillaries.map(fulfilled) };
-  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGED', 'EXCHANGED');
+  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGED', 'EXCHANGE');
   const withTrip = { ...exchanged, exchangeOperations: replace(exchanged, confirmed) };
   return {
     ...withTrip,
     admissions: [...withTrip.admissions, ...parts.admissions],
     reservations: [...withTrip.reservations, ...parts.reservations],
     ancillaries: [...withTrip.ancillaries, ...parts.ancillaries],
-    fulfillments: [...withTrip.fulfillments, ...issue(withTrip, parts)],
+    fulfillments: [...withTrip.fulfillments, ...issueFulfillments(ctx, withTrip, parts)],
   };
 }

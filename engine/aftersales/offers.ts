@@ -1,8 +1,8 @@
-import type { Context } from '../context.ts';
-import { initialState, step } from '../machine.ts';
-import type { AftersalesOfferRecord, Booking } from '../model.ts';
-import { plus } from '../time.ts';
-import { phrase, violation, type Phrase } from '../violation.ts';
+import type { Context } from '../model/context.ts';
+import { initialState, step } from '../state/machine.ts';
+import type { AftersalesOfferRecord, Booking } from '../model/records.ts';
+import { plus } from '../rules/time.ts';
+import { phrase, violation, type Phrase } from '../rules/violation.ts';
 import { aftersalesOfferMachine, type AftersalesOfferEvent } from '../../machines/offers.ts';
 
 /**
@@ -38,7 +38,17 @@ export function assertNoOtherOperation(ctx: Context, booking: Booking): void {
 }
 
 export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined, id: string, resource: Phrase): O {
-  const offer = offers?.find((o) => o.id === id && o.state !== 'DELETED');
+  const offer = offers?.find((o) => o.id === id);
   if (!offer) throw violation('RESOURCE_NOT_FOUND', { resource, id });
   return offer;
+}
+
+/**
+ * PATCH an offer to CONFIRMED: the offer by id, moved by its machine (expired: X_OFFER_EXPIRED); undefined when it
+ * already was confirmed, since confirming again changes nothing.
+ */
+export function confirmOffer<O extends OfferLike>(ctx: Context, offers: readonly O[] | undefined, id: string, resource: Phrase): { offer: O; confirmed: O } | undefined {
+  const offer = findOffer(offers, id, resource);
+  if (offer.state === 'CONFIRMED') return undefined;
+  return { offer, confirmed: moveOffer(ctx, offer, { type: 'CONFIRM' }) };
 }

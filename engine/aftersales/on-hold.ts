@@ -1,11 +1,11 @@
-import { decide, type Context } from '../context.ts';
-import { move } from '../booking/lifecycle.ts';
-import type { Booking } from '../model.ts';
-import { plus } from '../time.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
-import { findOffer, isLive, moveOffer, newOffer } from './offers.ts';
-import { OnHoldOfferRequest } from './requests.ts';
+import { decide, type Context } from '../model/context.ts';
+import { move } from '../state/booking-state.ts';
+import type { Booking } from '../model/records.ts';
+import { plus } from '../rules/time.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
+import { confirmOffer, findOffer, isLive, moveOffer, newOffer } from './offers.ts';
+import { OnHoldOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { withStatus } from './tickets.ts';
 
 /**
@@ -37,9 +37,9 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
 }
 
 export function confirmOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
-  if (offer.state === 'CONFIRMED') return booking;
-  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
+  const confirming = confirmOffer(ctx, booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
+  if (!confirming) return booking;
+  const { offer, confirmed } = confirming;
   const moved = move(ctx, booking, { type: 'PUT_ON_HOLD' }, phrase('operation-on-hold'));
   const parts = new Set([...booking.admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.id));
   return { ...withStatus(moved, parts, 'ON_HOLD'), onHoldOffer: confirmed, onHoldUsed: true, confirmationTimeLimit: offer.increasedTTL };

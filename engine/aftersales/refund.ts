@@ -1,16 +1,16 @@
-import { decide, enforce, type Context } from '../context.ts';
-import { move } from '../booking/lifecycle.ts';
-import type { Booking, Money, RefundOffer } from '../model.ts';
+import { decide, enforce, type Context } from '../model/context.ts';
+import { move } from '../state/booking-state.ts';
+import type { Booking, Money, RefundOffer } from '../model/records.ts';
 import { familyDiscounted } from '../offers/family-discount.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum, withVat } from '../offers/pricing.ts';
 import { overruleFact } from '../rules/facts.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
-import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
-import { OfferConfirmation, RefundOfferRequest } from './requests.ts';
-import { ticketsOf, withStatus, type Ticket } from './tickets.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
+import { assertNoOtherOperation, confirmOffer, findOffer, moveOffer, newOffer } from './offers.ts';
+import { OfferConfirmation, RefundOfferRequest } from '../model/osdm/aftersales-requests.ts';
+import { assertStillLive, selectTickets, withStatus, type Ticket } from './tickets.ts';
 
 /**
  * Refund (spec §3, §4.1 rule 6, §2.6 rule 10). Creating a refund offer changes the booking (only one at a
@@ -21,7 +21,7 @@ export function createRefundOffer(ctx: Context, booking: Booking, body: unknown)
   const request = parseRequest(RefundOfferRequest, body);
   const moved = move(ctx, booking, { type: 'OFFER_REFUND' }, phrase('operation-a-refund'));
   assertNoOtherOperation(ctx, booking);
-  const { tickets, partIds, released } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED', 'RELEASED']);
+  const { tickets, partIds, released } = selectTickets(booking, request.fulfillmentIds, 'REFUND');
   const overruleCode = overruleFact(request.overruleCode);
   enforce(ctx, 'refundGuard', { ...whatRemains(ctx, booking, tickets, request.fulfillmentIds), released, overruleCode }, '#/fulfillmentIds');
   return { ...moved, refundOffers: [...(booking.refundOffers ?? []), priceRefund(ctx, booking, tickets, partIds, request.fulfillmentIds, overruleCode, request.overruleCode)] };
@@ -66,17 +66,16 @@ export function priceRefund(
 
 export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
   parseRequest(OfferConfirmation, body);
-  const offer = findOffer(booking.refundOffers, offerId, phrase('resource-refund-offer'));
-  if (offer.state === 'CONFIRMED') return booking;
-  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
-  assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED', 'RELEASED']);
-  return applyRefund(ctx, booking, confirmed);
+  const confirming = confirmOffer(ctx, booking.refundOffers, offerId, phrase('resource-refund-offer'));
+  if (!confirming) return booking;
+  assertStillLive(booking, confirming.offer.fulfillmentIds, 'REFUND');
+  return applyRefund(ctx, booking, confirming.confirmed);
 }
 
 /** Spec §3: parts CANCELLED with their refundAmount, fulfillments REFUNDED, the offer CONFIRMED and kept. */
 export function applyRefund(ctx: Context, booking: Booking, offer: RefundOffer): Booking {
   const amounts = new Map(offer.parts.map((p) => [p.partId, p.refundAmount]));
-  let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUNDED', (id) => ({ refundAmount: amounts.get(id) }));
+  let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUND', (id) => ({ refundAmount: amounts.get(id) }));
   next = { ...next, refundOffers: [...(booking.refundOffers ?? []).filter((o) => o.id !== offer.id), offer] };
   // Nothing left to travel on: the booking is cancelled as a whole (machines/booking.ts CANCEL_ALL).
   if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED')) next = move(ctx, next, { type: 'CANCEL_ALL' }, phrase('operation-cancelling'));
@@ -89,26 +88,6 @@ export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: strin
   if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: offerId });
   moveOffer(ctx, offer, { type: 'DELETE' });
   return { ...booking, refundOffers: (booking.refundOffers ?? []).filter((o) => o.id !== offerId) };
-}
-
-/** An offer made earlier is confirmed only while its fulfillments are still as they were (never refund twice). */
-export function assertStillLive(booking: Booking, fulfillmentIds: string[], states: string[]): void {
-  const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !states.includes(f.status));
-  if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
-}
-
-/** The tickets a request touches, checking each fulfillment exists and is in one of `states`. */
-export function selectTickets(booking: Booking, fulfillmentIds: string[], states: string[]) {
-  fulfillmentIds.forEach((id, i) => {
-    const f = booking.fulfillments.find((x) => x.id === id);
-    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
-    if (!states.includes(f.status)) throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
-  });
-  const listed = new Set(fulfillmentIds);
-  const tickets = ticketsOf(booking).filter((t) => t.fulfillments.some((f) => listed.has(f.id)));
-  const partIds = new Set(tickets.flatMap((t) => t.parts.filter((p) => booking.fulfillments.some((f) => listed.has(f.id) && f.bookingPartIds.includes(p.id))).map((p) => p.id)));
-  const released = booking.fulfillments.some((f) => listed.has(f.id) && f.status === 'RELEASED');
-  return { tickets, partIds, released };
 }
 
 /** The facts of refund-guards.yaml about who would still travel, and whether whole tickets are listed. */

@@ -1,13 +1,13 @@
-import { enforce, type Context } from '../context.ts';
-import { move } from '../booking/lifecycle.ts';
-import type { Booking } from '../model.ts';
+import { enforce, type Context } from '../model/context.ts';
+import { move } from '../state/booking-state.ts';
+import type { Booking } from '../model/records.ts';
 import { overruleFact } from '../rules/facts.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
-import { assertNoOtherOperation, findOffer, moveOffer, newOffer } from './offers.ts';
-import { assertStillLive, selectTickets, whatRemains } from './refund.ts';
-import { OfferConfirmation, ReleaseOfferRequest } from './requests.ts';
-import { withStatus } from './tickets.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
+import { assertNoOtherOperation, confirmOffer, findOffer, moveOffer, newOffer } from './offers.ts';
+import { whatRemains } from './refund.ts';
+import { OfferConfirmation, ReleaseOfferRequest } from '../model/osdm/aftersales-requests.ts';
+import { assertStillLive, selectTickets, withStatus } from './tickets.ts';
 
 /**
  * Release (spec §3 rule 2, §4.1 rule 5): cancels tickets at fulfillment level after a disturbance with a
@@ -18,7 +18,7 @@ export function createReleaseOffer(ctx: Context, booking: Booking, body: unknown
   enforce(ctx, 'releaseGuard', { channelAllowsRelease: ctx.salesApplication.permissions.release, overruleCode: overruleFact(request.overruleCode) });
   const moved = move(ctx, booking, { type: 'OFFER_RELEASE' }, phrase('operation-a-release'));
   assertNoOtherOperation(ctx, booking);
-  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, ['FULFILLED']);
+  const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, 'RELEASE');
   if (!whatRemains(ctx, booking, tickets, request.fulfillmentIds).coversWholeTickets) {
     throw violation('86001', { reason: phrase('release-whole-ticket') }, '#/fulfillmentIds');
   }
@@ -28,11 +28,11 @@ export function createReleaseOffer(ctx: Context, booking: Booking, body: unknown
 
 export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: string, body: unknown): Booking {
   parseRequest(OfferConfirmation, body);
-  const offer = findOffer(booking.releaseOffers, offerId, phrase('resource-release-offer'));
-  if (offer.state === 'CONFIRMED') return booking;
-  const confirmed = moveOffer(ctx, offer, { type: 'CONFIRM' });
-  assertStillLive(booking, offer.fulfillmentIds, ['FULFILLED']);
-  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASED');
+  const confirming = confirmOffer(ctx, booking.releaseOffers, offerId, phrase('resource-release-offer'));
+  if (!confirming) return booking;
+  const { offer, confirmed } = confirming;
+  assertStillLive(booking, offer.fulfillmentIds, 'RELEASE');
+  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASE');
   return { ...next, releaseOffers: (booking.releaseOffers ?? []).map((o) => (o.id === offerId ? confirmed : o)) };
 }
 

@@ -1,4 +1,7 @@
-import type { Booking, Fulfillment, Money } from '../model.ts';
+import type { Booking, BookingPartStatus, Fulfillment, Money } from '../model/records.ts';
+import { phrase, violation } from '../rules/violation.ts';
+import { can, step } from '../state/machine.ts';
+import { fulfillmentMachine, type FulfillmentEvent } from '../../machines/fulfillment.ts';
 
 /**
  * A ticket is what one admission covers: its passengers' admission, reservations and ancillaries, each with
@@ -9,11 +12,11 @@ export interface Part {
   kind: 'admission' | 'reservation' | 'ancillary';
   passengerIds: string[];
   price: Money;
-  status: string;
+  status: BookingPartStatus;
   legIds: string[];
 }
 
-export function partsOf(booking: Booking): Part[] {
+function partsOf(booking: Booking): Part[] {
   return [
     ...booking.admissions.map((a) => ({ id: a.id, kind: 'admission' as const, passengerIds: a.passengerIds, price: a.price, status: a.status, legIds: a.legIds })),
     ...booking.reservations.map((r) => ({ id: r.id, kind: 'reservation' as const, passengerIds: [r.passengerId], price: r.price, status: r.status, legIds: [r.legId] })),
@@ -49,16 +52,45 @@ export function ticketsOf(booking: Booking): Ticket[] {
   });
 }
 
-/** Sets a status on parts and fulfillments (spec §3: CANCELLED/REFUNDED, RELEASED, EXCHANGE_ONGOING…). */
-export function withStatus(booking: Booking, partIds: ReadonlySet<string>, partStatus: Booking['admissions'][number]['status'], fulfillmentStatus?: Fulfillment['status'], extra: (id: string) => Record<string, unknown> = () => ({})): Booking {
+/**
+ * Sets a status on parts (spec §3: CANCELLED, RELEASED, EXCHANGE_ONGOING…) and, with `fulfillmentEvent`, moves their
+ * fulfillments by the fulfillment machine (REFUNDED, RELEASED, EXCHANGED). The operation listed only fulfillments the
+ * machine lets take the event (`selectTickets`, `assertStillLive`), so a refusal here is a bug.
+ */
+export function withStatus(booking: Booking, partIds: ReadonlySet<string>, partStatus: BookingPartStatus, fulfillmentEvent?: FulfillmentEvent['type'], extra: (id: string) => Record<string, unknown> = () => ({})): Booking {
   const set = <T extends { id: string }>(p: T): T => (partIds.has(p.id) ? { ...p, status: partStatus, ...extra(p.id) } : p);
+  const moved = (f: Fulfillment): Fulfillment => {
+    const status = step(fulfillmentMachine, f.status, { type: fulfillmentEvent! });
+    if (!status) throw new Error(`fulfillment ${f.id} cannot take ${fulfillmentEvent} in ${f.status}`);
+    return { ...f, status };
+  };
   return {
     ...booking,
     admissions: booking.admissions.map(set),
     reservations: booking.reservations.map(set),
     ancillaries: booking.ancillaries.map(set),
-    fulfillments: fulfillmentStatus
-      ? booking.fulfillments.map((f) => (f.bookingPartIds.some((id) => partIds.has(id)) ? { ...f, status: fulfillmentStatus } : f))
+    fulfillments: fulfillmentEvent
+      ? booking.fulfillments.map((f) => (f.bookingPartIds.some((id) => partIds.has(id)) ? moved(f) : f))
       : booking.fulfillments,
   };
+}
+
+/** An offer made earlier is confirmed only while its fulfillments may still take `event` (never refund twice). */
+export function assertStillLive(booking: Booking, fulfillmentIds: string[], event: FulfillmentEvent['type']): void {
+  const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !can(fulfillmentMachine, f.status, { type: event }));
+  if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
+}
+
+/** The tickets a request touches, checking each fulfillment exists and that the fulfillment machine lets it take `event`. */
+export function selectTickets(booking: Booking, fulfillmentIds: string[], event: FulfillmentEvent['type']) {
+  fulfillmentIds.forEach((id, i) => {
+    const f = booking.fulfillments.find((x) => x.id === id);
+    if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
+    if (!can(fulfillmentMachine, f.status, { type: event })) throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
+  });
+  const listed = new Set(fulfillmentIds);
+  const tickets = ticketsOf(booking).filter((t) => t.fulfillments.some((f) => listed.has(f.id)));
+  const partIds = new Set(tickets.flatMap((t) => t.parts.filter((p) => booking.fulfillments.some((f) => listed.has(f.id) && f.bookingPartIds.includes(p.id))).map((p) => p.id)));
+  const released = booking.fulfillments.some((f) => listed.has(f.id) && f.status === 'RELEASED');
+  return { tickets, partIds, released };
 }

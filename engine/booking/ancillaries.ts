@@ -1,5 +1,5 @@
-import type { AncillaryPart, StoredOffer } from '../model.ts';
-import { phrase, violation } from '../violation.ts';
+import type { AncillaryPart, StoredOffer } from '../model/records.ts';
+import { phrase, violation } from '../rules/violation.ts';
 
 /**
  * Spec §2.8 rules 2–3: the ancillaries a booking gets — the ones it selects (at most one item per group),

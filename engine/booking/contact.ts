@@ -1,7 +1,7 @@
-import type { PersonDetail } from '../model.ts';
+import type { PersonDetail } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
-import { phrase, violation, type ProblemPointer } from '../violation.ts';
-import type { PersonDetailInput } from './request.ts';
+import { phrase, violation, type ProblemPointer } from '../rules/violation.ts';
+import type { PersonDetailInput } from '../model/osdm/booking-request.ts';
 
 /** Compiled once per rule set: `phoneNumberPattern` in rules/cards.yaml. */
 const phonePatterns = new WeakMap<RuleSet, RegExp>();

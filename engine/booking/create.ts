@@ -1,20 +1,21 @@
-import type { Context } from '../context.ts';
-import { initialState } from '../machine.ts';
-import type { BookedPassenger, Booking, StoredOffer, Warning } from '../model.ts';
+import type { Context } from '../model/context.ts';
+import { initialState } from '../state/machine.ts';
+import type { BookedPassenger, Booking, StoredOffer, Warning } from '../model/records.ts';
 import { sum } from '../offers/pricing.ts';
-import { earliest, plus } from '../time.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import { earliest, plus } from '../rules/time.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { bookingMachine } from '../../machines/booking.ts';
 import { checkPurchaser, missingPassengerData, readDetail } from './contact.ts';
 import { chooseAncillaries } from './ancillaries.ts';
 import { namesFromCards } from './identity.ts';
 import { checkPassPurchase, holderDetail, soldPass } from './pass-purchase.ts';
 import { readPlaceSelections } from './places.ts';
-import { BookingRequest } from './request.ts';
+import { BookingRequest } from '../model/osdm/booking-request.ts';
 import { allocate } from '../seats/allocate.ts';
-import type { Holding } from '../seats/inventory.ts';
-import { assertPassesFree, assertRidesLeft, type PassUse } from './pass-uses.ts';
+import type { Holding } from '../holdings/place-holdings.ts';
+import { assertPassesFree, assertRidesLeft } from './pass-checks.ts';
+import type { PassUse } from '../holdings/pass-uses.ts';
 
 
 /** Validates a booking request; the adapter then loads the offers it names (`offerIds`). */

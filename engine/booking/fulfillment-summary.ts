@@ -1,6 +1,6 @@
-import type { Booking, Fulfillment } from '../model.ts';
+import type { Booking, Fulfillment } from '../model/records.ts';
 
-/** OSDM Fulfillment as a booking and the aftersales offers covering it list it (engine/osdm/shapes.ts FulfillmentSummary). */
+/** OSDM Fulfillment as a booking and the aftersales offers covering it list it (engine/model/osdm/shapes.ts FulfillmentSummary). */
 export function fulfillmentSummary(booking: Booking, f: Fulfillment) {
   return {
     id: f.id,

@@ -1,8 +1,8 @@
-import type { Context } from '../context.ts';
-import type { PersonDetail } from '../model.ts';
-import type { CardReference } from '../offers/request.ts';
+import type { Context } from '../model/context.ts';
+import type { PersonDetail } from '../model/records.ts';
+import type { CardReference } from '../model/osdm/offer-request.ts';
 import type { CustomerEntry } from '../rules/schemas.ts';
-import { violation } from '../violation.ts';
+import { violation } from '../rules/violation.ts';
 import { findPass } from '../offers/travel-passes.ts';
 
 /**

@@ -1,44 +1,20 @@
-import type { Context } from '../context.ts';
-import { step } from '../machine.ts';
-import type { Booking, Fulfillment } from '../model.ts';
-import { phrase, violation, type Phrase, type ProblemPointer } from '../violation.ts';
-import { bookingMachine, type BookingEvent } from '../../machines/booking.ts';
+import type { Context } from '../model/context.ts';
+import type { Booking, Fulfillment } from '../model/records.ts';
+import { phrase, violation, type ProblemPointer } from '../rules/violation.ts';
 import { missingPassengerData } from './contact.ts';
-import { encodeTicket } from './tickets.ts';
-import { confirmExchange, expireOperations, liveOperation } from '../aftersales/exchange.ts';
-import { tripOfPart } from './trips.ts';
-
-/** Booking states that live until `confirmationTimeLimit` unless confirmed (machines/booking.ts). */
-export const PROVISIONAL_STATES: ReadonlySet<string> = new Set(['PREBOOKED', 'ON_HOLD']);
-/** Parts that no longer travel: refunded (CANCELLED), released, exchanged for another; they hold no place or pass. */
-export const ENDED_PART_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'RELEASED', 'EXCHANGED']);
-
-/** A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked. */
-export function isExpired(booking: Booking, now: Date): boolean {
-  const provisional = PROVISIONAL_STATES.has(booking.machine.value);
-  return booking.machine.value === 'EXPIRED' || (provisional && now.getTime() >= new Date(booking.confirmationTimeLimit).getTime());
-}
-
-/** Moves the booking machine, refusing with X_BOOKING_STATE what the machine does not allow. */
-export function move(ctx: Context, booking: Booking, event: BookingEvent, operation: Phrase): Booking {
-  if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
-  const next = step(bookingMachine, booking.machine.value, event);
-  if (!next) throw violation('X_BOOKING_STATE', { operation, state: booking.machine.value });
-  return { ...booking, machine: { value: next } };
-}
+import { encodeTicket } from './barcodes.ts';
+import { isExpired, move } from '../state/booking-state.ts';
+import { initialState } from '../state/machine.ts';
+import { fulfillmentMachine } from '../../machines/fulfillment.ts';
+import { tripOfPart } from '../model/trips.ts';
 
 /**
  * POST /bookings/{id}/fulfillment (spec §3, §4.1 rule 1): confirms a complete provisional booking and
  * issues its fulfillments: one per booking part; the admission's is the ticket (control number and
- * signed Aztec payload), reservations' are included in it. Confirming again changes nothing.
+ * signed Aztec payload), reservations' are included in it. A confirmed booking is engine/aftersales/exchange.ts's
+ * (confirmPendingExchange): engine/index.ts sends it there.
  */
 export function confirmBooking(ctx: Context, booking: Booking): Booking {
-  if (booking.machine.value === 'FULFILLED') {
-    // Spec §3: the same call confirms a pre-booked exchange; otherwise confirming again changes nothing.
-    const settled = expireOperations(ctx, booking);
-    const op = liveOperation(ctx, settled);
-    return op ? confirmExchange(ctx, settled, op, (b, parts) => issueFulfillments(ctx, b, parts)) : settled;
-  }
   const missing: ProblemPointer[] = [];
   booking.passengers.forEach((p, i) => {
     for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: phrase('passenger-needs-field', { passenger: p.externalRef, field }) });
@@ -52,7 +28,7 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
   if (booking.pass) {
     // Spec §4.2 rule 6: the pass number is the control number; a pass fulfillment never carries a barcode.
     const admission = booking.admissions[0]!;
-    const fulfillment = { id: ctx.ids.next('fulfillment'), status: 'FULFILLED' as const, createdOn: now, bookingPartIds: [admission.id], passengerIds: admission.passengerIds, controlNumber: ctx.ids.next('pass') };
+    const fulfillment = { id: ctx.ids.next('fulfillment'), status: initialState(fulfillmentMachine), createdOn: now, bookingPartIds: [admission.id], passengerIds: admission.passengerIds, controlNumber: ctx.ids.next('pass') };
     return { ...moved, confirmedOn: now, admissions: moved.admissions.map(fulfilled), fulfillments: [fulfillment], confirmedPrice: moved.provisionalPrice };
   }
   return {
@@ -83,7 +59,7 @@ export function issueFulfillments(ctx: Context, booking: Booking, parts: Pick<Bo
     const controlNumber = `${booking.id}-${++ticketNo}`;
     fulfillments.push({
       id: ctx.ids.next('fulfillment'),
-      status: 'FULFILLED',
+      status: initialState(fulfillmentMachine),
       createdOn: now,
       bookingPartIds: [admission.id],
       passengerIds: admission.passengerIds,
@@ -97,7 +73,7 @@ export function issueFulfillments(ctx: Context, booking: Booking, parts: Pick<Bo
     });
   }
   for (const part of [...parts.reservations, ...parts.ancillaries]) {
-    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: 'FULFILLED', createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
+    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: initialState(fulfillmentMachine), createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
   }
   return fulfillments;
 }

@@ -1,9 +1,9 @@
-import type { Context } from '../context.ts';
-import type { Booking, PassOffer, PersonDetail, StoredOffer } from '../model.ts';
-import { minus, plus } from '../time.ts';
+import type { Context } from '../model/context.ts';
+import type { Booking, PassOffer, PersonDetail, StoredOffer } from '../model/records.ts';
+import { minus, plus } from '../rules/time.ts';
 import type { CustomerEntry } from '../rules/schemas.ts';
-import { violation } from '../violation.ts';
-import type { BookingRequest } from './request.ts';
+import { violation } from '../rules/violation.ts';
+import type { BookingRequest } from '../model/osdm/booking-request.ts';
 
 /**
  * Spec §4.2 rules 1 and 4: buying a travel pass. One pass and one passenger per booking (86006, 86020).
@@ -47,7 +47,7 @@ export function holderDetail(holder: CustomerEntry, given: PersonDetail | undefi
 
 /**
  * What the booking keeps of the pass it sells, so that once confirmed it is a pass like those of customers.yaml
- * (spec §4.2 rule 6, engine/booking/sold-passes.ts): its last day, its rides, its holder.
+ * (spec §4.2 rule 6, engine/holdings/sold-passes.ts): its last day, its rides, its holder.
  */
 export function soldPass(ctx: Context, pass: PassOffer, holder: CustomerEntry | undefined): NonNullable<Booking['pass']> {
   const { passProducts, customers } = ctx.rules;

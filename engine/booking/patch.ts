@@ -1,20 +1,20 @@
-import type { Context } from '../context.ts';
-import type { Booking, BookedPassenger } from '../model.ts';
+import type { Context } from '../model/context.ts';
+import type { Booking, BookedPassenger } from '../model/records.ts';
 import { admissionPrices } from '../offers/admission-prices.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum } from '../offers/pricing.ts';
 import type { Flexibility } from '../rules/schemas.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
-import { move } from './lifecycle.ts';
-import { BookingPatch, PassengerPatch, PurchaserPatch } from './patch-requests.ts';
+import { move } from '../state/booking-state.ts';
+import { BookingPatch, PassengerPatch, PurchaserPatch } from '../model/osdm/booking-patch-requests.ts';
 import { mapPlaceSelections } from './places.ts';
-import type { PlaceSelection } from '../osdm/shapes.ts';
-import { tripOfPart } from './trips.ts';
+import type { PlaceSelection } from '../model/osdm/shapes.ts';
+import { tripOfPart } from '../model/trips.ts';
 import { allocate } from '../seats/allocate.ts';
-import type { Holding } from '../seats/inventory.ts';
+import type { Holding } from '../holdings/place-holdings.ts';
 
 /**
  * PATCH passenger (spec §2.7 rules 3–7, CONTRACT §4b): complete details replace the old ones; the age may
@@ -94,8 +94,7 @@ export function patchPurchaser(ctx: Context, booking: Booking, body: unknown): B
  * known one, is not applied); vouchers are not supported yet (501); fulfillment type and media of a travel
  * pass are the service's (spec §4.2 rule 5).
  */
-export function patchBooking(ctx: Context, booking: Booking, body: unknown, held: readonly Holding[] = []): Booking {
-  const patch = parseRequest(BookingPatch, body);
+export function patchBooking(ctx: Context, booking: Booking, patch: BookingPatch, held: readonly Holding[] = []): Booking {
   let next = booking;
   if (booking.pass && (patch.requestedFulfillmentType || patch.preferredFulfillmentMedia)) {
     throw violation('86001', { reason: phrase('pass-fulfillment-fixed') }, patch.requestedFulfillmentType ? '#/requestedFulfillmentType' : '#/preferredFulfillmentMedia');

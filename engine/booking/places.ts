@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { enforce, type Context } from '../context.ts';
-import type { StoredOffer } from '../model.ts';
-import type { PlaceSelection } from '../osdm/shapes.ts';
-import { phrase, violation } from '../violation.ts';
+import { enforce, type Context } from '../model/context.ts';
+import type { StoredOffer } from '../model/records.ts';
+import type { PlaceSelection } from '../model/osdm/shapes.ts';
+import { phrase, violation } from '../rules/violation.ts';
 
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 
 /** Whom the place selections of a request may name, and how the request names passengers. */
-export interface SelectionScope {
+interface SelectionScope {
   /** The offer's reservation offer parts (when booking) or the booking's reservations (in a patch). */
   reservations: ReadonlyArray<{ id: string; tripId: string; legId: string; passengerId: string }>;
   /** Where they are: 'offer' or 'booking'. */

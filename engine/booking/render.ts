@@ -1,14 +1,14 @@
-import { renderExchangeOperation, renderRefundOffer, renderReleaseOffer } from '../aftersales/render.ts';
-import type { Booking, BookedAdmission, BookedReservation, Fulfillment, Money } from '../model.ts';
+import { renderExchangeOperation, renderRefundOffer, renderReleaseOffer } from './render-aftersales.ts';
+import type { Booking, BookedAdmission, BookedReservation, Fulfillment, Money } from '../model/records.ts';
 import { sum } from '../offers/pricing.ts';
 import { appliedCorporateCodes } from '../offers/render.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { renderPlaceAllocation, renderPlaceSelection } from '../seats/render.ts';
 import { fulfillmentSummary } from './fulfillment-summary.ts';
-import { tripOfPart } from './trips.ts';
+import { tripOfPart } from '../model/trips.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';
-import type * as R from './response.ts';
+import type * as R from '../model/osdm/booking-response.ts';
 
 /** OSDM 3.4 Booking rendered from the stored booking (spec §2.6 booking response facts). */
 export function renderBooking(rules: RuleSet, booking: Booking, language: Language): z.infer<typeof R.Booking> {

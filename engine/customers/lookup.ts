@@ -1,19 +1,15 @@
 import type { z } from 'zod';
-import type { ContractRecord as ContractRecordSchema, CustomerRecord as CustomerRecordSchema, TravelPass } from './response.ts';
-import type { ContractEntry, CustomerEntry, Customers, Language, PassTypeEntry, TravelPassEntry } from '../rules/schemas.ts';
+import type { ContractRecord as ContractRecordSchema, CustomerRecord as CustomerRecordSchema } from '../model/osdm/customer-response.ts';
+import type { ContractEntry, CustomerEntry, Customers, Language, TravelPassEntry } from '../rules/schemas.ts';
 
 /**
  * The Customer API's lookups (spec §4.3, CONTRACT §7) over rules/customers.yaml, and the facts of the passes
  * customers hold for the offer and booking rules. Pure: the caller hands in the loaded data.
  */
 
-/** Spec §2.12 Customer, Contract and travel pass entry, as the Customer API answers them (shapes: response.ts). */
-export type CustomerRecord = z.infer<typeof CustomerRecordSchema>;
-export type TravelPassRecord = z.infer<typeof TravelPass>;
-export type ContractRecord = z.infer<typeof ContractRecordSchema>;
-
-/** A pass a customer holds together with the facts of its type: what the offer and booking rules ask about. */
-export type TravelPassFacts = TravelPassEntry & Omit<PassTypeEntry, 'name'>;
+/** Spec §2.12 Customer, Contract and travel pass entry, as the Customer API answers them (shapes: engine/model/osdm/customer-response.ts). */
+type CustomerRecord = z.infer<typeof CustomerRecordSchema>;
+type ContractRecord = z.infer<typeof ContractRecordSchema>;
 
 /** How a customer is looked up: the body of one of the three /contacts calls. */
 export type CustomerKey = { email: string } | { memberNumber: string } | { ssn: string };
@@ -22,7 +18,7 @@ export type CustomerKey = { email: string } | { memberNumber: string } | { ssn: 
  * Spec §4.3: the e-mail "must be URL encoded", so `anna.svensson%40example.se` is decoded first; a plain address
  * passes unchanged (a malformed escape is taken literally). E-mail addresses match regardless of case.
  */
-export function normalizeEmail(email: string): string {
+function normalizeEmail(email: string): string {
   let decoded = email.trim();
   if (decoded.includes('%')) {
     try { decoded = decodeURIComponent(decoded); } catch { /* not an escape: keep it as given */ }
@@ -31,7 +27,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /** A twelve-digit identity number may be written with a hyphen before its last four digits (YYYYMMDD-NNNN). */
-export function normalizeIdentityNumber(ssn: string): string {
+function normalizeIdentityNumber(ssn: string): string {
   return ssn.trim().replace(/^(\d{8})[-+](\d{4})$/, '$1$2');
 }
 
@@ -48,7 +44,7 @@ export function findCustomer(customers: Customers, key: CustomerKey): CustomerEn
   return customers.customers.find((c) => c.identityNumber === ssn);
 }
 
-export function findContract(customers: Customers, contractNumber: string): ContractEntry | undefined {
+function findContract(customers: Customers, contractNumber: string): ContractEntry | undefined {
   const number = contractNumber.trim();
   return customers.contracts.find((c) => c.contractNumber === number);
 }
@@ -87,7 +83,7 @@ export function renderCustomer(customers: Customers, customer: CustomerEntry, la
 }
 
 /** Spec §2.12: `department` may be null; a contract without one answers null. `active` is not part of the record. */
-export function renderContract(contract: ContractEntry): ContractRecord {
+function renderContract(contract: ContractEntry): ContractRecord {
   return {
     organizationName: contract.organizationName,
     department: contract.department ?? null,
@@ -108,10 +104,3 @@ export function lookupContract(customers: Customers, contractNumber: string): Co
   return contract && renderContract(contract);
 }
 
-/** The facts of a pass a customer holds (its card and its type); undefined for a pass type not in the file. */
-export function travelPassFacts(customers: Customers, pass: TravelPassEntry): TravelPassFacts | undefined {
-  const type = customers.passTypes[pass.cardType];
-  if (!type) return undefined;
-  const { name: _name, ...facts } = type;
-  return { ...facts, ...pass };
-}

@@ -1,14 +1,14 @@
-import { decide, type Context } from '../context.ts';
+import { decide, type Context } from '../model/context.ts';
 import type { DecisionResult, DecisionTrace } from '../rules/decision.ts';
-import type { Money, OfferPassenger, Trip } from '../model.ts';
+import type { Money, OfferPassenger, Trip } from '../model/records.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
-import { minutesBetween } from '../time.ts';
+import { minutesBetween } from '../rules/time.ts';
 import { familyDiscounted } from './family-discount.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { fullFare, priceFor } from './pricing.ts';
 import { coveringPass } from './travel-passes.ts';
-import { busyPasses, ridesTaken, type PassUse } from '../booking/pass-uses.ts';
-import { interval } from '../seats/inventory.ts';
+import { busyPasses, ridesTaken, type PassUse } from '../holdings/pass-uses.ts';
+import { interval } from '../holdings/place-holdings.ts';
 
 /**
  * Each passenger's admission price for a trip and product: the tariff's full fare × the passenger's share

@@ -1,5 +1,5 @@
-import { decide, type Context } from '../context.ts';
-import type { AncillaryPart, Leg, OfferPassenger } from '../model.ts';
+import { decide, type Context } from '../model/context.ts';
+import type { AncillaryPart, Leg, OfferPassenger } from '../model/records.ts';
 import type { ProductCategoryCode } from '../rules/schemas.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
@@ -10,7 +10,7 @@ import { priceFor } from './pricing.ts';
  * offer part per item. The airport fee inherits its admission's flexibility (§2.8 rule 5); other items
  * follow the item's own terms (refundable with the admission, not exchangeable: meals are not carried over).
  */
-export interface GroupOutcome {
+interface GroupOutcome {
   group: string;
   min: number;
   items: string[];

@@ -1,5 +1,5 @@
-import type { Context } from '../context.ts';
-import { violation } from '../violation.ts';
+import type { Context } from '../model/context.ts';
+import { violation } from '../rules/violation.ts';
 
 /**
  * Spec §2.2, §7 86012: a corporate code names a contract of customers.yaml; an inactive contract refuses

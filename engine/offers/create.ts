@@ -1,23 +1,32 @@
-import { decide, enforce, type Context } from '../context.ts';
+import { decide, enforce, type Context } from '../model/context.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
-import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model.ts';
+import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model/records.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
-import { earliest, plus } from '../time.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation, type Phrase } from '../violation.ts';
+import { earliest, plus } from '../rules/time.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation, type Phrase } from '../rules/violation.ts';
 import { offerAncillaries } from './ancillaries.ts';
 import { checkCorporateCodes } from './corporate-codes.ts';
 import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
 import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
 import { priceFor, sum } from './pricing.ts';
-import { OfferCollectionRequest } from './request.ts';
+import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 import { whyNotReleased } from './release.ts';
 import { readTrip } from './trip.ts';
 import { hasRoom } from '../seats/capacity.ts';
-import type { Holding } from '../seats/inventory.ts';
-import type { PassUse } from '../booking/pass-uses.ts';
-import type { Warning } from '../model.ts';
+import type { Holding } from '../holdings/place-holdings.ts';
+import type { PassUse } from '../holdings/pass-uses.ts';
+import type { Warning } from '../model/records.ts';
+
+/**
+ * POST /offers, read: the request validated. Spec §8: the counts are decided before any element is validated, so
+ * 250,000 passengers cost one comparison, not 250,000 validation problems.
+ */
+export function readOfferRequest(ctx: Context, body: unknown): OfferCollectionRequest {
+  enforce(ctx, 'offerRequestLimits', countsOf(body));
+  return parseRequest(OfferCollectionRequest, body);
+}
 
 /**
  * POST /offers (spec §2.2–2.5, §2.8, §2.9, §4.2, §8): journey offers — one per trip, product and
@@ -25,11 +34,7 @@ import type { Warning } from '../model.ts';
  * Returns the offers to store; render.ts turns them into the response. Why a trip has none (a train
  * cancelled, not yet released or gone) is pushed onto `warnings`.
  */
-export function createOffers(ctx: Context, body: unknown, held: readonly Holding[] = [], passUses: readonly PassUse[] = [], warnings: Warning[] = []): StoredOffer[] {
-  // Spec §8: the counts are decided before any element is validated, so 250,000 passengers cost one comparison,
-  // not 250,000 validation problems.
-  enforce(ctx, 'offerRequestLimits', countsOf(body));
-  const request = parseRequest(OfferCollectionRequest, body);
+export function createOffers(ctx: Context, request: OfferCollectionRequest, held: readonly Holding[] = [], passUses: readonly PassUse[] = [], warnings: Warning[] = []): StoredOffer[] {
   const { rules, salesApplication } = ctx;
 
   const currency = request.offerSearchCriteria?.currency ?? salesApplication.currency;

@@ -1,5 +1,5 @@
-import { decide, type Context } from '../context.ts';
-import type { OfferPassenger } from '../model.ts';
+import { decide, type Context } from '../model/context.ts';
+import type { OfferPassenger } from '../model/records.ts';
 
 /**
  * Spec §2.9 last paragraph: who in an offer gets the family discount. The roles and the number of

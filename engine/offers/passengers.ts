@@ -1,10 +1,10 @@
-import { decide, type Context } from '../context.ts';
-import type { OfferPassenger } from '../model.ts';
+import { decide, type Context } from '../model/context.ts';
+import type { OfferPassenger } from '../model/records.ts';
 import { typingCardOf, type InternalPassengerType } from '../rules/facts.ts';
 import type { Language } from '../rules/schemas.ts';
-import { ageOn } from '../time.ts';
-import { phrase, violation } from '../violation.ts';
-import type { AnonymousPassengerSpecification } from './request.ts';
+import { ageOn } from '../rules/time.ts';
+import { phrase, violation } from '../rules/violation.ts';
+import type { AnonymousPassengerSpecification } from '../model/osdm/offer-request.ts';
 
 /**
  * Spec §2.9: age and the reduction cards SWE_STUDENT / SWE_PENSIONER give the passenger type.

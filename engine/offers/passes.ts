@@ -1,10 +1,10 @@
-import type { Context } from '../context.ts';
-import type { StoredOffer } from '../model.ts';
-import { plus } from '../time.ts';
-import { phrase, violation } from '../violation.ts';
+import type { Context } from '../model/context.ts';
+import type { StoredOffer } from '../model/records.ts';
+import { plus } from '../rules/time.ts';
+import { phrase, violation } from '../rules/violation.ts';
 import { typePassenger } from './passengers.ts';
 import { priceFor, sum } from './pricing.ts';
-import type { OfferCollectionRequest } from './request.ts';
+import type { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 
 /**
  * Spec §4.2 rules 2–3: travel pass offers. `places` holds two stations (either order) for a bound pass,

@@ -1,4 +1,4 @@
-import type { Money } from '../model.ts';
+import type { Money } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 

@@ -1,7 +1,7 @@
-import type { Warning } from '../model.ts';
-import type { Context } from '../context.ts';
-import type { Trip } from '../model.ts';
-import { plus } from '../time.ts';
+import type { Warning } from '../model/records.ts';
+import type { Context } from '../model/context.ts';
+import type { Trip } from '../model/records.ts';
+import { plus } from '../rules/time.ts';
 
 /**
  * Spec §2.3: offers are empty when a train is cancelled (rules/timetable.yaml) or not yet released

@@ -1,9 +1,9 @@
-import type { AncillaryPart, StoredOffer } from '../model.ts';
+import type { AncillaryPart, StoredOffer } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
-import { renderTrip } from '../osdm/trip.ts';
+import { renderTrip } from '../model/osdm/trip.ts';
 import type { z } from 'zod';
-import type * as R from './response.ts';
+import type * as R from '../model/osdm/offer-response.ts';
 
 export type OfferCollection = z.infer<typeof R.OfferCollectionResponse>;
 

@@ -1,6 +1,6 @@
-import { decide, type Context } from '../context.ts';
+import { decide, type Context } from '../model/context.ts';
 import { findCustomer } from '../customers/lookup.ts';
-import type { OfferPassenger, Trip } from '../model.ts';
+import type { OfferPassenger, Trip } from '../model/records.ts';
 import type { CustomerEntry, ProductCategoryCode, TravelPassEntry } from '../rules/schemas.ts';
 
 /**

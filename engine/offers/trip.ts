@@ -1,7 +1,7 @@
-import type { Context } from '../context.ts';
-import type { Leg, Trip } from '../model.ts';
-import { phrase, violation } from '../violation.ts';
-import type { TripSpecification } from './request.ts';
+import type { Context } from '../model/context.ts';
+import type { Leg, Trip } from '../model/records.ts';
+import { phrase, violation } from '../rules/violation.ts';
+import type { TripSpecification } from '../model/osdm/offer-request.ts';
 
 /**
  * Turns a trip specification into the engine's trip: checks each leg (spec §2.2, CONTRACT §4a) and

@@ -59,7 +59,7 @@ export function checkOutcomes(table: DecisionFile, source: SourceFile, entry: Ou
 
 /**
  * A rejection's texts are filled from the row's params, the decision's facts and the caller's sales
- * application (context.ts `enforce`); a placeholder none of them names would reach the caller as "{name}".
+ * application (engine/model/context.ts `enforce`); a placeholder none of them names would reach the caller as "{name}".
  */
 export function checkRejects(table: DecisionFile, source: SourceFile, factNames: readonly string[], errors: ErrorCatalogue): string[] {
   const problems: string[] = [];

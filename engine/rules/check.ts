@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_TIME_WITH_OFFSET } from '../time.ts';
+import { DATE_TIME_WITH_OFFSET } from './time.ts';
 import type { CompiledDecision, Condition } from './decision.ts';
 import { expressionsIn, factsOf } from './expressions.ts';
 import { INSTANT } from './facts.ts';

@@ -7,7 +7,7 @@ import {
 import type { DecisionFile } from './schemas.ts';
 import type { SourceFile } from './source.ts';
 
-export type { JreOperator, OperatorName } from './operators.ts';
+export type { OperatorName } from './operators.ts';
 
 /**
  * A decision table compiled twice from one YAML file:
@@ -54,7 +54,7 @@ export interface DecisionResult<O = Record<string, unknown>> {
   readonly trace: DecisionTrace;
 }
 
-export interface ConditionExplanation {
+interface ConditionExplanation {
   fact: string;
   operator: OperatorName;
   expected: unknown;
@@ -112,7 +112,7 @@ export function conditionTest(c: Condition): (facts: Readonly<Record<string, unk
 }
 
 /** The same condition in json-rules-engine's terms; time operators become custom operators (see operators.ts). */
-export function jreCondition(c: Condition): { fact: string; operator: string; value: unknown } {
+function jreCondition(c: Condition): { fact: string; operator: string; value: unknown } {
   if ((timeOperatorNames as readonly string[]).includes(c.operator)) {
     const op = c.operator as TimeOperator;
     return isInstantRef(c.value)
@@ -123,7 +123,7 @@ export function jreCondition(c: Condition): { fact: string; operator: string; va
 }
 
 /** Turns the `when` of a row into json-rules-engine conditions; `between: [a, b]` becomes two. */
-export function conditionsOf(table: DecisionFile, rowIndex: number, source: SourceFile): Condition[] {
+function conditionsOf(table: DecisionFile, rowIndex: number, source: SourceFile): Condition[] {
   const row = table.rows[rowIndex]!;
   const out: Condition[] = [];
   for (const [fact, test] of Object.entries(row.when ?? {})) {

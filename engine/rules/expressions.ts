@@ -7,9 +7,9 @@ import { isInstantRef, offsetOf } from './operators.ts';
  *   { latest: [ …, … ] }                  the latest of several instants
  * Anything else is a literal. Results are ISO 8601 instants in UTC.
  */
-export type Expression = { fact: string; plus?: string; minus?: string } | { earliest: unknown[] } | { latest: unknown[] };
+type Expression = { fact: string; plus?: string; minus?: string } | { earliest: unknown[] } | { latest: unknown[] };
 
-export function isExpression(v: unknown): v is Expression {
+function isExpression(v: unknown): v is Expression {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
   const keys = Object.keys(v);
   return isInstantRef(v) || (keys.length === 1 && (keys[0] === 'earliest' || keys[0] === 'latest') && Array.isArray((v as Record<string, unknown>)[keys[0]!]));
@@ -23,7 +23,7 @@ function instantOf(expr: unknown, facts: Readonly<Record<string, unknown>>): num
   return e.earliest ? Math.min(...values) : Math.max(...values);
 }
 
-export function evaluateExpression(expr: Expression, facts: Readonly<Record<string, unknown>>): string {
+function evaluateExpression(expr: Expression, facts: Readonly<Record<string, unknown>>): string {
   const t = instantOf(expr, facts);
   return Number.isNaN(t) ? 'Invalid Date' : new Date(t).toISOString();
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { DATE_TIME_WITH_OFFSET } from '../time.ts';
+import { DATE_TIME_WITH_OFFSET } from './time.ts';
 
 /**
  * The fact catalogue: for every decision, the facts its rows may test and their types.
  * A row naming a fact not listed here, or comparing it with a value of another type, is refused at load.
- * The code that evaluates a decision builds exactly these facts (engine/context.ts `decide`).
+ * The code that evaluates a decision builds exactly these facts (engine/model/context.ts `decide`).
  * A fact called `productCategory` names a category of rules/products.yaml (checked when the rule set is compiled).
  */
 export const InternalPassengerType = z.enum(['CHILD_0_6', 'CHILD_7_15', 'YOUTH_16_19', 'YOUTH_20_25', 'ADULT', 'STUDENT', 'SENIOR']);
@@ -22,8 +22,8 @@ const travelClass = z.enum(['FIRST', 'SECOND']);
 export const AccommodationType = z.enum(['SEAT', 'COUCHETTE', 'BERTH']);
 const flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 /** Spec §4.1 rule 6 names these; OSDM's other overrule codes are accepted as OTHER. */
-export const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'EXTERNAL_COMPENSATION', 'OTHER']);
-export type OverruleCode = z.infer<typeof OverruleCode>;
+const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'EXTERNAL_COMPENSATION', 'OTHER']);
+type OverruleCode = z.infer<typeof OverruleCode>;
 /** An overrule code as the facts know it: NONE when absent, OTHER for OSDM codes no rule names. */
 export const overruleFact = (code: string | undefined): OverruleCode =>
   code === undefined ? 'NONE' : ((OverruleCode.options as readonly string[]).includes(code) && code !== 'NONE' && code !== 'OTHER' ? (code as OverruleCode) : 'OTHER');

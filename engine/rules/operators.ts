@@ -1,4 +1,4 @@
-import { durationMs } from '../time.ts';
+import { durationMs } from './time.ts';
 
 /**
  * The operators a decision table may use. The first ten are json-rules-engine's own, reproduced exactly
@@ -36,7 +36,7 @@ const compareInstants: Record<TimeOperator, (a: number, b: number) => boolean> =
 };
 
 /** `when: { now: { before: { fact: departure, minus: PT24H } } }`: compare with another fact moved by a duration. */
-export interface InstantRef {
+interface InstantRef {
   fact: string;
   plus?: string;
   minus?: string;

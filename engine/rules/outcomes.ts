@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_TIME_WITH_OFFSET } from '../time.ts';
+import { DATE_TIME_WITH_OFFSET } from './time.ts';
 import { InternalPassengerType } from './facts.ts';
 import type { DecisionName } from './facts.ts';
 import { LocalizedText } from './schemas.ts';

@@ -21,18 +21,17 @@ export const IsoDuration = z
 
 // ---------------------------------------------------------------- decision tables
 
-export const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export const Operator = z.enum([
+const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const Operator = z.enum([
   'equal', 'notEqual', 'lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive',
   'in', 'notIn', 'contains', 'doesNotContain', 'between',
   'before', 'after', 'notBefore', 'notAfter',
 ]);
-export type Operator = z.infer<typeof Operator>;
 
 /** `fact: value` (equal) or `fact: { operator: value, … }` (all must hold). */
-export const FactTest = z.union([Scalar, z.partialRecord(Operator, z.unknown())]);
+const FactTest = z.union([Scalar, z.partialRecord(Operator, z.unknown())]);
 
-export const DecisionRow = z.strictObject({
+const DecisionRow = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case words joined by hyphens').refine((s) => s !== 'error', {
     message: 'a row may not be called "error": json-rules-engine rejects events of that type',
   }),
@@ -41,9 +40,8 @@ export const DecisionRow = z.strictObject({
   otherwise: z.literal(true).optional(),
   then: z.record(z.string(), z.unknown()),
 });
-export type DecisionRow = z.infer<typeof DecisionRow>;
 
-export const DecisionExample = z.strictObject({
+const DecisionExample = z.strictObject({
   given: z.record(z.string(), z.unknown()),
   expect: z.union([z.record(z.string(), z.unknown()), z.literal('no-row')]),
 });
@@ -80,8 +78,8 @@ export const LimitsFile = z.strictObject({
 });
 export type Limits = z.infer<typeof LimitsFile>;
 
-export const Currency = z.enum(['SEK', 'EUR']);
-export const StationCodes = z.enum(['x_swe', 'uic']);
+const Currency = z.enum(['SEK', 'EUR']);
+const StationCodes = z.enum(['x_swe', 'uic']);
 
 export const SalesApplicationsFile = z.strictObject({
   salesApplications: z.record(
@@ -125,7 +123,7 @@ export const StationsFile = z.strictObject({
 });
 export type Station = z.infer<typeof StationsFile>['stations'][number];
 
-export const TravelClass = z.enum(['FIRST', 'SECOND']);
+const TravelClass = z.enum(['FIRST', 'SECOND']);
 export const Flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 export type Flexibility = z.infer<typeof Flexibility>;
 /** A product category's code (urn:x_swe:sbc:<code>); products.yaml lists them, the other files are checked against it. */
@@ -301,7 +299,6 @@ export const CustomersFile = z.strictObject({
 export type Customers = z.infer<typeof CustomersFile>;
 export type CustomerEntry = Customers['customers'][number];
 export type TravelPassEntry = CustomerEntry['travelPasses'][number];
-export type PassTypeEntry = Customers['passTypes'][string];
 export type ContractEntry = Customers['contracts'][number];
 
 export const AncillaryItemsFile = z.strictObject({

@@ -4,9 +4,9 @@ import { z } from 'zod';
 
 const Code = z.string().regex(/^[A-Z0-9_]+$/, 'upper-case letters, digits and _');
 const PlaceNumber = z.string().regex(/^\d+$/, 'digits');
-/** Shared with the coach layout response (engine/seats/response.ts), which shows them as the file gives them. */
+/** Shared with the coach layout response (engine/model/osdm/seat-response.ts), which shows them as the file gives them. */
 export const GridSize = z.strictObject({ x: z.number().int().positive(), y: z.number().int().positive() });
-export const PlaceCoords = z.strictObject({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative() });
+const PlaceCoords = z.strictObject({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative() });
 /** OSDM LayoutCoordinates: a centre and the graphical layer it is drawn on. */
 export const LayoutCoordinates = PlaceCoords.extend({ zOrder: z.number().int().nonnegative() });
 /** OSDM DirectionType: where a place's passenger faces on the drawing (a coach is drawn travelling right). */

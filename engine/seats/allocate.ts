@@ -1,16 +1,17 @@
-import { decide, type Context } from '../context.ts';
+import { decide, type Context } from '../model/context.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
-import type { Booking, BookedReservation } from '../model.ts';
-import type { Warning } from '../model.ts';
-import type { PlaceSelection } from '../osdm/shapes.ts';
-import { violation } from '../violation.ts';
-import { holding, interval, type Holding, type PlaceAllocation } from './inventory.ts';
+import type { Booking, BookedReservation } from '../model/records.ts';
+import type { Warning } from '../model/records.ts';
+import type { PlaceSelection } from '../model/osdm/shapes.ts';
+import { violation } from '../rules/violation.ts';
+import { holding, interval, type Holding } from '../holdings/place-holdings.ts';
+import type { PlaceAllocation } from '../model/records.ts';
 import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
-import { trainKey } from './train.ts';
+import { trainKey } from '../model/train.ts';
 
-export interface AllocationRequest {
+interface AllocationRequest {
   booking: Booking;
-  /** What other reservations hold on the booking's trains (loaded by the service, engine/seats/inventory.ts). */
+  /** What other reservations hold on the booking's trains (loaded by the service, engine/holdings/place-holdings.ts). */
   held: readonly Holding[];
   /** The reservations to place; the others keep what they hold. */
   targets: ReadonlySet<string>;

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import type { Context } from '../context.ts';
-import { isExpired } from '../booking/lifecycle.ts';
-import { tripOfPart } from '../booking/trips.ts';
-import type { PlaceSelection } from '../osdm/shapes.ts';
-import type { Booking, Leg, StoredOffer } from '../model.ts';
-import { parseRequest } from '../validate.ts';
-import { phrase, violation } from '../violation.ts';
-import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from './inventory.ts';
+import type { Context } from '../model/context.ts';
+import { isExpired } from '../state/booking-state.ts';
+import { tripOfPart } from '../model/trips.ts';
+import type { PlaceSelection } from '../model/osdm/shapes.ts';
+import type { Booking, Leg, StoredOffer } from '../model/records.ts';
+import { parseRequest } from '../rules/validate.ts';
+import { phrase, violation } from '../rules/violation.ts';
+import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from '../holdings/place-holdings.ts';
 import { candidate, candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
-import { trainKey } from './train.ts';
-import type { PartReference, PlacePreSelection, PlaceStatus } from './response.ts';
+import { trainKey } from '../model/train.ts';
+import type { PartReference, PlacePreSelection, PlaceStatus } from '../model/osdm/seat-response.ts';
 
 /** The four query parameters of /availabilities, …/preferences and …/place-map (CONTRACT §6). */
 export const AvailabilityQuery = z.object({

@@ -1,9 +1,9 @@
-import type { Context } from '../context.ts';
-import type { Leg } from '../model.ts';
+import type { Context } from '../model/context.ts';
+import type { Leg } from '../model/records.ts';
 import type { ProductCategoryCode } from '../rules/schemas.ts';
-import { interval, type Holding } from './inventory.ts';
+import { interval, type Holding } from '../holdings/place-holdings.ts';
 import { candidatesFor, selectable } from './places.ts';
-import { trainKey } from './train.ts';
+import { trainKey } from '../model/train.ts';
 
 /**
  * Issue "Seats": capacity drives offers. A product is offered only when every leg that needs a

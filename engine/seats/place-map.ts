@@ -1,9 +1,9 @@
-import type { Context } from '../context.ts';
-import type { OnTrain } from './inventory.ts';
+import type { Context } from '../model/context.ts';
+import type { OnTrain } from '../holdings/place-holdings.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { placeStatuses, type MapSubject } from './availability.ts';
 import type { z } from 'zod';
-import type * as R from './response.ts';
+import type * as R from '../model/osdm/seat-response.ts';
 
 /**
  * GET /availabilities/place-map (spec §2.11): PlaceAvailability of the subject's leg. A coach's owner is the

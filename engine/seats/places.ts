@@ -1,6 +1,6 @@
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { CoachLayout, FleetCoach, LayoutPlace } from '../rules/seat-schemas.ts';
-import { overlaps, type Holding } from './inventory.ts';
+import { overlaps, type Holding } from '../holdings/place-holdings.ts';
 
 /** A place of the fleet (rules/fleet.yaml, rules/coach-layouts.yaml) that a product may be sold on. */
 export interface Candidate {

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { Booking, BookedReservation } from '../model.ts';
+import type { Booking, BookedReservation } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
-import { tripOfPart } from '../booking/trips.ts';
-import type { PlaceAllocation } from './response.ts';
-import type { PlaceSelection } from '../osdm/shapes.ts';
+import { tripOfPart } from '../model/trips.ts';
+import type { PlaceAllocation } from '../model/osdm/seat-response.ts';
+import type { PlaceSelection } from '../model/osdm/shapes.ts';
 
 /**
  * OSDM PlaceSelection of a booked reservation: what was asked for it, under the reservation's own id and leg

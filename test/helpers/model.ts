@@ -1,8 +1,9 @@
 import type { AnyStateMachine } from 'xstate';
-import { can, initialState, step } from '../../engine/machine.ts';
-import { durationMs } from '../../engine/time.ts';
-import { bookingMachine } from '../../machines/booking.ts';
+import { can, initialState, step } from '../../engine/state/machine.ts';
+import { durationMs } from '../../engine/rules/time.ts';
+import { bookingMachine, type BookingEvent, type BookingState } from '../../machines/booking.ts';
 import { exchangeMachine } from '../../machines/exchange.ts';
+import { fulfillmentMachine } from '../../machines/fulfillment.ts';
 import { aftersalesOfferMachine } from '../../machines/offers.ts';
 import { engine } from './server.ts';
 
@@ -158,16 +159,16 @@ export function fire(m: Model, machine: AnyStateMachine, entity: { state: string
 export function bookingStateAt(m: Readonly<Model>, b: Readonly<ModelBooking>): string {
   return PROVISIONAL.includes(b.state) && m.now >= b.timeLimit ? 'EXPIRED' : b.state;
 }
-/** The booking states with a confirmationTimeLimit (engine/booking/lifecycle.ts `isExpired`). */
+/** The booking states with a confirmationTimeLimit (engine/state/booking-state.ts `isExpired`). */
 export const PROVISIONAL = ['PREBOOKED', 'ON_HOLD'];
 
 /**
  * What the clock and the booking machine say to `event` on `b` before any rule is asked
- * (engine/booking/lifecycle.ts `move`): nothing when allowed, else the refusal the API must give.
+ * (engine/state/booking-state.ts `move`): nothing when allowed, else the refusal the API must give.
  */
 export function bookingRefusal(m: Readonly<Model>, b: Readonly<ModelBooking>, event: string): { status: number; body: { code: string } } | undefined {
   if (bookingStateAt(m, b) === 'EXPIRED') return { status: 409, body: { code: 'X_BOOKING_EXPIRED' } };
-  if (!can(bookingMachine, b.state, { type: event })) return { status: 409, body: { code: 'X_BOOKING_STATE' } };
+  if (!can(bookingMachine, b.state as BookingState, { type: event } as BookingEvent)) return { status: 409, body: { code: 'X_BOOKING_STATE' } };
   return undefined;
 }
 
@@ -216,7 +217,14 @@ export const fulfillmentsIn = (b: Readonly<ModelBooking>, ...statuses: string[])
 
 export const findBooking = (m: Readonly<Model>, id: string) => m.bookings.find((b) => b.id === id)!;
 
-export { aftersalesOfferMachine, bookingMachine, exchangeMachine };
+/** Moves fulfillment `f` of `b` by the fulfillment machine (REFUND, RELEASE, EXCHANGE), recording the transition. */
+export function fireFulfillment(m: Model, b: ModelBooking, f: string, event: string): void {
+  const fulfillment = { state: b.fulfillmentStatus[f] ?? 'FULFILLED' };
+  fire(m, fulfillmentMachine, fulfillment, event);
+  b.fulfillmentStatus[f] = fulfillment.state;
+}
+
+export { aftersalesOfferMachine, bookingMachine, exchangeMachine, fulfillmentMachine };
 export const iso = (ms: number) => new Date(ms).toISOString();
 /** `${name}`: a reference to a scenario variable. */
 export const ref = (name: string) => '${' + name + '}';

@@ -23,7 +23,7 @@ describe('every transition of machines/*.ts is taken through the HTTP API', () =
     expect(transitions.map((t) => t.key)).toContain('booking: PREBOOKED --CONFIRM--> FULFILLED');
   });
 
-  // engine/machine.ts keeps XState's answer per (state, event type): true only while no transition has a guard.
+  // engine/state/machine.ts keeps XState's answer per (state, event type): true only while no transition has a guard.
   it('no machine has a guard, so the next state depends on the state and the event type alone', () => {
     const guarded = machines.flatMap((m) => [...m.root.transitions.values()].flat().concat(Object.values(m.states).flatMap((s) => [...s.transitions.values()].flat()))
       .filter((t) => t.guard).map((t) => `${m.id}: ${t.source.key} --${t.eventType}-->`));

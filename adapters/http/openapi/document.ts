@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { BookingPatch, PassengerPatch, PaymentMethod } from '../../../engine/booking/patch-requests.ts';
-import { BookingRequest, OfferSelection, PassengerSpecification, PersonDetail, Purchaser } from '../../../engine/booking/request.ts';
-import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/customers/requests.ts';
+import { BookingPatch, PassengerPatch, PaymentMethod } from '../../../engine/model/osdm/booking-patch-requests.ts';
+import { BookingRequest, OfferSelection, PassengerSpecification, PersonDetail, Purchaser } from '../../../engine/model/osdm/booking-request.ts';
+import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/model/osdm/customer-requests.ts';
 import {
   AnonymousPassengerSpecification, CardReference, CorporateCode, OfferCollectionRequest, OfferSearchCriteria, PromotionCode, StopPlaceRef, TimedLeg, TripSpecification,
-} from '../../../engine/offers/request.ts';
-import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
+} from '../../../engine/model/osdm/offer-request.ts';
+import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../operations/sandbox.ts';
 import { keyOf, operationOfRoute, operations, type Access, type Operation, type Response } from '../operations/index.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Response shapes the OpenAPI document names that the engine does not define (DESIGN: one source per shape):
- * the Problem (engine/violation.ts renders it), the OAuth bodies, the sandbox and service answers. The Reseller
+ * the Problem (engine/rules/violation.ts renders it), the OAuth bodies, the sandbox and service answers. The Reseller
  * and Customer API bodies are the engine's response schemas, re-exported below under their OSDM names so the
  * document's components carry those names. The scenario runner checks every response against these
  * (adapters/scenarios/api-schema.ts).
@@ -10,20 +10,20 @@ import { z } from 'zod';
 export {
   Admission, Ancillary, BookedOffer, BookedPersonDetail, BookedPurchaser, Booking, BookingResponse, Fulfillment,
   FulfillmentCollectionResponse, FulfillmentResponse, FulfillmentSummary, Passenger, PassengerResponse, PurchaserResponse, Reservation,
-} from '../../../engine/booking/response.ts';
+} from '../../../engine/model/osdm/booking-response.ts';
 export {
   ExchangeOffer, ExchangeOfferCollectionResponse, ExchangeOperation, ExchangeOperationResponse, OnHoldOffer, OnHoldOfferResponse,
   RefundOffer, RefundOfferCollectionResponse, RefundOfferResponse, ReleaseOffer, ReleaseOfferCollectionResponse, ReleaseOfferResponse,
-} from '../../../engine/aftersales/response.ts';
-export { ContractRecord, CustomerRecord, TravelPass } from '../../../engine/customers/response.ts';
+} from '../../../engine/model/osdm/aftersales-response.ts';
+export { ContractRecord, CustomerRecord, TravelPass } from '../../../engine/model/osdm/customer-response.ts';
 export {
   AdmissionOfferPart, AncillaryGroupItem, AncillaryOfferPart, AppliedPassengerType, Offer, OfferCollectionResponse, OfferedProduct,
   OfferSummary, ReservationGroupItem, ReservationOfferPart,
-} from '../../../engine/offers/response.ts';
-export { Price, TripCoverage, TripLegCoverage, Vat, WarningCollection } from '../../../engine/osdm/shapes.ts';
+} from '../../../engine/model/osdm/offer-response.ts';
+export { Price, TripCoverage, TripLegCoverage, Vat, WarningCollection } from '../../../engine/model/osdm/shapes.ts';
 export {
   AvailabilityCountResponse, CoachLayoutResponse, PlaceAllocation, PlaceAvailabilityResponse, PlacePreferencesResponse,
-} from '../../../engine/seats/response.ts';
+} from '../../../engine/model/osdm/seat-response.ts';
 
 // ---------------------------------------------------------------- Problem (RFC 9457, CONTRACT §5)
 

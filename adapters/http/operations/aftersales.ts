@@ -1,16 +1,17 @@
 import type { AftersalesCommand } from '../../../engine/index.ts';
-import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/aftersales/requests.ts';
+import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
-import { parseRequest } from '../../../engine/validate.ts';
+import { parseRequest } from '../../../engine/rules/validate.ts';
 import * as S from '../openapi/schemas.ts';
+import { statusOf } from '../outcomes.ts';
 import { osdmVersionNumber } from '../version.ts';
 import { decided, json, noContent, operation, type Call, type Handler, type Operation } from './operation.ts';
 
-/** An aftersales command on the booking of the path; the service says the status (spec §3, §4.1 rules 5, 6, 11, 12; CONTRACT §6). */
+/** An aftersales command on the booking of the path; its outcome gives the status (outcomes.ts) (spec §3, §4.1 rules 5, 6, 11, 12; CONTRACT §6). */
 const run = <P extends `/v3/bookings/{bookingId}/${string}`>(command: (call: Call<P>) => AftersalesCommand): Handler<P> => async (call) => {
   const given = command(call);
   const done = await call.service.aftersales(await call.requestor(), (call.params as Record<'bookingId', string>).bookingId, given);
-  return { status: done.value.status, body: done.value.response, traces: done.traces };
+  return { status: statusOf(done.value.outcome), body: done.value.response, traces: done.traces };
 };
 
 /** Refund, release, on-hold, exchange and cleanup (spec §3, §4.1 rules 5–12). */

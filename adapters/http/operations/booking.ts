@@ -1,6 +1,6 @@
 import { phrase, RuleViolation } from '../../../engine/index.ts';
-import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/booking/patch-requests.ts';
-import { BookingRequest } from '../../../engine/booking/request.ts';
+import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/model/osdm/booking-patch-requests.ts';
+import { BookingRequest } from '../../../engine/model/osdm/booking-request.ts';
 import * as S from '../openapi/schemas.ts';
 import { decided, json, operation, type Handler, type Operation } from './operation.ts';
 

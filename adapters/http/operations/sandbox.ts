@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { IsoDuration } from '../../../engine/rules/schemas.ts';
-import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engine/time.ts';
+import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engine/rules/time.ts';
 import { phrase, RuleViolation } from '../../../engine/index.ts';
-import { parseRequest } from '../../../engine/validate.ts';
+import { parseRequest } from '../../../engine/rules/validate.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, operation, type Operation } from './operation.ts';
 

@@ -11,7 +11,7 @@ export function problem(code: string): { status: number; body: { code: string } 
 }
 
 /**
- * What the booking machine says to `event` (engine/booking/lifecycle.ts `move`): the refusal, and a
+ * What the booking machine says to `event` (engine/state/booking-state.ts `move`): the refusal, and a
  * provisional booking found past its time limit takes EXPIRE.
  */
 export function machineRefusal(m: Model, b: ModelBooking, event: string) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { bookingMachine, busy, fire, fulfillmentsIn, pick, settleOperations, type Model } from '../../helpers/model.ts';
+import { bookingMachine, busy, fire, fireFulfillment, fulfillmentsIn, pick, settleOperations, type Model } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { bookingPath, problem } from './_aftersales.ts';
 
@@ -34,7 +34,7 @@ export class Cleanup extends ApiCommand {
     if (code) { await s.send({ ...request, expect: problem(code) }); return; }
     await s.send({ ...request, expect: { status: 202 } });
     fire(m, bookingMachine, b, 'CLEANUP');
-    for (const f of fulfillmentsIn(b, 'FULFILLED', 'RELEASED')) b.fulfillmentStatus[f] = 'REFUNDED';
+    for (const f of fulfillmentsIn(b, 'FULFILLED', 'RELEASED')) fireFulfillment(m, b, f, 'REFUND');
   }
 
   toString() { return `Cleanup(booking #${this.booking}, ${this.version}${this.withCode ? ', with overrule code' : ''})`; }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { aftersalesOfferMachine, bookingMachine, findBooking, fire, fulfillmentsIn, pick, type Model, type ModelAftersalesOffer } from '../../helpers/model.ts';
+import { aftersalesOfferMachine, bookingMachine, findBooking, fire, fireFulfillment, fulfillmentsIn, pick, type Model, type ModelAftersalesOffer } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { checkRefundQuote } from '../../helpers/model-invariants.ts';
 import { AdvanceClock } from './advance-clock.ts';
@@ -59,7 +59,7 @@ export class ConfirmAftersalesOffer extends ApiCommand {
       b.onHoldUsed = true;
       return;
     }
-    for (const f of o.fulfillments) b.fulfillmentStatus[f] = o.kind === 'refund' ? 'REFUNDED' : 'RELEASED';
+    for (const f of o.fulfillments) fireFulfillment(m, b, f, o.kind === 'refund' ? 'REFUND' : 'RELEASE');
     // Spec §3 rule 1: confirming refunds exactly what the offer quoted.
     if (o.kind === 'refund') await checkRefundQuote(s, b, o.fulfillments, o.quote!, true);
     // engine/aftersales/refund.ts applyRefund: every admission CANCELLED (exchanged ones are not) → the booking is cancelled.

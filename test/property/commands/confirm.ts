@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { readBooking } from '../../helpers/model-invariants.ts';
-import { bookingMachine, bookingRefusal, bookingStateAt, exchangeMachine, fire, foundExpired, isComplete, isLiveOperation, pick, ref, settleOperations, type Model, type ModelBooking } from '../../helpers/model.ts';
+import { bookingMachine, bookingRefusal, bookingStateAt, enter, exchangeMachine, fire, fireFulfillment, foundExpired, fulfillmentMachine, isComplete, isLiveOperation, pick, ref, settleOperations, type Model, type ModelBooking } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { AdvanceClock } from './advance-clock.ts';
 import { PassTimeLimit } from './pass-time-limit.ts';
@@ -33,7 +33,7 @@ export class Confirm extends ApiCommand {
       if (op) {
         await s.send({ name: `confirm ${b.id}'s exchange ${op.id}`, method: 'post', path, expect: done });
         fire(m, exchangeMachine, op, 'CONFIRM');
-        for (const f of op.fulfillments) b.fulfillmentStatus[f] = 'EXCHANGED';
+        for (const f of op.fulfillments) fireFulfillment(m, b, f, 'EXCHANGE');
         b.exchanged = true;
         await this.learnFulfillments(m, s, b);
         return;
@@ -75,6 +75,7 @@ export class Confirm extends ApiCommand {
     known.forEach((f, i) => { if (ids[i] !== s.vars[f]) throw s.violation(`${b.id}'s fulfillment ${i + 1} was ${String(s.vars[f])} and is now ${ids[i]}: issued fulfillments never change`, res); });
     b.fulfillments = ids.map((_, i) => {
       if (i < known.length) return known[i]!;
+      enter(m, fulfillmentMachine);
       const f = `${b.id}Fulfillment${i + 1}`;
       s.save(f, `booking.fulfillments[${i}].id`);
       return f;

@@ -67,5 +67,7 @@ export const spec: CommandSpec = {
   drives: {
     'booking:OFFER_EXCHANGE': () => [new RequestExchange(0)],
     'exchangeOperation:xstate.init': () => [...agentBooking(), new Confirm(0, 'fulfillment'), new RequestExchange(0)],
+    // The booking's fulfillment call confirms the pre-booked exchange: the original fulfillments are EXCHANGED.
+    'fulfillment:EXCHANGE': () => [new RequestExchange(0), new Confirm(0, 'fulfillment')],
   },
 };

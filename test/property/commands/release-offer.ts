@@ -4,6 +4,7 @@ import { aftersalesOfferMachine, bookingMachine, busy, enter, fire, fulfillments
 import type { System } from '../../helpers/model-system.ts';
 import { bookingPath, machineRefusal, problem } from './_aftersales.ts';
 import { Confirm } from './confirm.ts';
+import { ConfirmAftersalesOffer } from './confirm-aftersales-offer.ts';
 import { agentBooking } from './on-hold-offer.ts';
 
 type Variant = 'own' | 'no-code' | 'web';
@@ -51,5 +52,8 @@ export const spec: CommandSpec = {
   drives: {
     'booking:OFFER_RELEASE': () => [new CreateReleaseOffer(0, 'own')],
     'aftersalesOffer:xstate.init': () => [...agentBooking(), new Confirm(0, 'fulfillment'), new CreateReleaseOffer(0, 'own')],
+    // Confirming a booking issues its fulfillments.
+    'fulfillment:xstate.init': () => [...agentBooking(), new Confirm(0, 'fulfillment')],
+    'fulfillment:RELEASE': () => [new CreateReleaseOffer(0, 'own'), new ConfirmAftersalesOffer(0)],
   },
 };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Trip as ModelTrip } from '../model.ts';
-import type { RuleSet } from '../rules/ruleset.ts';
-import type { Language } from '../rules/schemas.ts';
-import { minutesBetween } from '../time.ts';
+import type { Trip as ModelTrip } from '../records.ts';
+import type { RuleSet } from '../../rules/ruleset.ts';
+import type { Language } from '../../rules/schemas.ts';
+import { minutesBetween } from '../../rules/time.ts';
 import { Instant } from './shapes.ts';
 
 /**
@@ -12,7 +12,7 @@ import { Instant } from './shapes.ts';
 const StopPlaceRef = z.strictObject({ objectType: z.literal('StopPlaceRef'), stopPlaceRef: z.string() });
 const ServiceTime = z.strictObject({ timetabledTime: Instant });
 
-export const TimedLeg = z.strictObject({
+const TimedLeg = z.strictObject({
   start: z.strictObject({ stopPlaceRef: StopPlaceRef, stopPlaceName: z.string(), serviceDeparture: ServiceTime }),
   end: z.strictObject({ stopPlaceRef: StopPlaceRef, stopPlaceName: z.string(), serviceArrival: ServiceTime }),
   service: z.strictObject({

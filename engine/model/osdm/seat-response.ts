@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TripLegCoverage } from '../osdm/shapes.ts';
-import { CoachDirection, GridSize, LayoutCoordinates, PlaceDirection } from '../rules/seat-schemas.ts';
+import { TripLegCoverage } from './shapes.ts';
+import { CoachDirection, GridSize, LayoutCoordinates, PlaceDirection } from '../../rules/seat-schemas.ts';
 
 /**
  * The seat answers (spec §2.10, §2.11, §4.1 rule 3; CONTRACT §6) as engine/seats/render.ts and

@@ -1,4 +1,4 @@
-import type { Booking, SoldPass } from '../model.ts';
+import type { Booking, SoldPass } from '../model/records.ts';
 
 
 /** The index keys a sold pass is found by. */
@@ -8,7 +8,7 @@ export const soldPassKey = {
 };
 
 /** What a pass purchase says about its pass once confirmed; nothing for another booking, or once refunded. */
-export function soldPassOf(booking: Booking): SoldPass | undefined {
+function soldPassOf(booking: Booking): SoldPass | undefined {
   const fulfillment = booking.fulfillments[0];
   if (!booking.pass?.lastDay || !fulfillment?.controlNumber || fulfillment.status !== 'FULFILLED') return undefined;
   const { pass } = booking;

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { Offer } from '../offers/response.ts';
-import { FulfillmentSummary, Instant, Price, Ref } from '../osdm/shapes.ts';
-import { Trip } from '../osdm/trip.ts';
+import { Offer } from './offer-response.ts';
+import { FulfillmentSummary, Instant, Price, Ref } from './shapes.ts';
+import { Trip } from './trip.ts';
 
 /**
- * The aftersales answers (spec §3, §4.1 rules 5–12; CONTRACT §6) as engine/aftersales/render.ts and
+ * The aftersales answers (spec §3, §4.1 rules 5–12; CONTRACT §6) as engine/booking/render-aftersales.ts and
  * engine/index.ts render them, in OSDM 3.4 names: refund, release and on-hold offers, exchange offers and
  * exchange operations. Cleanup answers 202 with no body.
  */
 
-/** The fields every refund and release offer shows (render.ts `offerHeader`). */
+/** The fields every refund and release offer shows (engine/booking/render-aftersales.ts `offerHeader`). */
 const offerHeader = {
   id: z.string(),
   createdOn: Instant,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CardReference } from '../offers/request.ts';
-import { PlaceSelection } from '../osdm/shapes.ts';
-import { PersonDetail, Purchaser } from './request.ts';
+import { CardReference } from './offer-request.ts';
+import { PlaceSelection } from './shapes.ts';
+import { PersonDetail, Purchaser } from './booking-request.ts';
 
 /**
  * Bodies of the booking patches (spec §4.1, CONTRACT §4b, §6). A passenger or purchaser patch replaces the

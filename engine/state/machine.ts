@@ -1,4 +1,4 @@
-import { initialTransition, transition, type AnyStateMachine, type EventObject } from 'xstate';
+import { initialTransition, transition, type AnyStateMachine, type EventFromLogic, type StateValueFrom } from 'xstate';
 
 /**
  * Pure steps over XState machines whose snapshots are stored as their `value` (DESIGN "Machines").
@@ -11,26 +11,26 @@ const answers = new WeakMap<AnyStateMachine, Map<string, string | null>>();
 
 const initials = new WeakMap<AnyStateMachine, string>();
 
-export function initialState(machine: AnyStateMachine): string {
+export function initialState<M extends AnyStateMachine>(machine: M): StateValueFrom<M> {
   let state = initials.get(machine);
-  if (state === undefined) initials.set(machine, (state = initialTransition(machine)[0].value as string));
-  return state;
+  if (state === undefined) initials.set(machine, (state = initialTransition(machine as AnyStateMachine)[0].value as string));
+  return state as StateValueFrom<M>;
 }
 
 /** The next state for `event`, or undefined when the machine does not allow it in `state`. */
-export function step(machine: AnyStateMachine, state: string, event: EventObject): string | undefined {
+export function step<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, event: EventFromLogic<M>): StateValueFrom<M> | undefined {
   let known = answers.get(machine);
   if (!known) answers.set(machine, (known = new Map()));
   const key = `${state}\u0000${event.type}`;
   let next = known.get(key);
   if (next === undefined) {
     const snapshot = machine.resolveState({ value: state, context: {} });
-    next = snapshot.can(event) ? (transition(machine, snapshot, event)[0].value as string) : null;
+    next = snapshot.can(event) ? (transition(machine as AnyStateMachine, snapshot, event)[0].value as string) : null;
     known.set(key, next);
   }
-  return next ?? undefined;
+  return (next ?? undefined) as StateValueFrom<M> | undefined;
 }
 
-export function can(machine: AnyStateMachine, state: string, event: EventObject): boolean {
+export function can<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, event: EventFromLogic<M>): boolean {
   return step(machine, state, event) !== undefined;
 }

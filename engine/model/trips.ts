@@ -1,4 +1,4 @@
-import type { Booking, Trip } from '../model.ts';
+import type { Booking, Trip } from './records.ts';
 
 /**
  * The trip a booking part travels on: the new trip of the exchange operation that made it, else the booking's

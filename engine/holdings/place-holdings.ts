@@ -1,23 +1,7 @@
-import { ENDED_PART_STATUSES, isExpired, PROVISIONAL_STATES } from '../booking/lifecycle.ts';
-import type { Booking, BookedReservation, Leg } from '../model.ts';
-import { trainKey } from './train.ts';
-import { tripOfPart } from '../booking/trips.ts';
-
-/** What a reservation holds (stored on it, rendered as OSDM placeAllocation, spec §2.10). */
-export interface PlaceAllocation {
-  vehicleNumber: string;
-  coachNumber: string;
-  placeNumber: string;
-  layoutId: string;
-  accommodationSubType: string;
-  placeProperties: string[];
-  /** The compartment of a night coach. */
-  compartment?: string;
-  /** The gender a shared compartment takes from its first passenger (spec §2.5 rule 6). */
-  gender?: string;
-  /** Held as a private compartment: nobody of another booking may join it (spec §2.5). */
-  private?: boolean;
-}
+import { ENDED_PART_STATUSES, isExpired, PROVISIONAL_STATES } from '../state/booking-state.ts';
+import type { Booking, BookedReservation, Leg } from '../model/records.ts';
+import { trainKey } from '../model/train.ts';
+import { tripOfPart } from '../model/trips.ts';
 
 /** A place held on a train over the interval of the leg holding it. */
 export interface Holding {
@@ -68,7 +52,6 @@ export type OnTrain = Booking | TrainHoldings;
  * of an exchange still pre-booked, until that operation's time limit.
  */
 export function trainHoldingsOf(booking: Booking): TrainHoldings[] {
-  if (booking.machine.value === 'EXPIRED') return [];
   const until = PROVISIONAL_STATES.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
   const operations = booking.exchangeOperations ?? [];
   const byTrain = new Map<string, Holding[]>();

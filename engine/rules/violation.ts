@@ -1,5 +1,5 @@
-import type { DecisionTrace } from './rules/decision.ts';
-import type { ErrorCatalogue, Language, LocalizedText, TextCatalogue } from './rules/schemas.ts';
+import type { DecisionTrace } from './decision.ts';
+import type { ErrorCatalogue, Language, LocalizedText, TextCatalogue } from './schemas.ts';
 
 /**
  * A phrase of rules/errors.yaml `texts`, filled with its own parameters when the Problem is rendered in the
@@ -60,7 +60,7 @@ export interface Problem {
 }
 
 /** A value in the caller's language: a phrase from the catalogue, one of two texts, or the value itself. */
-export function say(value: unknown, language: Language, texts: TextCatalogue = {}): string {
+function say(value: unknown, language: Language, texts: TextCatalogue = {}): string {
   if (isPhrase(value)) {
     const text = texts[value.phrase];
     return text ? fill(text[language], value.params ?? {}, language, texts) : value.phrase;

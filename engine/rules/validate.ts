@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LocalizedText } from './rules/schemas.ts';
+import type { LocalizedText } from './schemas.ts';
 import { phrase, pointerOf, violation, type ProblemPointer } from './violation.ts';
 
 /**

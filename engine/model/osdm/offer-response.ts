@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage, WarningCollection } from '../osdm/shapes.ts';
-import { Trip } from '../osdm/trip.ts';
-import { AnonymousPassengerSpecification, PromotionCode } from './request.ts';
+import { FulfillmentOption, Instant, Price, ProductLegAssociation, Ref, TripCoverage, TripLegCoverage, WarningCollection } from './shapes.ts';
+import { Trip } from './trip.ts';
+import { AnonymousPassengerSpecification, PromotionCode } from './offer-request.ts';
 
 /**
  * OfferCollectionResponse (POST /offers, spec §2.3) as engine/offers/render.ts renders it, in OSDM 3.4 names.
@@ -9,7 +9,7 @@ import { AnonymousPassengerSpecification, PromotionCode } from './request.ts';
  * optional here (tripCoverage, the reservation and ancillary parts, accommodation types).
  */
 
-/** The fields every offer part shows (render.ts `common`); OSDM AbstractOfferPart. */
+/** The fields every offer part shows (engine/offers/render.ts `common`); OSDM AbstractOfferPart. */
 const offerPart = {
   id: z.string(),
   createdOn: Instant,

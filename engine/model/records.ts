@@ -1,8 +1,11 @@
-import type { Language, TravelPassEntry } from './rules/schemas.ts';
-import type { InternalPassengerType } from './rules/facts.ts';
-import type { CardReference } from './offers/request.ts';
-import type { PaymentMethod } from './booking/patch-requests.ts';
-import type { PlaceAllocation } from './seats/inventory.ts';
+import type { BookingState } from '../../machines/booking.ts';
+import type { ExchangeState } from '../../machines/exchange.ts';
+import type { FulfillmentState } from '../../machines/fulfillment.ts';
+import type { AftersalesOfferState } from '../../machines/offers.ts';
+import type { Language, TravelPassEntry } from '../rules/schemas.ts';
+import type { InternalPassengerType } from '../rules/facts.ts';
+import type { CardReference } from './osdm/offer-request.ts';
+import type { PaymentMethod } from './osdm/booking-patch-requests.ts';
 
 /**
  * What the engine stores between calls: offers and bookings as plain JSON. Responses are rendered from
@@ -161,6 +164,22 @@ export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRefs'> {
   createdOn: string;
   confirmedOn?: string;
 }
+/** What a reservation holds (stored on it, rendered as OSDM placeAllocation, spec §2.10). */
+export interface PlaceAllocation {
+  vehicleNumber: string;
+  coachNumber: string;
+  placeNumber: string;
+  layoutId: string;
+  accommodationSubType: string;
+  placeProperties: string[];
+  /** The compartment of a night coach. */
+  compartment?: string;
+  /** The gender a shared compartment takes from its first passenger (spec §2.5 rule 6). */
+  gender?: string;
+  /** Held as a private compartment: nobody of another booking may join it (spec §2.5). */
+  private?: boolean;
+}
+
 export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'> {
   passengerId: string;
   /** The place selection the booking asked for (spec §2.10), as given. */
@@ -188,8 +207,7 @@ export interface BookedAncillary extends Omit<AncillaryPart, 'passengerRef' | 'i
 /** What refund, release and on-hold offers have in common (machines/offers.ts). */
 export interface AftersalesOfferRecord {
   id: string;
-  /** machines/offers.ts: PROPOSED, CONFIRMED, DELETED, EXPIRED. */
-  state: string;
+  state: AftersalesOfferState;
   createdOn: string;
   validUntil: string;
   confirmedOn?: string;
@@ -224,8 +242,7 @@ export interface OnHoldOffer extends AftersalesOfferRecord {
 /** Spec §3, §4.1 rule 7: an exchange operation; its new parts join the booking when it is confirmed. */
 export interface ExchangeOperation {
   id: string;
-  /** machines/exchange.ts: PREBOOKED, FULFILLED, DELETED, EXPIRED. */
-  state: string;
+  state: ExchangeState;
   createdOn: string;
   validUntil: string;
   exchangeOfferId: string;
@@ -246,7 +263,8 @@ export interface ExchangeOperation {
 
 export interface Fulfillment {
   id: string;
-  status: 'FULFILLED' | 'REFUNDED' | 'EXCHANGED' | 'RELEASED';
+  /** machines/fulfillment.ts. */
+  status: FulfillmentState;
   createdOn: string;
   bookingPartIds: string[];
   passengerIds: string[];
@@ -263,7 +281,7 @@ export interface Booking {
   createdOn: string;
   externalRef: string;
   /** The booking machine's state (machines/booking.ts), stored with the booking. */
-  machine: { value: string };
+  machine: { value: BookingState };
   confirmationTimeLimit: string;
   confirmedOn?: string;
   currency: 'SEK' | 'EUR';
@@ -321,7 +339,7 @@ export interface IdSource {
  * Spec §4.2 rule 6: a travel pass bought through the API is, once confirmed, a pass like those of customers.yaml,
  * its number the fulfillment's controlNumber; spec §2.7 rule 8 checks it as it checks them (validity, class,
  * stations, the holder's name). A store indexes the passes its bookings sold (Store.soldPasses) by pass number
- * and by holder (booking/sold-passes.ts), as it indexes pass uses by pass.
+ * and by holder (holdings/sold-passes.ts), as it indexes pass uses by pass.
  */
 export interface SoldPass extends TravelPassEntry {
   bookingId: string;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { ExchangeOperation, RefundOffer, ReleaseOffer } from '../aftersales/response.ts';
-import { CardReference } from '../offers/request.ts';
-import { AppliedCorporateCode, AppliedPassengerType } from '../offers/response.ts';
-import { BookingPartStatus, FulfillmentSummary, Instant, Price, ProductLegAssociation, Ref, TripCoverage, WarningCollection } from '../osdm/shapes.ts';
-import { PlaceAllocation } from '../seats/response.ts';
-import { PaymentMethod } from './patch-requests.ts';
+import { ExchangeOperation, RefundOffer, ReleaseOffer } from './aftersales-response.ts';
+import { CardReference } from './offer-request.ts';
+import { AppliedCorporateCode, AppliedPassengerType } from './offer-response.ts';
+import { BookingPartStatus, FulfillmentSummary, Instant, Price, ProductLegAssociation, Ref, TripCoverage, WarningCollection } from './shapes.ts';
+import { PlaceAllocation } from './seat-response.ts';
+import { PaymentMethod } from './booking-patch-requests.ts';
 
-export { FulfillmentSummary } from '../osdm/shapes.ts';
-import { PlaceSelection } from '../osdm/shapes.ts';
+export { FulfillmentSummary } from './shapes.ts';
+import { PlaceSelection } from './shapes.ts';
 
 /**
  * BookingResponse and the answers read off a booking (spec §2.6 booking response facts, §2.7, §4.1; CONTRACT §4b,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../time.ts';
+import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../../rules/time.ts';
 
 /**
  * OfferCollectionRequest as the operator accepts it (spec §2.2), in OSDM 3.4 field names.
@@ -8,14 +8,14 @@ import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../time.ts';
  */
 const ignored = z.unknown().optional();
 
-export const DateTimeWithOffset = z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with a UTC offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)');
-export const StationRef = z.string().regex(/^urn:(x_swe:stn:\d{9}|uic:stn:\d{7})$/, 'a station URN: urn:x_swe:stn:<9 digits> or urn:uic:stn:<7 digits>');
+const DateTimeWithOffset = z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with a UTC offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)');
+const StationRef = z.string().regex(/^urn:(x_swe:stn:\d{9}|uic:stn:\d{7})$/, 'a station URN: urn:x_swe:stn:<9 digits> or urn:uic:stn:<7 digits>');
 
 export const StopPlaceRef = z.strictObject({ objectType: z.literal('StopPlaceRef'), stopPlaceRef: StationRef });
 
 const ServiceTime = z.strictObject({ timetabledTime: DateTimeWithOffset, estimatedTime: ignored, observedTime: ignored });
 
-export const ProductCategory = z.strictObject({
+const ProductCategory = z.strictObject({
   name: z.string().optional(),
   shortName: z.string().optional(),
   // Which categories exist is the operator's (rules/products.yaml): an unknown one is refused when the trip is read.

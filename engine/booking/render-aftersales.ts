@@ -1,11 +1,11 @@
-import { fulfillmentSummary } from '../booking/fulfillment-summary.ts';
-import type { AftersalesOfferRecord, Booking, CoversTickets, ExchangeOperation, Money, OnHoldOffer, RefundOffer, ReleaseOffer, StoredOffer } from '../model.ts';
+import { fulfillmentSummary } from './fulfillment-summary.ts';
+import type { AftersalesOfferRecord, Booking, CoversTickets, ExchangeOperation, Money, OnHoldOffer, RefundOffer, ReleaseOffer, StoredOffer } from '../model/records.ts';
 import { renderOffer } from '../offers/render.ts';
-import { renderTrip } from '../osdm/trip.ts';
+import { renderTrip } from '../model/osdm/trip.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';
-import type * as R from './response.ts';
+import type * as R from '../model/osdm/aftersales-response.ts';
 
 /** OSDM 3.4 RefundOffer, ReleaseOffer and OnHoldOffer rendered from the booking's records. */
 /** The fields every refund and release offer shows. */

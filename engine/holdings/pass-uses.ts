@@ -1,10 +1,8 @@
-import type { Context } from '../context.ts';
-import type { BookedAdmission, Booking } from '../model.ts';
-import { violation } from '../violation.ts';
-import { interval, overlaps } from '../seats/inventory.ts';
-import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from './lifecycle.ts';
-import { tripOfPart } from './trips.ts';
-import { findPass } from '../offers/travel-passes.ts';
+import type { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
+import type { BookedAdmission, Booking } from '../model/records.ts';
+import { interval, overlaps } from './place-holdings.ts';
+import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from '../state/booking-state.ts';
+import { tripOfPart } from '../model/trips.ts';
 
 /**
  * Spec §2.7 rule 8: "two concurrent trips with the same pass are not allowed". A travel pass that pays for an
@@ -23,9 +21,8 @@ export interface PassUse {
 }
 
 
-/** What a booking's passes are busy with now (an expired booking: nothing). */
+/** What a booking's passes are busy with; a provisional booking's uses end at its time limit (`until`). */
 export function passUsesOf(booking: Booking): PassUse[] {
-  if (booking.machine.value === 'EXPIRED') return [];
   const until = PROVISIONAL_STATES.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;
   const uses: PassUse[] = [];
   const add = (a: Pick<BookedAdmission, 'id' | 'legIds' | 'status' | 'travelPasses'>, limit?: string) => {
@@ -44,39 +41,6 @@ export function passUsesOf(booking: Booking): PassUse[] {
 export function passesOfBooking(booking: Booking): string[] {
   const admissions = [...booking.admissions, ...(booking.exchangeOperations ?? []).flatMap((o) => o.admissions)];
   return [...new Set(admissions.flatMap((a) => a.travelPasses ?? []))];
-}
-
-/**
- * Refuses a booking whose admissions use a pass another booking uses over an overlapping journey at `now`
- * (X_TRAVEL_PASS_IN_USE); `others`: the uses of the booking's passes, as the store has them.
- */
-export function assertPassesFree(ctx: Context, booking: Booking, others: readonly PassUse[], pointerOf: (passengerId: string) => string): void {
-  const now = ctx.now.getTime();
-  const live = others.filter((u) => u.bookingId !== booking.id && (u.until === undefined || now < Date.parse(u.until)));
-  for (const mine of passUsesOf(booking)) {
-    if (!live.some((u) => u.pass === mine.pass && overlaps(u, mine))) continue;
-    const admission = [...booking.admissions, ...(booking.exchangeOperations ?? []).flatMap((o) => o.admissions)].find((a) => a.travelPasses?.includes(mine.pass))!;
-    throw violation('X_TRAVEL_PASS_IN_USE', { pass: mine.pass }, pointerOf(admission.passengerIds[0]!));
-  }
-}
-
-/**
- * Refuses a booking whose admissions would take more rides of a multi-ride pass than it has left
- * (X_TRAVEL_PASS_USED_UP): those `others` hold or confirmed, and this booking's own. An admission being exchanged
- * gives its ride to the new journey, so it is not counted beside it.
- */
-export function assertRidesLeft(ctx: Context, booking: Booking, others: readonly PassUse[], pointerOf: (passengerId: string) => string): void {
-  const taken = ridesTaken(others.filter((u) => u.bookingId !== booking.id), ctx.now);
-  const live = [
-    ...booking.admissions.filter((a) => !ENDED_PART_STATUSES.has(a.status) && a.status !== 'EXCHANGE_ONGOING'),
-    ...(booking.exchangeOperations ?? []).filter((o) => o.state === 'PREBOOKED').flatMap((o) => o.admissions),
-  ];
-  for (const pass of new Set(live.flatMap((a) => a.travelPasses ?? []))) {
-    const start = findPass(ctx, pass)?.pass.ridesLeft;
-    const mine = live.filter((a) => a.travelPasses?.includes(pass));
-    if (start === undefined || taken(pass) + mine.length <= start) continue;
-    throw violation('X_TRAVEL_PASS_USED_UP', { pass }, pointerOf(mine[0]!.passengerIds[0]!));
-  }
 }
 
 /**
@@ -106,16 +70,7 @@ export function travelPassesOfOffers(offers: Iterable<{ passengers: ReadonlyArra
   return [...new Set(numbers)];
 }
 
-/** The travel pass numbers an offer request names, read loosely from the raw body (the engine validates it). */
-export function travelPassesOfOfferRequest(body: unknown): string[] {
-  const passengers = (body as { anonymousPassengerSpecifications?: unknown } | null)?.anonymousPassengerSpecifications;
-  if (!Array.isArray(passengers)) return [];
-  const numbers = passengers.flatMap((p) => {
-    const cards = (p as { cards?: unknown } | null)?.cards;
-    return Array.isArray(cards) ? cards.flatMap((c) => {
-      const card = c as { type?: unknown; number?: unknown } | null;
-      return card?.type === 'TRAVEL_PASS' && typeof card.number === 'string' ? [card.number] : [];
-    }) : [];
-  });
-  return [...new Set(numbers)];
+/** The travel pass numbers a validated offer request's passengers carry, for the caller to load (Store.soldPasses, Store.passUses). */
+export function travelPassesOfOfferRequest(request: Pick<OfferCollectionRequest, 'anonymousPassengerSpecifications'>): string[] {
+  return travelPassesOfOffers([{ passengers: request.anonymousPassengerSpecifications }]);
 }

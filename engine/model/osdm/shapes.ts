@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_TIME_WITH_OFFSET } from '../time.ts';
+import { DATE_TIME_WITH_OFFSET } from '../../rules/time.ts';
 
 /**
  * The small OSDM 3.4 shapes every response is built from, each defined once here (DESIGN: one source per
@@ -42,7 +42,7 @@ export const ProductLegAssociation = z.strictObject({ productId: z.string(), leg
 /** OSDM FulfillmentOption. */
 export const FulfillmentOption = z.strictObject({ type: z.string(), media: z.string() });
 
-/** OSDM Fulfillment.status as this operator uses it (engine/model.ts Fulfillment). */
+/** OSDM Fulfillment.status as this operator uses it (engine/model/records.ts Fulfillment). */
 export const FulfillmentStatus = z.enum(['FULFILLED', 'REFUNDED', 'EXCHANGED', 'RELEASED']);
 
 /**
@@ -58,7 +58,7 @@ export const FulfillmentSummary = z.strictObject({
   bookingParts: z.array(Ref),
 });
 
-/** OSDM BookingPartStatus as this operator uses it (engine/model.ts). */
+/** OSDM BookingPartStatus as this operator uses it (engine/model/records.ts). */
 export const BookingPartStatus = z.enum(['PREBOOKED', 'ON_HOLD', 'FULFILLED', 'CANCELLED', 'EXCHANGE_ONGOING', 'EXCHANGED', 'RELEASED']);
 
 /**

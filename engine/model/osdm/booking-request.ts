@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CardReference, PromotionCode } from '../offers/request.ts';
-import { PlaceSelection } from '../osdm/shapes.ts';
+import { CardReference, PromotionCode } from './offer-request.ts';
+import { PlaceSelection } from './shapes.ts';
 
 /**
  * BookingRequest as the operator accepts it (spec §2.6), in OSDM 3.4 field names. Passenger details may
@@ -46,7 +46,6 @@ export const Purchaser = z.strictObject({
   }),
   companyDetails: ignored,
 });
-export type PurchaserInput = z.infer<typeof Purchaser>;
 
 export const OfferSelection = z.strictObject({
   offerId: z.string().min(1),

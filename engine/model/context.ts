@@ -1,10 +1,10 @@
-import type { DecisionName, FactsOf } from './rules/facts.ts';
-import type { DecisionResult, DecisionTrace } from './rules/decision.ts';
-import type { OutcomeOf, RejectOutcome } from './rules/outcomes.ts';
-import type { RuleSet } from './rules/ruleset.ts';
-import type { SalesApplication } from './rules/schemas.ts';
-import type { IdSource, Requestor, SoldPass } from './model.ts';
-import { phrase, violation } from './violation.ts';
+import type { DecisionName, FactsOf } from '../rules/facts.ts';
+import type { DecisionResult, DecisionTrace } from '../rules/decision.ts';
+import type { OutcomeOf, RejectOutcome } from '../rules/outcomes.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
+import type { SalesApplication } from '../rules/schemas.ts';
+import type { IdSource, Requestor, SoldPass } from './records.ts';
+import { phrase, violation } from '../rules/violation.ts';
 
 /**
  * Everything one engine call may use: the rules, the time and an id source handed in by the caller,

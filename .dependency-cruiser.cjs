@@ -1,0 +1,76 @@
+/**
+ * Import rules for engine/, machines/ and adapters/ (docs/architecture.md): no cycle, type-only imports
+ * included, and every engine layer imports only from the layers below it. `npm run check:imports` runs it;
+ * test/architecture.test.ts runs it in `npm test`, and shows on a small fixture that it fails.
+ */
+
+/** The engine's layers, bottom up: each may import only from those before it. */
+const ENGINE_LAYERS = [
+  ['rules', '^engine/rules/'],
+  ['model', '^engine/model/'],
+  ['state', '^engine/state/'],
+  ['holdings', '^engine/holdings/'],
+  ['seats', '^engine/seats/'],
+  // Beside offers: offers read a travel pass's holder from customers, never the other way round.
+  ['customers', '^engine/customers/'],
+  ['offers', '^engine/offers/'],
+  ['booking', '^engine/booking/'],
+  ['aftersales', '^engine/aftersales/'],
+  ['index', '^engine/index[.]ts$'],
+];
+
+const layerRules = ENGINE_LAYERS.slice(0, -1).map(([name, path], i) => ({
+  name: `engine-${name}-imports-downward`,
+  comment: `engine/${name} may import only ${ENGINE_LAYERS.slice(0, i).map(([n]) => n).join(', ') || 'no other layer'} (docs/architecture.md)`,
+  severity: 'error',
+  from: { path },
+  to: { path: ENGINE_LAYERS.slice(i + 1).map(([, p]) => p) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'An import cycle, type-only imports included: cut it where the layer order says (docs/architecture.md).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: 'engine-in-layer-folders',
+      comment: 'Every engine file but index.ts lives in a layer folder.',
+      severity: 'error',
+      from: { path: '^engine/[^/]+$', pathNot: '^engine/index[.]ts$' },
+      to: {},
+    },
+    {
+      name: 'machines-import-no-project-code',
+      comment: 'machines/ holds pure state charts: they import xstate only.',
+      severity: 'error',
+      from: { path: '^machines/' },
+      to: { path: '^(engine|adapters)/' },
+    },
+    {
+      name: 'rules-know-no-machines',
+      comment: 'The rule layer knows nothing of machines; the model names their states (types), engine/state drives them.',
+      severity: 'error',
+      from: { path: '^engine/rules/' },
+      to: { path: '^machines/' },
+    },
+    {
+      name: 'engine-never-imports-adapters',
+      comment: 'The functional core never reaches into the imperative shell.',
+      severity: 'error',
+      from: { path: '^(engine|machines)/' },
+      to: { path: '^adapters/' },
+    },
+  ],
+  options: {
+    // Type-only imports count: a cycle of types is still a cycle for the reader.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: require('node:path').join(__dirname, 'tsconfig.json') },
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^(engine|machines|adapters)/',
+  },
+};

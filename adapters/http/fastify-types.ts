@@ -1,0 +1,38 @@
+import type { DecisionTrace, Engine, Language, Requestor } from '../../engine/index.ts';
+import type { Service } from '../service.ts';
+import type { Scope } from './auth.ts';
+import type { RegisteredRoute } from './openapi/document.ts';
+
+/**
+ * What the HTTP adapter adds to Fastify's request and instance (server.ts sets them). A file of its own so that
+ * routes see these fields without importing the server that registers them.
+ */
+declare module 'fastify' {
+  interface FastifyRequest {
+    language: Language;
+    requestor?: Requestor;
+    /**
+     * The OSDM version in force for this request (CONTRACT §4), e.g. "3.4" or "3.0.4": the `version=` of Accept or
+     * Content-Type, else the sales application's `osdmVersion` (rules/sales-applications.yaml), else
+     * `defaultOsdmVersion` (rules/limits.yaml). On /v3 routes it is final once `app.requestorOf(request)` has run
+     * (an onRequest hook runs it before every /v3 handler). For a rule fact, compare numbers:
+     * `osdmVersionNumber(request.osdmVersion)` gives major*100+minor (3.4 → 304, 3.0.4 → 300), exported from server.ts.
+     */
+    osdmVersion: string;
+    /** The engine's decision traces behind this response (scenario failures print them). */
+    traces?: readonly DecisionTrace[];
+  }
+  interface FastifyInstance {
+    service: Service;
+    engine: Engine;
+    authenticate(request: FastifyRequest, scope: Scope): Promise<string>;
+    /** Token (scope reseller) and Requestor of a /v3 request, checked once and kept on `request.requestor`. */
+    requestorOf(request: FastifyRequest): Promise<Requestor>;
+    /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+  interface FastifyContextConfig {
+    /** Set only by tests that add a probe route: any other route without an entry in the route table is refused. */
+    notInRouteTable?: boolean;
+  }
+}

@@ -1,0 +1,29 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const config = fileURLToPath(new URL('../.dependency-cruiser.cjs', import.meta.url));
+const depcruise = fileURLToPath(new URL('../node_modules/.bin/depcruise', import.meta.url));
+
+/** dependency-cruiser over `paths` from `cwd` with the project's rules (.dependency-cruiser.cjs). */
+function cruise(cwd: string, paths: string[]) {
+  const run = spawnSync(depcruise, [...paths, '--config', config, '--output-type', 'err'], { cwd, encoding: 'utf8' });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+/** The layer order of docs/architecture.md, checked on every import, type-only ones included. */
+describe('imports', () => {
+  it('engine/, machines/ and adapters/ have no import cycle and import only downward', () => {
+    const { status, output } = cruise(root, ['engine', 'machines', 'adapters']);
+    expect(output).toContain('no dependency violations found');
+    expect(status).toBe(0);
+  });
+
+  it('a type-only cycle and an upward import fail the check', () => {
+    const { status, output } = cruise(fileURLToPath(new URL('fixtures/import-rules/', import.meta.url)), ['engine']);
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/no-circular: engine\/(model\/records|rules\/facts)\.ts/);
+    expect(output).toContain('engine-rules-imports-downward: engine/rules/facts.ts → engine/model/records.ts');
+  });
+});
