@@ -75,6 +75,8 @@ describe('the packed package', () => {
   it('@signalbox/engine installs with only the engine\'s dependencies and runs the embedding example', () => {
     const project = packAndInstall(join(root, 'packages/engine'), 'engine-embedder');
     const installed = join(project, 'node_modules/@signalbox/engine');
+    // Built from engine/ and machines/ alone: nothing of adapters/ came along through an import.
+    expect(readdirSync(join(installed, 'dist')).sort()).toEqual(['engine', 'machines']);
     const dependencies = Object.keys(readJson(join(installed, 'package.json')).dependencies ?? {}).sort();
     // Exactly what the engine's built files import: nothing it does not use, nothing missing.
     expect(dependencies).toEqual(importedPackages(join(installed, 'dist')));
