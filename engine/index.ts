@@ -25,7 +25,7 @@ import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } fr
 
 /** The three availability answers (CONTRACT §6). */
 export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
-import { renderOffer, renderOfferCollection, type OfferCollection } from './offers/render.ts';
+import { renderOfferCollection, type OfferCollection } from './offers/render.ts';
 import type { DecisionTrace, Explanation } from './rules/decision.ts';
 import { factAliases, factCatalogue, type DecisionName } from './rules/facts.ts';
 import { boundaryCases } from './rules/boundaries.ts';
@@ -33,7 +33,7 @@ import { factProblems, FactsError } from './rules/fact-messages.ts';
 import { loadRules } from './rules/load.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
-import { fill, renderProblem, violation, type Problem, RuleViolation } from './violation.ts';
+import { fill, renderProblem, type Problem, RuleViolation } from './violation.ts';
 import { limitPointers } from './pointer-limit.ts';
 
 export interface EngineOptions {

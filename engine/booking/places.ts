@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { enforce, type Context } from '../context.ts';
 import type { StoredOffer } from '../model.ts';
 import type { PlaceSelection } from '../osdm/shapes.ts';

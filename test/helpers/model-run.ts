@@ -117,7 +117,7 @@ export async function runOrWriteScenario(commands: ApiCommand[], label: string):
     const file = writeScenario(resolve(FAILURES, `${label.replace(/[^\w.-]+/g, '_')}.yaml`), e.run.system.steps, {
       name: `Failure of ${label}`, failure: e.message, tags: ['property', 'counterexample'],
     });
-    throw new Error(`${e.message}\n\nThe sequence [${commands.join(', ')}] as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`);
+    throw new Error(`${e.message}\n\nThe sequence [${commands.join(', ')}] as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`, { cause: e });
   }
 }
 

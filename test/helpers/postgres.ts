@@ -147,7 +147,7 @@ export async function startPostgres(): Promise<PostgresServer> {
           conf([`port = ${(port = await freePort())}`]); // a later line wins
           continue;
         }
-        throw new Error(`pg_ctl start failed: ${(e as Error).message}\n${tail}`);
+        throw new Error(`pg_ctl start failed: ${(e as Error).message}\n${tail}`, { cause: e });
       }
     }
   };
