@@ -13,7 +13,7 @@ import { compileTest } from './schema-test.ts';
  */
 
 /** What a response of one operation and status must be; `schema` undefined: an empty body. */
-export interface ExpectedBody {
+interface ExpectedBody {
   /** `POST /v3/offers → 200`, as the report names it. */
   label: string;
   schema: z.ZodType | undefined;
@@ -67,7 +67,7 @@ export function operationOf(method: string, path: string): string | undefined {
 }
 
 /** The schema a response must match, or why the API has none for it. */
-export function expectedBody(method: string, path: string, status: number): ExpectedBody | { unknown: string } {
+function expectedBody(method: string, path: string, status: number): ExpectedBody | { unknown: string } {
   const op = compiledOperationOf(method, path);
   const key = op?.key;
   const label = `${key ?? `${method.toUpperCase()} ${path.split('?')[0]}`} → ${status}`;

@@ -24,7 +24,7 @@ import { deviationOf, operationAlias, type Deviation, type Violation } from './o
 export type { Violation } from './osdm-deviations.ts';
 
 /** A violation that CONTRACT §4c allows, with the deviation that allows it. */
-export interface Allowed extends Violation {
+interface Allowed extends Violation {
   deviation: Deviation['id'];
 }
 

@@ -18,7 +18,7 @@ export interface Run { model: Model; system: System }
 export type ModelCommand = fc.AsyncCommand<Model, System, boolean>;
 
 /** A run that threw: what was sent up to the failure, and why. */
-export class RunFailure extends Error {
+class RunFailure extends Error {
   override name = 'RunFailure';
   constructor(override readonly cause: unknown, readonly run: Run) {
     super(cause instanceof Error ? cause.message : String(cause));

@@ -15,7 +15,7 @@ import { MAX_JSON_DEPTH } from '../body.ts';
 import examples from './examples.json' with { type: 'json' };
 
 /** Per operations.ts key: a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
-export interface OperationExamples {
+interface OperationExamples {
   request?: unknown;
   responses: Record<string, unknown>;
 }
