@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
  * project, and runs the built JavaScript, not the TypeScript sources.
  */
 const dir = mkdtempSync(join(tmpdir(), 'signalbox-pack-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Two installed projects: removing them takes a while on a busy machine.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 const root = resolve('.');
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
