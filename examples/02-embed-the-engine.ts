@@ -47,7 +47,8 @@ const bookingRequest = {
   purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna.svensson@example.se', phoneNumber: '+46701234567' } },
 };
 const { request, offerIds } = engine.readBookingRequest(bookingRequest);
-const loaded = new Map(offerIds.flatMap((id) => (offers.has(id) ? [[id, offers.get(id)!] as const] : [])));
+// Load them from your store; one it does not have is left out, and book() refuses it as not found.
+const loaded = new Map(offerIds.filter((id) => offers.has(id)).map((id) => [id, offers.get(id)!]));
 const provisional = engine.book(call, request, loaded).value.booking;
 
 // 3. Confirmed a minute later: the tickets are issued.
