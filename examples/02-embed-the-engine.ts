@@ -1,8 +1,12 @@
-/**
- * Embedding the engine: one journey sold end to end inside your own program, with no HTTP server and no
- * store (docs/embedding.md). Run it here with `npx tsx examples/02-embed-the-engine.ts`; in your project,
- * `npm install @signalbox/engine` and import from '@signalbox/engine' instead of '../engine/index.ts'.
- */
+// Embedding the engine: one journey sold end to end inside your own program, with no HTTP server and no store
+// (docs/embedding.md). In your project, `npm install @signalbox/engine` and import from '@signalbox/engine'
+// instead of '../engine/index.ts'.
+//
+//   npx tsx examples/02-embed-the-engine.ts
+//
+// prints: /^2 offers; decisions: offerRequestLimits, passengerType, /m
+// prints: /^booking \S+: FULFILLED, \d+ SEK, 2 tickets$/m
+// prints: refused: 86001 Valideringsfel (#/externalRef)
 import { createEngine, RuleViolation, type Call, type StoredOffer } from '../engine/index.ts';
 
 // The rules/ shipped with the package; createEngine({ rulesDir: 'my-rules' }) reads your own copy instead.
