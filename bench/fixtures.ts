@@ -18,7 +18,7 @@ const travelDay = (() => {
 })();
 
 /** A fixture trip with every date replaced by the bench's travel day. */
-export function trip(name: 'upp-sto-gbg' | 'sto-gbg-0800'): Json {
+function trip(name: 'upp-sto-gbg' | 'sto-gbg-0800'): Json {
   const t = fixtures.trips[name];
   if (!t) throw new Error(`scenarios/fixtures/trips.yaml has no trip ${name}`);
   return JSON.parse(JSON.stringify(t).replace(/\d{4}-\d{2}-\d{2}T/g, `${travelDay}T`)) as Json;
@@ -51,8 +51,8 @@ export function bookingBody(offerId: string, passengers: number, externalRef: st
 }
 
 export const CLIENT = 'demo-reseller';
-export const SECRET = 'demo-reseller-secret';
-export const requestorHeader = (salesApplication = 'WEB_SE') =>
+const SECRET = 'demo-reseller-secret';
+const requestorHeader = (salesApplication = 'WEB_SE') =>
   Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'BENCH' })).toString('base64');
 
 export interface Reply {

@@ -21,19 +21,12 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
-export function stats(values: readonly number[]): Stats {
+function stats(values: readonly number[]): Stats {
   const s = [...values].sort((a, b) => a - b);
   return { n: s.length, median: quantile(s, 0.5), min: s[0] ?? Number.NaN, max: s[s.length - 1] ?? Number.NaN, p25: quantile(s, 0.25), p75: quantile(s, 0.75) };
 }
 
 export const median = (values: readonly number[]) => stats(values).median;
-
-/** Runs `measure` `runs` times in turn and returns every figure. */
-export async function repeat(runs: number, measure: (run: number) => number | Promise<number>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) out.push(await measure(i));
-  return out;
-}
 
 /**
  * Microseconds per call of a synchronous function: the batch size is doubled until one batch takes
@@ -82,7 +75,7 @@ export const fmtBytes = (b: number) =>
   b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(2)} GiB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(2)} KiB` : `${b} B`;
 
 /** One line of a case's table: the runs of one measurement. */
-export interface Row {
+interface Row {
   name: string;
   unit: string;
   values: number[];
@@ -90,7 +83,7 @@ export interface Row {
   ratio?: '×' | '%';
 }
 
-export interface Goal {
+interface Goal {
   text: string;
   met: boolean;
   /** The figure the goal was judged on, as printed. */

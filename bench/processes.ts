@@ -72,7 +72,7 @@ let ticksPerSecond: number | undefined;
  * request or lifecycle is what the server costs, whatever else shares the machine: a steadier figure than
  * throughput on a busy 2-core machine.
  */
-export function cpuMsOf(pid: number): number {
+function cpuMsOf(pid: number): number {
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
  * IPC messages in: 'stop' (close and exit 0, so that --cpu-prof writes its profile), 'memory'.
  * Out: { port }, { rss, heapUsed, hwm } and { error }.
  */
-export const JWT_SECRET = 'signalbox-bench-jwt-secret';
+const JWT_SECRET = 'signalbox-bench-jwt-secret';
 
 const send = (m: unknown) => process.send?.(m);
 

@@ -18,7 +18,7 @@ import { limitPointers } from './rules/pointer-limit.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
 import { parseRequest } from './rules/validate.ts';
-import { fill, renderProblem, violation, type Problem, RuleViolation } from './rules/violation.ts';
+import { fill, renderProblem, type Problem, RuleViolation } from './rules/violation.ts';
 import { makeContext, type Context } from './model/context.ts';
 import { BookingPatch } from './model/osdm/booking-patch-requests.ts';
 import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';

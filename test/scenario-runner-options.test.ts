@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { painter, wantsColour } from '../adapters/cli/colour.ts';
 import { colourReport } from '../adapters/cli/report-colour.ts';
@@ -85,7 +86,7 @@ describe('signalbox test, for the one writing scenarios', () => {
     expect(coloured).toContain('\x1b[31m\x1b[1m✗ A scenario\x1b[22m\x1b[39m\x1b[2m  [s.yaml] 3 ms\x1b[22m');
     expect(coloured).toContain('\x1b[32mexpected  200\x1b[39m');
     expect(colourReport(report, painter({ isTTY: false }, {}))).toBe(report);
-    expect(coloured.replace(/\x1b\[\d+m/g, '')).toBe(report);
+    expect(stripVTControlCharacters(coloured)).toBe(report);
   });
 
   it('--reporter html shows each step\'s request, response, mismatches and the failing step\'s traces', async () => {

@@ -8,7 +8,7 @@ import { examplesFrom } from '../scenarios/traffic-examples.ts';
 import { DEMO_SECRETS } from './demo.ts';
 
 /** Where GET /openapi.json reads its examples from (adapters/http/openapi/document.ts). */
-export const EXAMPLES_FILE = new URL('../http/openapi/examples.json', import.meta.url).pathname;
+const EXAMPLES_FILE = new URL('../http/openapi/examples.json', import.meta.url).pathname;
 
 /**
  * `signalbox examples`: runs every scenario in-process and writes the request and answer bodies they saw, per

@@ -7,7 +7,7 @@ import { scenarioFiles } from '../scenarios/files.ts';
 import { loadScenario } from '../scenarios/load.ts';
 import { DEMO_SECRETS } from './demo.ts';
 
-export const EXPORT_USAGE = `usage: signalbox export --format postman|http|bruno [--out FILE|DIR] [PATHS…]
+const EXPORT_USAGE = `usage: signalbox export --format postman|http|bruno [--out FILE|DIR] [PATHS…]
 
 Writes the requests of the scenarios (default: scenarios/) as a collection, with a token request per client and the
 Requestor header, runnable against any server: set the variable baseUrl (and secret.<client> for other clients).

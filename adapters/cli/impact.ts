@@ -8,7 +8,7 @@ import { simulateCases } from './simulate.ts';
  * Impact analysis of a rule edit: every decision over its boundary cases, and the whole scenario corpus,
  * on the old and the new rule set. In-process, through the engine's public API and the scenario runner.
  */
-export interface RowChange {
+interface RowChange {
   decision: string;
   /** The rows that decided before and after, e.g. `child-7-15 → youth-16-19`. */
   from: { row: string | null; outcome: unknown };
@@ -17,7 +17,7 @@ export interface RowChange {
   cases: Array<Record<string, unknown>>;
 }
 
-export interface StepChange {
+interface StepChange {
   scenario: string;
   /** The n-th request of the scenario (1-based), the step that sent it and where that step is. */
   request: number;
@@ -37,7 +37,7 @@ export interface Impact {
   summary: { changedRows: number; changedCases: number; changedSteps: number; changedPrices: number; scenarios: number };
 }
 
-export function compareDecisions(old: RuleSet, next: RuleSet): RowChange[] {
+function compareDecisions(old: RuleSet, next: RuleSet): RowChange[] {
   const before = createEngine({ rules: old });
   const after = createEngine({ rules: next });
   const changes = new Map<string, RowChange>();
@@ -100,7 +100,7 @@ async function answersOf(rules: RuleSet, files: readonly string[], secrets: Reco
   return out;
 }
 
-export async function compareScenarios(old: RuleSet, next: RuleSet, paths: string[], secrets: Record<string, string>): Promise<StepChange[]> {
+async function compareScenarios(old: RuleSet, next: RuleSet, paths: string[], secrets: Record<string, string>): Promise<StepChange[]> {
   const files = scenarioFiles(paths);
   const before = await answersOf(old, files, secrets);
   const after = await answersOf(next, files, secrets);

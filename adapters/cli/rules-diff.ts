@@ -8,7 +8,7 @@ import { painter } from './colour.ts';
 import { impactOf, type Impact } from './impact.ts';
 
 /** A rule set from a folder, or from the rules/ folder of a git revision (`HEAD~1`, `main`, a commit). */
-export function ruleSetAt(where: string): RuleSet {
+function ruleSetAt(where: string): RuleSet {
   if (existsSync(where) && statSync(where).isDirectory()) return loadRules(where);
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   let top: string;
@@ -26,7 +26,7 @@ export function ruleSetAt(where: string): RuleSet {
 const money = (minor: number) => `${minor < 0 ? '−' : '+'}${(Math.abs(minor) / 100).toFixed(2)}`;
 const facts = (f: Record<string, unknown>) => Object.entries(f).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
 
-export function renderImpact(x: Impact, paint = painter(process.stdout)): string {
+function renderImpact(x: Impact, paint = painter(process.stdout)): string {
   const out: string[] = [];
   for (const d of x.decisions) {
     out.push(`${paint('bold', d.decision)}: row ${d.from.row ?? 'none'} ${JSON.stringify(d.from.outcome)}  →  row ${d.to.row ?? 'none'} ${JSON.stringify(d.to.outcome)}`);

@@ -23,7 +23,7 @@ export async function check(args: string[]): Promise<number> {
  * Facts as an analyst writes them: a YAML or JSON file, or the same inline. A syntax error is a
  * `file:line:col: message` (inline: `--facts:1:9: …`), not a stack trace.
  */
-export function readFacts(given: string): unknown {
+function readFacts(given: string): unknown {
   return existsSync(given) ? parseSource(given, readFileSync(given, 'utf8')).data : parseSource('--facts', given).data;
 }
 

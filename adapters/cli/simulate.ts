@@ -30,7 +30,7 @@ export function simulateCases(engine: Engine, decision: string, cases: ReadonlyA
 }
 
 /** Fact rows from a CSV file (a header row of fact names; numbers and true/false read as such) or a YAML/JSON list. */
-export function readCases(file: string): Array<Record<string, unknown>> {
+function readCases(file: string): Array<Record<string, unknown>> {
   const text = readFileSync(file, 'utf8');
   if (/\.csv$/i.test(file)) {
     const rows = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, cast: (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) }) as Array<Record<string, unknown>>;

@@ -23,7 +23,7 @@ import { inProcess, live } from '../scenarios/targets.ts';
 import { DEMO_SECRETS } from './demo.ts';
 import { watchScenarios } from './watch-scenarios.ts';
 
-export const TEST_USAGE = `usage: signalbox test [PATHS…] [options]
+const TEST_USAGE = `usage: signalbox test [PATHS…] [options]
 
 Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ are skipped unless named).
 

@@ -13,7 +13,7 @@ import { durationMs } from '../../engine/rules/time.ts';
 export type Scope = 'reseller' | 'customer';
 const ISSUER = 'signalbox';
 
-export interface TokenGrant {
+interface TokenGrant {
   token_type: 'Bearer';
   expires_in: number;
   ext_expires_in: number;

@@ -10,7 +10,7 @@ import { phrase, RuleViolation } from '../../engine/index.ts';
 export const MAX_JSON_DEPTH = 64;
 
 /** True when `text` opens more than `limit` arrays or objects inside each other (strings are skipped). One pass, no recursion. */
-export function nestingBeyond(text: string, limit: number): boolean {
+function nestingBeyond(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -31,7 +31,7 @@ export function nestingBeyond(text: string, limit: number): boolean {
  * Every array is bounded before any schema looks at its elements: validating 500,000 elements one by one would
  * cost seconds and produce a problem per element.
  */
-export function arrayBeyond(value: unknown, limit: number): string | undefined {
+function arrayBeyond(value: unknown, limit: number): string | undefined {
   const queue: Array<[unknown, string]> = [[value, '#']];
   for (let i = 0; i < queue.length; i++) {
     const [item, at] = queue[i]!;

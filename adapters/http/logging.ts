@@ -61,10 +61,10 @@ const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'content
 /** Query parameters whose value is masked in a logged url. */
 const SECRET_QUERY = /([?&](?:client_secret|client_assertion|access_token|token|password|secret|subscription-key|ocp-apim-subscription-key|code)=)[^&#]*/gi;
 
-export const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** Paths pino censors wherever they appear in a logged object. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization', 'req.headers["ocp-apim-subscription-key"]', 'req.headers.cookie',
   'headers.authorization', 'headers["ocp-apim-subscription-key"]', 'headers.cookie',
   '*.headers.authorization', '*.headers["ocp-apim-subscription-key"]',

@@ -18,7 +18,7 @@ interface LogLine {
 
 const clock = (time: string | undefined) => (time ?? new Date().toISOString()).slice(11, 19);
 
-export function requestLine(started: { method?: string; url?: string } | undefined, done: LogLine): string {
+function requestLine(started: { method?: string; url?: string } | undefined, done: LogLine): string {
   const status = done.res?.statusCode ?? 0;
   const ms = done.responseTime === undefined ? '' : `  ${done.responseTime < 10 ? done.responseTime.toFixed(1) : Math.round(done.responseTime)} ms`;
   return `${clock(done.time)} ${started?.method ?? '?'} ${started?.url ?? '?'} → ${status}${ms}${done.res?.code ? `  ${done.res.code}` : ''}`;

@@ -6,7 +6,7 @@ import { phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
  * Accept wins when both carry one. Without one, the sales application's `osdmVersion`
  * (rules/sales-applications.yaml) applies, else `defaultOsdmVersion` of rules/limits.yaml.
  */
-export const OSDM_VERSION = /^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/;
+const OSDM_VERSION = /^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/;
 
 /** 3.4 → 304, 3.0.4 → 300, 3.10 → 310: what the rules compare (`osdmVersion: { lessThan: 304 }`). */
 export function osdmVersionNumber(version: string): number {

@@ -13,7 +13,7 @@ import { compileTest } from './schema-test.ts';
  */
 
 /** What a response of one operation and status must be; `schema` undefined: an empty body. */
-export interface ExpectedBody {
+interface ExpectedBody {
   /** `POST /v3/offers → 200`, as the report names it. */
   label: string;
   schema: z.ZodType | undefined;

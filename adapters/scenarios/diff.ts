@@ -42,7 +42,7 @@ function listSummary(label: string, items: readonly unknown[]): string[] {
  * One line for a list item: an offer by its class, flexibility and price, as an analyst tells offers apart;
  * anything else by its first few plain fields.
  */
-export function itemSummary(item: unknown): string {
+function itemSummary(item: unknown): string {
   const offer = (item as { offerSummary?: { overallTravelClass?: string; overallFlexibility?: string; minimalPrice?: { amount?: number; scale?: number; currency?: string } } } | null)?.offerSummary;
   if (offer) {
     const price = offer.minimalPrice;

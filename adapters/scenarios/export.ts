@@ -15,7 +15,7 @@ import { expand } from './templates.ts';
  * Left to the runner: body expectations (subset matches and wildcards) and the API schema check; a `${name}` no
  * step saves stays a variable the user sets; a Requestor naming a variable is not built.
  */
-export interface ExportedRequest {
+interface ExportedRequest {
   name: string;
   method: string;
   /** With `{{variable}}` placeholders, starting at `{{baseUrl}}`. */
@@ -26,7 +26,7 @@ export interface ExportedRequest {
   /** Values to keep from the response: variable name → `offers[0].offerId` or `header:x-request-id`. */
   saves: Array<[string, string]>;
 }
-export interface ExportedFolder { name: string; file: string; requests: ExportedRequest[] }
+interface ExportedFolder { name: string; file: string; requests: ExportedRequest[] }
 export interface Exported { folders: ExportedFolder[]; variables: Record<string, string> }
 
 const tokenVar = (client: string) => `token.${client}`;

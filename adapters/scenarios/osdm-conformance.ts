@@ -25,7 +25,7 @@ import { deviationOf, type Deviation, type Violation } from './osdm-deviations.t
 export type { Violation } from './osdm-deviations.ts';
 
 /** A violation that CONTRACT §4c allows, with the deviation that allows it. */
-export interface Allowed extends Violation {
+interface Allowed extends Violation {
   deviation: Deviation['id'];
 }
 

@@ -7,8 +7,7 @@ import { methodOf, type ApiStep, type ClockStep } from './schema.ts';
 import { StepError } from './step-error.ts';
 import type { HttpExchange, Session, Target } from './targets.ts';
 
-export { loadScenario, type LoadedScenario } from './load.ts';
-export type { RunOptions, ScenarioResult, StepResult } from './results.ts';
+export type { RunOptions, ScenarioResult } from './results.ts';
 
 /**
  * Tokens already granted, per target and client. A scenario is about the API, not about the token

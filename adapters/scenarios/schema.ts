@@ -9,7 +9,7 @@ import { namedResponseSchemas } from './api-schema.ts';
  */
 const Instant = z.string().regex(DATE_TIME_WITH_OFFSET, 'an ISO 8601 date-time with offset, e.g. 2026-12-01T08:00:00+01:00');
 
-export const Expectation = z.strictObject({
+const Expectation = z.strictObject({
   status: z.number().int().min(100).max(599).optional(),
   headers: z.record(z.string(), z.unknown()).optional(),
   /** Subset match by default: every key given must match; others may be there too. */
@@ -53,7 +53,6 @@ export const ClockStep = z.strictObject({
   at: Instant.optional(),
 }).refine((s) => (s.advance === undefined) !== (s.at === undefined), { message: 'a clock step has either advance or at' });
 
-export const Step = z.union([ClockStep, ApiStep]);
 export type ApiStep = z.infer<typeof ApiStep>;
 export type ClockStep = z.infer<typeof ClockStep>;
 

@@ -20,7 +20,7 @@ export interface HttpResult {
   traces?: readonly DecisionTrace[];
 }
 /** The traces behind one response, or why they cannot be had. */
-export type TraceLookup = { traces: readonly DecisionTrace[] } | { unavailable: string };
+type TraceLookup = { traces: readonly DecisionTrace[] } | { unavailable: string };
 
 export interface Session {
   send(x: HttpExchange): Promise<HttpResult>;

@@ -10,7 +10,7 @@ import { StepError } from './step-error.ts';
  *   `{ $passengerRefs: group | [ages] }` their externalRefs.
  * A failure names the key path of the value that could not expand, so the report can give its `file:line:col`.
  */
-export class TemplateError extends StepError {}
+class TemplateError extends StepError {}
 
 type Group = Array<Record<string, unknown>>;
 type Keys = readonly PropertyKey[];

@@ -12,7 +12,7 @@ import { OFFERS_KEPT_MS } from './store.ts';
  * in a passenger type's description is). Kept as UTF-8 Buffers instead, outside the heap, a quote cost 1.5–4× more
  * to put: V8 answers the growth of external memory with more frequent full collections.
  */
-export const MAX_QUOTE_BYTES = 512 * 1024 * 1024;
+const MAX_QUOTE_BYTES = 512 * 1024 * 1024;
 
 export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
   const offers = new Map<string, { data: string; at: number }>();

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { enforce, type Context } from '../model/context.ts';
 import type { StoredOffer } from '../model/records.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';

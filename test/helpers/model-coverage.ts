@@ -34,7 +34,7 @@ export async function loadMachines(): Promise<AnyStateMachine[]> {
 }
 
 /** `PREBOOKED`, or `FULFILLED.EXCHANGE_ONGOING` for a nested state. */
-export function stateName(value: StateValue): string {
+function stateName(value: StateValue): string {
   if (typeof value === 'string') return value;
   return Object.entries(value).map(([k, v]) => (v === undefined ? k : `${k}.${stateName(v as StateValue)}`)).join(',');
 }

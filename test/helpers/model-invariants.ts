@@ -12,7 +12,7 @@ import type { System } from './model-system.ts';
  * The part and fulfillment states each booking machine state allows (spec §3). A state of
  * machines/booking.ts missing here fails the run, naming it: say here what its parts may be.
  */
-export const ALLOWED: Record<string, { parts: readonly string[]; fulfillments: readonly string[] }> = {
+const ALLOWED: Record<string, { parts: readonly string[]; fulfillments: readonly string[] }> = {
   PREBOOKED: { parts: ['PREBOOKED'], fulfillments: [] },
   // Put on hold (spec §4.1 rule 11): still provisional, its parts ON_HOLD.
   ON_HOLD: { parts: ['ON_HOLD'], fulfillments: [] },
@@ -30,7 +30,7 @@ export const ALLOWED: Record<string, { parts: readonly string[]; fulfillments: r
 const machineStates = new Set(getStateNodes(bookingMachine.root).filter((n) => n.type === 'atomic' || n.type === 'final').map((n) => n.path.join('.')));
 
 /** What a GET of the booking must answer, as a scenario expectation (written out with a counterexample). */
-export function bookingExpectation(m: Readonly<Model>, b: Readonly<ModelBooking>): { status: number; body: unknown } {
+function bookingExpectation(m: Readonly<Model>, b: Readonly<ModelBooking>): { status: number; body: unknown } {
   const state = bookingStateAt(m, b);
   const confirmed = CONFIRMED_STATES.includes(state);
   return {
@@ -110,7 +110,7 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
  * CANCELLED part stays CANCELLED with the same refundAmount); the booking's refundAmount is the sum of its
  * parts'; on-hold never moves the time limit past departure − 24 hours (rules/on-hold.yaml).
  */
-export function moneyProblems(_m: Readonly<Model>, b: Readonly<ModelBooking>, booking: any, parts: ReadonlyArray<Part & { refundAmount?: Money }>): string[] {
+function moneyProblems(_m: Readonly<Model>, b: Readonly<ModelBooking>, booking: any, parts: ReadonlyArray<Part & { refundAmount?: Money }>): string[] {
   const out: string[] = [];
   let sum = 0;
   for (const p of parts) {

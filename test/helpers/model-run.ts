@@ -18,7 +18,7 @@ export interface Run { model: Model; system: System }
 export type ModelCommand = fc.AsyncCommand<Model, System, boolean>;
 
 /** A run that threw: what was sent up to the failure, and why. */
-export class RunFailure extends Error {
+class RunFailure extends Error {
   override name = 'RunFailure';
   constructor(override readonly cause: unknown, readonly run: Run) {
     super(cause instanceof Error ? cause.message : String(cause));
@@ -117,7 +117,7 @@ export async function runOrWriteScenario(commands: ApiCommand[], label: string):
     const file = writeScenario(resolve(FAILURES, `${label.replace(/[^\w.-]+/g, '_')}.yaml`), e.run.system.steps, {
       name: `Failure of ${label}`, failure: e.message, tags: ['property', 'counterexample'],
     });
-    throw new Error(`${e.message}\n\nThe sequence [${commands.join(', ')}] as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`);
+    throw new Error(`${e.message}\n\nThe sequence [${commands.join(', ')}] as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`, { cause: e });
   }
 }
 

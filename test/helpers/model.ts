@@ -96,7 +96,7 @@ export interface ModelAftersalesOffer {
 }
 
 /** Exchange offers of one request (not machine entities) and the exchange operation made of one (machines/exchange.ts). */
-export interface ModelExchangeOffer { readonly id: string; readonly booking: string; readonly bookableUntil: number; readonly fulfillments: readonly string[]; readonly passengers: number }
+interface ModelExchangeOffer { readonly id: string; readonly booking: string; readonly bookableUntil: number; readonly fulfillments: readonly string[]; readonly passengers: number }
 export interface ModelExchangeOperation {
   readonly id: string;
   readonly booking: string;

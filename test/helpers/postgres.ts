@@ -53,7 +53,7 @@ function asOwner(cmd: string, args: string[]): [string, string[]] {
 let probed: { binaries?: Binaries; reason?: string } | undefined;
 
 /** Why PostgreSQL tests cannot run here, or undefined when they can. Synchronous, for `describe.skipIf`. */
-export function postgresUnavailable(): string | undefined {
+function postgresUnavailable(): string | undefined {
   probed ??= (() => {
     // A way to leave PostgreSQL out on purpose (a laptop without it installed skips by itself).
     if (process.env['SIGNALBOX_TEST_POSTGRES'] === 'off') return { reason: 'SIGNALBOX_TEST_POSTGRES=off' };
@@ -147,7 +147,7 @@ export async function startPostgres(): Promise<PostgresServer> {
           conf([`port = ${(port = await freePort())}`]); // a later line wins
           continue;
         }
-        throw new Error(`pg_ctl start failed: ${(e as Error).message}\n${tail}`);
+        throw new Error(`pg_ctl start failed: ${(e as Error).message}\n${tail}`, { cause: e });
       }
     }
   };
