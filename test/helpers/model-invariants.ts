@@ -89,7 +89,7 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
     out.push(`confirmedPrice is ${JSON.stringify(confirmedPrice)} before confirmation; it is 0 until then (spec §2.6 rule 2)`);
   }
 
-  // Fulfillments: states the booking state allows; one per part, each part in exactly one (README "Fulfillments").
+  // Fulfillments: states the booking state allows; one per part, each part in exactly one (docs/api-behaviour.md "Fulfillments").
   const fulfillments = (booking?.fulfillments ?? []) as Array<{ id: string; status: string; bookingParts?: Array<{ id: string }> }>;
   for (const f of fulfillments) if (!allowed.fulfillments.includes(f.status)) out.push(`fulfillment ${f.id} is ${f.status}; a ${state} booking's fulfillments may be ${allowed.fulfillments.join(' or ') || 'none at all'}`);
   if (allowed.fulfillments.length > 0) {
