@@ -106,7 +106,7 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
 }
 
 /**
- * The money of aftersales (spec §4.1 rules 6, 12): a part never pays back more than it cost, and only once (a
+ * The money of aftersales (spec §4.1 rules 6, 11, 12): a part never pays back more than it cost, and only once (a
  * CANCELLED part stays CANCELLED with the same refundAmount); the booking's refundAmount is the sum of its
  * parts'; on-hold never moves the time limit past departure − 24 hours (rules/on-hold.yaml).
  */
