@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * Another project installs the packed tarball and embeds the engine with `import { createEngine } from 'signalbox'`
- * (docs/embedding.md). Runs the built JavaScript, not the TypeScript sources.
+ * (README "Embedding the engine"). Runs the built JavaScript, not the TypeScript sources.
  */
 const dir = mkdtempSync(join(tmpdir(), 'signalbox-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
