@@ -8,7 +8,7 @@ import { fmtBytes, printReport, table, type CaseReport } from './measure.ts';
 /**
  * `npm run bench [-- CASE…]`: runs the bench cases (all by default) one after another and prints, for each,
  * the median and spread of several runs and the ratio to a baseline measured in the same run, then every
- * goal of issue 11 as met or not. Figures only: nothing here fails on a slow machine.
+ * goal (docs/performance.md) as met or not. Figures only: nothing here fails on a slow machine.
  *
  * Environment: BENCH_RUNS (runs per figure), BENCH_DURATION (seconds per HTTP load run),
  * BENCH_SCALE=small (10k / 100k bookings instead of 10k / 1M), BENCH_CPU_PROF=DIR (server processes

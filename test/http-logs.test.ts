@@ -6,7 +6,7 @@ import { memoryStore } from '../adapters/store/memory.ts';
 import { engine, passengers, requestorHeader, trip } from './helpers/server.ts';
 
 /**
- * Structured logs (issue 8): one JSON object per line, each request's lines carrying its request id and W3C trace
+ * Structured logs: one JSON object per line, each request's lines carrying its request id and W3C trace
  * context, and no secret in any of them, whatever the caller sends.
  */
 describe('structured JSON logs', async () => {

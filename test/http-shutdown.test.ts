@@ -8,7 +8,7 @@ import { requestorHeader, passengers, trip } from './helpers/server.ts';
 import { resellerToken } from './helpers/process.ts';
 
 /**
- * Graceful shutdown (issue 8): SIGTERM to `signalbox serve` stops new connections, lets a request in flight finish,
+ * Graceful shutdown: SIGTERM to `signalbox serve` stops new connections, lets a request in flight finish,
  * closes the store and exits 0. The request is made "in flight" deterministically: its headers are sent, the server
  * logs that it came in, and only after SIGTERM is the rest of its body sent.
  */

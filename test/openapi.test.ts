@@ -10,7 +10,7 @@ import { OfferCollectionRequest } from '../engine/model/osdm/offer-request.ts';
 import { engine } from './helpers/server.ts';
 import { loadRules } from '../engine/index.ts';
 
-/** GET /openapi.json and GET /docs (CONTRACT §2, issue 8). */
+/** GET /openapi.json and GET /docs (CONTRACT §2). */
 
 const sandboxApp = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'o' });
 const plainApp = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'o' });

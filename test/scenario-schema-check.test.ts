@@ -5,7 +5,7 @@ import type { StepResult } from '../adapters/scenarios/results.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**
- * Issue 9: every response a scenario gets is checked against the API's schema, so an empty or partial body
+ * Every response a scenario gets is checked against the API's schema, so an empty or partial body
  * cannot pass a subset match. Real answers of the server pass; the same answers broken the way a faulty server
  * would break them fail, each at its JSON pointer, under the operation and status.
  */

@@ -11,7 +11,7 @@ import type { Engine } from '../engine/index.ts';
 import { engine, passengers, requestorHeader, trip } from './helpers/server.ts';
 
 /**
- * What a hostile or broken client can do to the HTTP adapter (issue 8). Every attempt gets a 4xx Problem: none
+ * What a hostile or broken client can do to the HTTP adapter. Every attempt gets a 4xx Problem: none
  * reaches the engine (an engine that counts its calls shows it), none gets a 5xx, and the process keeps serving.
  */
 const JWT_SECRET = 'security-test-secret';

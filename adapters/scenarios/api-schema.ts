@@ -5,7 +5,7 @@ import type { Mismatch } from './match.ts';
 import { compileTest } from './schema-test.ts';
 
 /**
- * Every response a scenario gets is checked against the API's own schema (issue 9: an empty or partial body must
+ * Every response a scenario gets is checked against the API's own schema (an empty or partial body must
  * not pass a subset match): the operation of the route table (adapters/http/operations/) for the request's method and
  * path, and its answer for the status — the same zod schemas GET /openapi.json is generated from. A 4xx or 5xx is
  * a Problem (RFC 9457, CONTRACT §5), except the token endpoint's RFC 6749 error bodies. A step may name the schema

@@ -11,7 +11,7 @@ export interface Violation {
 /**
  * Where signalbox deliberately answers otherwise than OSDM 3.4, and only there (CONTRACT §4c), each with the
  * clause that demands it. The OSDM conformance check (osdm-conformance.ts) lets exactly these through;
- * any other difference from the official document is a violation. The README lists them.
+ * any other difference from the official document is a violation. docs/api-and-integration.md lists them.
  */
 export interface Deviation {
   id: string;

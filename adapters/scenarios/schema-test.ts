@@ -3,7 +3,7 @@ import type { z } from 'zod';
 /**
  * A zod schema compiled once into a plain yes/no test of a JSON value, for the scenario runner's check of every
  * response (api-schema.ts): zod's own parse copies the whole body on the way, which cost the runner a sixth of
- * its speed (issue 9's goal: 2,000 steps/s). The test understands the kinds of schema the response schemas use;
+ * its speed (the goal: 2,000 steps/s). The test understands the kinds of schema the response schemas use;
  * for any other kind, or a check it does not know, `compileTest` answers undefined and the caller parses with zod.
  * Only a "no" needs zod's issues: the caller parses the body again then, to say where and why.
  */

@@ -4,7 +4,7 @@ import { DATE_TIME_WITH_OFFSET } from '../../engine/rules/time.ts';
 import { namedResponseSchemas } from './api-schema.ts';
 
 /**
- * The shape of a scenario file (README "Writing a scenario"). Editors get completion from the JSON Schema
+ * The shape of a scenario file (docs/scenarios.md). Editors get completion from the JSON Schema
  * generated from this (`npm run schemas` → schemas/scenario.schema.json).
  */
 const Instant = z.string().regex(DATE_TIME_WITH_OFFSET, 'an ISO 8601 date-time with offset, e.g. 2026-12-01T08:00:00+01:00');

@@ -3,7 +3,7 @@ import type { RuleSet } from '../rules/ruleset.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 
 /**
- * The tariff model of rules/tariff.yaml (README "The tariff model"). All numbers come from rules/;
+ * The tariff model of rules/tariff.yaml (rules/README.md "The tariff model"). All numbers come from rules/;
  * this file only multiplies and rounds.
  */
 const roundTo = (amount: number, step: number) => Math.round(amount / step) * step;

@@ -89,7 +89,7 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
     out.push(`confirmedPrice is ${JSON.stringify(confirmedPrice)} before confirmation; it is 0 until then (spec §2.6 rule 2)`);
   }
 
-  // Fulfillments: states the booking state allows; one per part, each part in exactly one (README "Fulfillments").
+  // Fulfillments: states the booking state allows; one per part, each part in exactly one (docs/api-behaviour.md "Fulfillments").
   const fulfillments = (booking?.fulfillments ?? []) as Array<{ id: string; status: string; bookingParts?: Array<{ id: string }> }>;
   for (const f of fulfillments) if (!allowed.fulfillments.includes(f.status)) out.push(`fulfillment ${f.id} is ${f.status}; a ${state} booking's fulfillments may be ${allowed.fulfillments.join(' or ') || 'none at all'}`);
   if (allowed.fulfillments.length > 0) {
@@ -106,7 +106,7 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
 }
 
 /**
- * The money of aftersales (issues 7, 10): a part never pays back more than it cost, and only once (a
+ * The money of aftersales (spec §4.1 rules 6, 11, 12): a part never pays back more than it cost, and only once (a
  * CANCELLED part stays CANCELLED with the same refundAmount); the booking's refundAmount is the sum of its
  * parts'; on-hold never moves the time limit past departure − 24 hours (rules/on-hold.yaml).
  */

@@ -5,7 +5,7 @@ import { START } from './model.ts';
 import type { Recorded } from './model-system.ts';
 
 /**
- * Writes a recorded command sequence as a scenario file (README "Writing a scenario"): the steps as
+ * Writes a recorded command sequence as a scenario file (docs/scenarios.md): the steps as
  * they were sent, `${var}` references and `save:` for ids, `advance:` for time, and as `expect` what the
  * model predicted. Self-contained (trips inline, no `uses:`), so it runs from wherever it is copied:
  * `node bin/signalbox.js test <file>`.

@@ -179,7 +179,7 @@ export function foundExpired(m: Model, b: ModelBooking): void {
 
 export const isBookable = (m: Readonly<Model>, o: ModelOffer) => m.now <= o.bookableUntil;
 
-/** Confirmable as far as data go: every passenger named, a purchaser there (spec §2.7 rule 3; README "Warnings"). */
+/** Confirmable as far as data go: every passenger named, a purchaser there (spec §2.7 rule 3; docs/api-behaviour.md "Warnings"). */
 export const isComplete = (b: Readonly<ModelBooking>) => b.purchaser && b.passengers.every((p) => p.complete);
 
 /**

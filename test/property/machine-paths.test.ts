@@ -1,5 +1,5 @@
 /**
- * Path coverage from the machines (issue 10): every transition of every machine exported by
+ * Path coverage from the machines: every transition of every machine exported by
  * machines/*.ts, found with `xstate/graph`, is driven through the HTTP API along its shortest path
  * (e.g. booking: PREBOOKED --EXPIRE--> EXPIRED is "offers, book, 61 minutes pass, confirm").
  *

@@ -1,5 +1,5 @@
 /**
- * Model-based test of the Reseller API (issue 10): random sequences of API operations run in-process
+ * Model-based test of the Reseller API: random sequences of API operations run in-process
  * through the HTTP adapter, each checked against a deliberately small model (test/helpers/model.ts),
  * with the invariants of test/helpers/model-system.ts (every response) and model-invariants.ts (every
  * booking, after every command).

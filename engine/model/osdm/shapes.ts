@@ -5,7 +5,7 @@ import { DATE_TIME_WITH_OFFSET } from '../../rules/time.ts';
  * The small OSDM 3.4 shapes every response is built from, each defined once here (DESIGN: one source per
  * shape) and used by the response schemas of engine/offers, engine/booking, engine/aftersales and engine/seats.
  * The renderers decide what is sent; these schemas say it, for GET /openapi.json and for the scenario
- * runner's check of every response (README "Writing a scenario").
+ * runner's check of every response (docs/scenarios.md).
  */
 
 /** An instant as the renderers write it: ISO 8601 with `Z` or an offset (OSDM `date-time`). */

@@ -12,7 +12,7 @@ export const PURCHASER = { detail: { firstName: 'Anna', lastName: 'Svensson', em
 /**
  * POST /v3/booking or /v3/bookings (spec §2.6, §3 first row) of one of the model's offers that is still
  * bookable: a provisional booking (PREBOOKED) living the provisional lifetime of rules/limits.yaml.
- * Incomplete passenger data or no purchaser still books, with a warning for each (README "Warnings").
+ * Incomplete passenger data or no purchaser still books, with a warning for each (docs/api-behaviour.md "Warnings").
  * A place in a shared night compartment gets a gender (MEN or LADIES: both fit couchettes and sleepers);
  * forgetting it is refused with 86005 and books nothing (spec §2.5 rule 5).
  */

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The README's five-minute tour as one script: a token, offers, a booking, its confirmation and the ticket.
-# Every block below is in the README verbatim, and `npm test` runs this file against a served instance
-# (test/tour.test.ts), so the README's tour cannot drift from a server that works.
+# Every block below is in the README verbatim (test/tour.test.ts), and `npm test` runs this file against a served
+# instance (test/examples.test.ts), so the README's tour cannot drift from a server that works.
 #
-#   bash examples/tour.sh                              # starts its own throwaway server on a free port (or $PORT)
-#   BASE=http://127.0.0.1:8080 bash examples/tour.sh   # against a server that is already running
+#   bash examples/01-tour.sh                              # starts its own throwaway server on a free port (or $PORT)
+#   BASE=http://127.0.0.1:8080 bash examples/01-tour.sh   # against a server that is already running
+#
+# prints: {"status":"ok"}
+# prints: /^2 klass, standardplats: \d+ SEK$/m
+# prints: /^booking (\w+), ticket \1-1$/m
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
