@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import type { Engine } from '../../engine/index.ts';
+import { DEMO_SECRETS } from '../cli/demo.ts';
+import { coverageMatrix } from '../scenarios/coverage.ts';
+import { scenarioFiles } from '../scenarios/files.ts';
+import { readHeader } from '../scenarios/load.ts';
+import { runScenario, type ScenarioResult } from '../scenarios/runner.ts';
+import { selectScenarios } from '../scenarios/select.ts';
+import { inProcess } from '../scenarios/targets.ts';
+import type { ScenarioList, ScenarioRun } from './schemas.ts';
+
+
+
+
+export function listScenarios(paths: string[]): z.infer<typeof ScenarioList> {
+  return scenarioFiles(paths).map((file) => {
+    const { name, tags } = readHeader(file);
+    return { file, name: name ?? file, tags };
+  });
+}
+
+export async function runCorpus(engine: Engine, paths: string[], tag?: string): Promise<ScenarioRun> {
+  const files = selectScenarios(scenarioFiles(paths), tag ? { tags: [tag] } : {});
+  const target = inProcess(engine);
+  const results: ScenarioResult[] = [];
+  for (const file of files) results.push(await runScenario(file, target, { secrets: DEMO_SECRETS, coverage: true }));
+  const m = coverageMatrix(results, engine);
+  const rows = m.decisions.flatMap((d) => d.rows.map((r) => ({ decision: d.decision, row: r.row, at: r.at, by: r.by })));
+  return {
+    passed: results.filter((r) => r.passed).length,
+    failed: results.filter((r) => !r.passed).length,
+    scenarios: results.map((r) => ({
+      file: r.file,
+      name: r.name,
+      tags: r.tags,
+      passed: r.passed,
+      problems: r.problems,
+      steps: r.steps.map((s) => ({
+        name: s.name,
+        at: s.at,
+        passed: s.passed,
+        ...(s.skipped ? { skipped: true } : {}),
+        ...(s.request ? { request: { method: s.request.method, path: s.request.path } } : {}),
+        ...(s.response ? { status: s.response.status } : {}),
+        ...(s.error ? { error: s.error } : {}),
+        mismatches: s.mismatches.map((x) => ({ path: x.path, expected: x.expected, actual: x.actual, message: x.message, ...(x.at ? { at: x.at } : {}) })),
+        ...(s.traces ? { traces: s.traces.map((t) => ({ ...t, facts: { ...t.facts }, fired: [...t.fired] })) } : {}),
+      })),
+    })),
+    coverage: { scenarios: files, rows, unexercised: rows.filter((r) => r.by.length === 0).map((r) => `${r.decision}#${r.row}`) },
+  };
+}
