@@ -160,6 +160,8 @@ describe('the studio API', () => {
 
   it('documents its endpoints in /openapi.json under the Studio tag, where the studio is served', async () => {
     const app = await studioServer(true);
+    expect((await app.inject({ method: 'GET', url: '/', headers: { accept: 'application/json' } })).json().links).toContainEqual({ href: '/studio', title: 'Studio' });
+    expect((await app.inject({ method: 'GET', url: '/studio/api/nothing-here' })).statusCode).toBe(404);
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.paths['/studio/api/decisions/{decision}/explain'].post.tags).toEqual(['Studio']);
     expect(doc.paths['/studio/api/decisions/{decision}'].put.security).toEqual([{ oauth2: ['analyst'] }]);

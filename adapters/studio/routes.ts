@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseYaml } from 'yaml';
@@ -47,7 +47,9 @@ export const studioExtension = (options: StudioOptions & { sandbox: boolean }) =
 
 export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (app: FastifyInstance) => {
   const rulesDir = options.rulesDir ?? defaultRulesDir();
-  const scenarios = options.scenarios ?? ['scenarios'];
+  // A server started elsewhere than a checkout (the npm package) has no scenarios: then there are none to run.
+  const corpus = options.scenarios ?? ['scenarios'];
+  const scenarios = () => corpus.filter((p) => existsSync(p));
   const fixtures = options.fixtures ?? 'scenarios/fixtures';
   const editable = options.sandbox || options.edit === true;
   const journal = app.requestJournal;
@@ -88,7 +90,7 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
 
-  app.get('/api/mode', own, async () => ({ edit: editable, sandbox: options.sandbox, scenarios }));
+  app.get('/api/mode', own, async () => ({ edit: editable, sandbox: options.sandbox, scenarios: scenarios() }));
 
   // ---------------------------------------------------------------- browse
   app.get('/api/decisions', own, async () => Object.values(app.engine.rules.decisions).map((d) => ({
@@ -165,7 +167,7 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
     await analyst(request);
     const x = edited(decisionOf(request.params.decision), request.body);
     if (!x.rules) return { problems: x.problems };
-    return { problems: [], impact: await impactOf(app.engine.rules, x.rules, scenarios, DEMO_SECRETS) };
+    return { problems: [], impact: await impactOf(app.engine.rules, x.rules, scenarios(), DEMO_SECRETS) };
   });
   app.put<Decision>('/api/decisions/:decision', own, async (request) => {
     if (!editable) throw new RuleViolation('X_STUDIO_READ_ONLY', {});
@@ -184,11 +186,11 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
   });
 
   // ---------------------------------------------------------------- scenarios
-  app.get('/api/scenarios', own, async () => listScenarios(scenarios));
+  app.get('/api/scenarios', own, async () => listScenarios(scenarios()));
   app.post('/api/scenarios/run', own, async (request) => {
     await analyst(request);
     const { tag } = parseRequest(ScenarioRunRequest, request.body ?? {});
-    return runCorpus(app.engine, scenarios, tag);
+    return runCorpus(app.engine, scenarios(), tag);
   });
 
   // ---------------------------------------------------------------- sandbox: seats and the request journal

@@ -50,6 +50,11 @@ function valueView(v) {
   return h('code', {}, json(v));
 }
 
+/** A cell as the file writes it (`{ between: [16, 64] }`); rule texts in both languages. */
+const cellView = (c) => (isTexts(c.value) ? valueView(c.value) : h('code', {}, c.text));
+/** `rules/fare-factors.yaml:34:5` → `fare-factors.yaml:34`; the whole place is the title. */
+const shortAt = (at) => at.replace(/^.*\//, '').replace(/:\d+$/, '');
+
 function money(m) {
   return m ? `${(m.amount / 10 ** (m.scale ?? 2)).toFixed(m.scale ?? 2)} ${m.currency}` : '';
 }
@@ -121,10 +126,10 @@ async function tableView(name, params) {
         const x = explained?.[i];
         const tr = h('tr', { id: `row-${r.id}`, 'data-row': r.id, class: [x?.fired ? 'fired' : '', params.get('row') === r.id ? 'target' : ''].join(' ').trim() || undefined },
           h('td', { class: 'num' }, i + 1), h('th', { scope: 'row' }, r.id),
-          ...cols.when.map((f) => h('td', { class: 'when' }, r.otherwise && f === cols.when[0] ? h('em', {}, 'otherwise') : r.when[f] ? valueView(r.when[f].value) : '')),
-          ...cols.then.map((k) => h('td', { class: 'then' }, r.then[k] ? valueView(r.then[k].value) : '')),
+          ...cols.when.map((f) => h('td', { class: 'when' }, r.otherwise && f === cols.when[0] ? h('em', {}, 'otherwise') : r.when[f] ? cellView(r.when[f]) : '')),
+          ...cols.then.map((k) => h('td', { class: 'then' }, r.then[k] ? cellView(r.then[k]) : '')),
           explained ? h('td', { class: 'why' }, x.fired ? h('strong', {}, 'decides') : x.firstFailed ? `${x.firstFailed.fact} is ${json(x.firstFailed.actual)}, needs ${x.firstFailed.operator} ${json(x.firstFailed.expected)}` : '') : null,
-          h('td', {}, h('code', { class: 'at' }, r.at)));
+          h('td', {}, h('code', { class: 'at', title: r.at }, shortAt(r.at))));
         return tr;
       });
     } else {
