@@ -42,6 +42,9 @@ export interface StudioOptions {
 
 type Decision = { Params: { decision: string } };
 
+/** A simulation answers at most this many cases (boundary cases included): a page's table, not a bulk export. */
+const MOST_CASES = 2000;
+
 /** The studio as an extension of `buildServer` (adapters/http/server.ts), at /studio. */
 export const studioExtension = (options: StudioOptions & { sandbox: boolean }) => ({ prefix: '/studio', plugin: studioRoutes(options) });
 
@@ -134,7 +137,7 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
       throw new RuleViolation('86001', { reason: phrase('field-invalid', { field: given.csv?.trim() ? 'csv' : 'yaml', problem: (e as Error).message.split('\n')[0]! }) }, [{ requestPointer: given.csv?.trim() ? '#/csv' : '#/yaml' }]);
     }
     if (given.boundaries) cases.push(...boundaryCasesOf(engine.rules, decision));
-    cases = cases.slice(0, 2000);
+    cases = cases.slice(0, MOST_CASES);
     return { cases: simulateCases(engine, decision, cases) };
   });
   app.get('/api/trips', own, async () => fixtureTrips(fixtures).map(({ name, summary }) => ({ name, summary })));

@@ -9,7 +9,8 @@ import type { DecisionTable, FactField, PlacedProblem, TableEdit } from './schem
 
 
 
-export const flowText = (value: unknown): string => (value === undefined ? '' : stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd());
+/** A value as a cell shows it: YAML flow text in the rule files' own spacing. */
+export const flowText = (value: unknown): string => (value === undefined ? '' : repoStyle(stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd()));
 
 /** The fact catalogue of a decision, as form fields. */
 export function factFields(decision: DecisionName): z.infer<typeof FactField>[] {

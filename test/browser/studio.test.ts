@@ -74,33 +74,58 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
   });
 
-  it('browses a decision table: rows, conditions, outcomes in both languages, hit policy, spec, file:line', async () => {
+  it('browses a decision table (rows, conditions, outcomes in both languages, hit policy, spec, file:line), the error catalogue and the reference data', async () => {
     await page.goto(`${base}/studio`);
     await page.getByRole('link', { name: 'passengerType' }).click();
     const student = page.locator('tr[data-row="student"]');
     await expect.poll(() => student.textContent()).toContain('SWE_STUDENT');
-    expect(await student.textContent()).toContain('Studerande');
-    expect(await student.textContent()).toContain('Student');
+    expect(await student.textContent()).toContain('{ between: [16, 64] }');
+    expect(await student.locator('[lang="sv-SE"]').textContent()).toContain('Studerande');
+    expect(await student.locator('[lang="en-GB"]').textContent()).toContain('Student');
     expect(await page.locator('.meta').textContent()).toMatch(/hit policy unique · spec §2\.9 · .*passenger-types\.yaml:\d+:\d+/);
     await shot('browse-table');
+    await page.getByRole('link', { name: 'Error catalogue' }).click();
+    const row = page.locator('#error-86005');
+    expect(await row.locator('[lang="sv-SE"]').textContent()).toContain('Könsplacering krävs');
+    expect(await row.textContent()).toContain('nightGender');
+    await shot('browse-errors');
+    await page.getByRole('link', { name: 'Reference data' }).click();
+    await page.getByRole('heading', { name: 'Reduction cards' }).waitFor();
+    expect(await page.locator('main').textContent()).toContain('SWE_STUDENT');
+    await shot('browse-reference');
   }, 20_000);
 
-  it('finds why a 17-year-old student pays what she pays: the offers, the price and the trace, then the deciding row highlighted', async () => {
+  it('explains a case from the form and highlights the row that decides; simulates the boundary cases', async () => {
+    await page.goto(`${base}/studio#/tables/passengerType`);
+    await page.getByLabel(/^age/).fill('17');
+    await page.getByLabel(/^typingCard/).selectOption('SWE_STUDENT');
+    await page.getByRole('button', { name: 'Explain this case' }).click();
+    await page.locator('.deciding-row').waitFor();
+    expect(await page.locator('tr.fired').getAttribute('data-row')).toBe('student');
+    expect(await page.locator('tr[data-row="youth-16-19"] td.why').textContent()).toBe('typingCard is SWE_STUDENT, needs equal NONE');
+    await shot('try-explain');
+    await page.getByLabel(/add the boundary cases/).check();
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const cases = page.locator('#simulate-result tbody tr');
+    await cases.first().waitFor();
+    expect(await cases.count()).toBeGreaterThan(10);
+    expect(await page.locator('#simulate-result').textContent()).toContain('student');
+    await shot('try-simulate');
+  }, 20_000);
+
+  it('finds why a 17-year-old student pays what she pays: the offers and prices beside the trace, whose row opens highlighted', async () => {
     const price = await studentPrice(base);
     expect(price).toMatch(/^\d+\.\d\d SEK/);
     const fare = page.locator('.trace li[data-decision="fareFactor"]').first();
     expect(await fare.textContent()).toContain('student');
-    expect(await page.locator('.trace li[data-decision="passengerType"]').first().textContent()).toContain('age=17');
+    expect(await page.locator('.trace li[data-decision="passengerType"]').first().textContent()).toContain('age=17 typingCard=SWE_STUDENT');
     await shot('try-offers');
     await fare.getByRole('link', { name: 'student' }).click();
-    await page.getByLabel(/^internalType/).selectOption('STUDENT');
-    await page.getByLabel(/^age/).fill('17');
-    await page.getByRole('button', { name: 'Explain this case' }).click();
     await page.locator('.deciding-row').waitFor();
     expect(await page.locator('tr.fired').getAttribute('data-row')).toBe('student');
-    expect(await page.locator('tr[data-row="adult"] td.why').textContent()).toBe('');
+    expect(await page.locator('tr.fired td.then').textContent()).toBe('0.75');
     expect(await page.locator('tr[data-row="senior"] td.why').textContent()).toBe('internalType is STUDENT, needs equal SENIOR');
-    await shot('try-explain');
+    await shot('try-trace-row');
   }, 20_000);
 
   it('shows a problem at the cell while a bound is edited', async () => {

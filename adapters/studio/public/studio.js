@@ -76,7 +76,7 @@ function traceList(traces) {
   }
   return h('ol', { class: 'trace' }, ...[...seen.values()].map(({ t, n }) => h('li', { 'data-decision': t.decision },
     h('a', { href: `#/tables/${t.decision}` }, t.decision), ' → ',
-    t.fired.length ? t.fired.map((f, i) => [i ? ', ' : '', h('a', { href: `#/tables/${t.decision}?row=${encodeURIComponent(f.row)}`, class: 'row-ref', title: f.at }, f.row)]) : h('em', {}, 'no row'),
+    t.fired.length ? t.fired.map((f, i) => [i ? ', ' : '', h('a', { href: `#/tables/${t.decision}?row=${encodeURIComponent(f.row)}&facts=${encodeURIComponent(JSON.stringify(t.facts))}`, class: 'row-ref', title: `${f.at}: open the table and explain this case` }, f.row)]) : h('em', {}, 'no row'),
     n > 1 ? ` (×${n})` : '',
     h('span', { class: 'facts' }, ' ', Object.entries(t.facts).map(([k, v]) => `${k}=${json(v)}`).join(' ')))));
 }
@@ -236,8 +236,11 @@ async function tableView(name, params) {
         mode.edit ? '' : h('span', { class: 'note' }, ' This server does not save rule changes (start it with --sandbox or --edit); you can still edit and preview.'));
       return;
     }
+    const unused = table.facts.map((f) => f.name).filter((f) => !table.columns.when.includes(f));
+    const newFact = h('select', { id: 'new-fact', 'aria-label': 'Fact to add a condition on' }, unused.map((f) => h('option', { value: f }, f)));
     changeBar.replaceChildren(
       h('button', { type: 'button', onclick: () => { const rows = editRows(); rows.push({ id: `new-row-${rows.length + 1}`, when: {}, then: {} }); state.rows = rows; draw(); scheduleCheck(); } }, 'Add a row'),
+      unused.length ? h('span', {}, newFact, h('button', { type: 'button', onclick: () => { table.columns.when.push(newFact.value); draw(); drawChangeBar(); } }, 'Add a condition column')) : '',
       h('button', { type: 'button', id: 'preview', onclick: preview }, 'Preview the impact'),
       h('button', { type: 'button', id: 'save', onclick: save }, 'Save to ' + table.file),
       h('button', { type: 'button', onclick: () => { state.editing = false; state.rows = null; state.problems = []; impactBox.replaceChildren(); draw(); drawChangeBar(); } }, 'Discard the edit'));
@@ -467,9 +470,10 @@ async function journalView() {
 
 // ---------------------------------------------------------------- sign-in and routing
 
-function drawMode() {
+function drawMode(refused) {
   const el = document.getElementById('mode');
-  el.textContent = `${mode.sandbox ? 'Sandbox' : 'Server'} · ${mode.edit ? 'rules may be saved' : 'read-only rules'} · ${token() ? 'signed in as analyst' : 'not signed in'}`;
+  el.textContent = `${mode.sandbox ? 'Sandbox' : 'Server'} · ${mode.edit ? 'rules may be saved' : 'read-only rules'} · ${refused ?? (token() ? 'signed in as analyst' : 'not signed in')}`;
+  el.classList.toggle('bad', refused !== undefined);
 }
 
 document.getElementById('sign-in').addEventListener('submit', async (e) => {
@@ -480,10 +484,10 @@ document.getElementById('sign-in').addEventListener('submit', async (e) => {
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: form.client.value, client_secret: form.secret.value, scope: 'analyst' }),
   });
   const data = await res.json().catch(() => ({}));
-  if (res.ok) sessionStorage.setItem(TOKEN, data.access_token);
-  else { sessionStorage.removeItem(TOKEN); alert(`Sign-in refused: ${data.error_description ?? data.error ?? res.status}`); }
   form.secret.value = '';
-  drawMode();
+  if (res.ok) { sessionStorage.setItem(TOKEN, data.access_token); drawMode(); return; }
+  sessionStorage.removeItem(TOKEN);
+  drawMode(`sign-in refused: ${data.error_description ?? data.error ?? res.status}`);
 });
 
 async function route() {
