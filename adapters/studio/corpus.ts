@@ -4,7 +4,8 @@ import { DEMO_SECRETS } from '../cli/demo.ts';
 import { coverageMatrix } from '../scenarios/coverage.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
 import { readHeader } from '../scenarios/load.ts';
-import { runScenario, type ScenarioResult } from '../scenarios/runner.ts';
+import type { ScenarioResult } from '../scenarios/runner.ts';
+import { runRecorded, type Answer } from '../cli/impact.ts';
 import { selectScenarios } from '../scenarios/select.ts';
 import { inProcess } from '../scenarios/targets.ts';
 import type { ScenarioList, ScenarioRun } from './schemas.ts';
@@ -23,7 +24,14 @@ export async function runCorpus(engine: Engine, paths: string[], tag?: string): 
   const files = selectScenarios(scenarioFiles(paths), tag ? { tags: [tag] } : {});
   const target = inProcess(engine);
   const results: ScenarioResult[] = [];
-  for (const file of files) results.push(await runScenario(file, target, { secrets: DEMO_SECRETS, coverage: true }));
+  const answered = new Map<string, Answer[]>();
+  for (const file of files) {
+    const { result, answers } = await runRecorded(file, target, { secrets: DEMO_SECRETS, coverage: true });
+    results.push(result);
+    answered.set(file, answers);
+  }
+  // Every step's rule traces, passing ones too: the runner keeps those of a failing step only.
+  const tracesOf = (file: string, at: string) => answered.get(file)?.find((a) => a.step?.at === at)?.result.traces;
   const m = coverageMatrix(results, engine);
   const rows = m.decisions.flatMap((d) => d.rows.map((r) => ({ decision: d.decision, row: r.row, at: r.at, by: r.by })));
   return {
@@ -35,7 +43,7 @@ export async function runCorpus(engine: Engine, paths: string[], tag?: string): 
       tags: r.tags,
       passed: r.passed,
       problems: r.problems,
-      steps: r.steps.map((s) => ({
+      steps: r.steps.map((s) => ({ s, traces: tracesOf(r.file, s.at) ?? s.traces })).map(({ s, traces }) => ({
         name: s.name,
         at: s.at,
         passed: s.passed,
@@ -44,7 +52,7 @@ export async function runCorpus(engine: Engine, paths: string[], tag?: string): 
         ...(s.response ? { status: s.response.status } : {}),
         ...(s.error ? { error: s.error } : {}),
         mismatches: s.mismatches.map((x) => ({ path: x.path, expected: x.expected, actual: x.actual, message: x.message, ...(x.at ? { at: x.at } : {}) })),
-        ...(s.traces ? { traces: s.traces.map((t) => ({ ...t, facts: { ...t.facts }, fired: [...t.fired] })) } : {}),
+        ...(traces ? { traces: traces.map((t) => ({ ...t, facts: { ...t.facts }, fired: [...t.fired] })) } : {}),
       })),
     })),
     coverage: { scenarios: files, rows, unexercised: rows.filter((r) => r.by.length === 0).map((r) => `${r.decision}#${r.row}`) },

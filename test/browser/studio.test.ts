@@ -168,6 +168,8 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await page.locator('#run-result [role=status]').waitFor({ timeout: 20_000 });
     expect(await page.locator('#run-result [role=status]').textContent()).toBe('1 passed, 1 failed');
     expect(await page.locator('details.scenario.failed .diff').first().textContent()).toMatch(/expected 61800, got \d+/);
+    // Every step that asked the engine carries its traces, the passing ones too.
+    expect(await page.locator('#run-result summary', { hasText: 'Rule traces' }).count()).toBeGreaterThan(2);
     await shot('scenarios-run');
     await page.getByRole('link', { name: 'Coverage' }).click();
     await page.locator('table.matrix').waitFor();

@@ -403,7 +403,7 @@ function runView(run) {
         st.skipped ? '– ' : st.passed ? '✔ ' : '✘ ', st.name, st.request ? h('code', {}, ` ${st.request.method} ${st.request.path}`) : '', st.status ? ` → ${st.status}` : '',
         st.error ? h('pre', { class: 'bad' }, st.error) : '',
         st.mismatches.length ? h('ul', { class: 'diff' }, st.mismatches.map((m) => h('li', {}, h('code', {}, m.path), `: expected ${json(m.expected)}, got ${json(m.actual)}`, m.at ? h('code', { class: 'at' }, ` ${m.at}`) : ''))) : '',
-        st.traces ? h('details', {}, h('summary', {}, 'Rule traces'), traceList(st.traces)) : ''))))));
+        st.traces?.length ? h('details', {}, h('summary', {}, 'Rule traces'), traceList(st.traces)) : ''))))));
 }
 
 async function coverageView() {
