@@ -124,6 +124,10 @@ describe('the studio API', () => {
     expect(res.json()).toMatchObject({ saved: true });
     expect(await explain()).toEqual({ factor: 0.7 });
     expect(readFileSync(join(rulesDir, 'fare-factors.yaml'), 'utf8')).toContain('  - id: student\n    when: { internalType: STUDENT }\n    then: { factor: 0.7 }\n');
+    // An edit started from the file as it was before that save is refused, not written over it.
+    const stale = await app.inject({ method: 'PUT', url: '/studio/api/decisions/fareFactor', headers: { authorization: await analystToken(app) }, payload: { rows, version: 'before-the-save' } });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ code: 'X_RULES_CHANGED', detail: 'fare-factors.yaml changed since the table was opened; open it again and redo the edit.' });
   });
 
   it('answers bad input with a Problem, never a 5xx', async () => {

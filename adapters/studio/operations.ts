@@ -58,7 +58,7 @@ export const studioOperations: readonly Operation[] = [
   }),
   operation({ method: 'PUT', path: '/studio/api/decisions/{decision}', ...base, summary: 'Save an edit of the table', access: 'analyst', request: { schema: S.TableEdit, required: true },
     description: 'Writes the file (comments and formatting kept) and reloads the rules, as `serve --watch` does. Only on a sandbox or with `serve --edit`.',
-    problems: { 403: 'X_STUDIO_READ_ONLY: this server does not change its rules.', 422: 'X_RULES_REFUSED: the edited rules have problems; nothing was written.' },
+    problems: { 403: 'X_STUDIO_READ_ONLY: this server does not change its rules.', 409: 'X_RULES_CHANGED: the file changed since the table was read (`version`); nothing was written.', 422: 'X_RULES_REFUSED: the edited rules have problems; nothing was written.' },
     responses: { 200: json('Saved (or nothing changed), and the table as it now is.', Saved) },
   }),
   operation({ method: 'GET', path: '/studio/api/errors', ...base, summary: 'The error catalogue', access: 'public', responses: { 200: json('Every code with its status, both texts and the rows that raise it.', z.array(ErrorPage)) } }),

@@ -16,7 +16,7 @@ import { listScenarios, runCorpus } from './corpus.ts';
 import { studioPage, studioAsset } from './page.ts';
 import { ExplainRequest, OffersTry, ScenarioRunRequest, SeatQuery, SimulateRequest, TableEdit } from './schemas.ts';
 import { seatMaps } from './seats.ts';
-import { checkEdited, editedText, tableOf } from './tables.ts';
+import { checkEdited, editedText, tableOf, versionOf } from './tables.ts';
 import { fixtureTrips, offersRequestOf } from './trips.ts';
 
 /**
@@ -75,6 +75,7 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
   const edited = (decision: DecisionName, body: unknown) => {
     const edit = parseRequest(TableEdit, body);
     const { file, path, text } = fileOf(app.engine.rules, decision);
+    if (edit.version !== undefined && edit.version !== versionOf(text)) throw new RuleViolation('X_RULES_CHANGED', { file: basename(file) });
     const next = editedText(file, text, edit);
     const checked = next.problems.length > 0 ? { problems: next.problems } : checkEdited(readRuleSources(rulesDir), file, next.text);
     return { file, path, text: next.text, changed: next.text !== text, ...checked };

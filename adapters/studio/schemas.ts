@@ -40,6 +40,7 @@ export const DecisionTable = z.object({
   hitPolicy: z.enum(['unique', 'first', 'collect']),
   columns: z.object({ when: z.array(z.string()), then: z.array(z.string()) }),
   rows: z.array(TableRow),
+  version: z.string().describe('Names the file\'s text as read; an edit that gives it is refused if the file changed since.'),
   facts: z.array(FactField).describe('The fact catalogue of the decision: what a row may test, and what "try" asks for.'),
 });
 
@@ -51,7 +52,10 @@ export const EditedRow = z.strictObject({
   then: z.record(z.string().max(200), z.string().max(2000)).default({}),
 });
 
-export const TableEdit = z.strictObject({ rows: z.array(EditedRow).max(500) });
+export const TableEdit = z.strictObject({
+  rows: z.array(EditedRow).max(500),
+  version: z.string().max(100).optional().describe('The `version` of the table the edit started from.'),
+});
 
 /** A problem `check` finds, placed at the cell (or the row, or the table) it is about. */
 export const PlacedProblem = z.object({

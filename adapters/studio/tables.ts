@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
 import { z } from 'zod';
 import { Document, isCollection, isMap, isScalar, isSeq, parse, parseDocument, stringify, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
@@ -49,9 +50,13 @@ export function tableOf(rules: RuleSet, decision: DecisionName, text: string): D
     // The facts in catalogue order, those no row tests left out; outcome keys in the order rows first use them.
     columns: { when: facts.map((f) => f.name).filter((f) => used.has(f)), then: [...new Set(rows.flatMap((r) => Object.keys(r.then)))] },
     rows,
+    version: versionOf(text),
     facts,
   };
 }
+
+/** Names a file's text: a save that started from another text is refused rather than overwriting it. */
+export const versionOf = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
 
 /** Writes `value` into `node`, changing only what differs, so comments and styles on what stays are kept. */
 function patch(doc: Document, node: Node, value: unknown): Node {

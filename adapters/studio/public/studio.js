@@ -253,7 +253,7 @@ async function tableView(name, params) {
     impactBox.replaceChildren(impactView(data.impact));
   }
   async function save() {
-    const { ok, data } = await api('PUT', `/decisions/${table.decision}`, { rows: editRows() });
+    const { ok, data } = await api('PUT', `/decisions/${table.decision}`, { rows: editRows(), version: table.version });
     if (!ok) return saveBox.replaceChildren(problemBox(data));
     Object.assign(table, data.table);
     state.rows = null; state.editing = false; state.problems = [];
