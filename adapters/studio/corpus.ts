@@ -10,8 +10,10 @@ import { selectScenarios } from '../scenarios/select.ts';
 import { inProcess } from '../scenarios/targets.ts';
 import type { ScenarioList, ScenarioRun } from './schemas.ts';
 
-
-
+/**
+ * The scenario corpus run from the studio: in-process against the rules now serving (as `signalbox test` does),
+ * one scenario after another, with what each step answered and, for a failing step, why and the rule traces.
+ */
 
 export function listScenarios(paths: string[]): z.infer<typeof ScenarioList> {
   return scenarioFiles(paths).map((file) => {

@@ -2,6 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { DecisionTrace } from '../../engine/index.ts';
 import type { JournalEntry } from './schemas.ts';
 
+/**
+ * The sandbox's request journal, as WireMock keeps one: the latest requests to this server with what was sent,
+ * what was answered and the rule traces behind the answer, so an integrator sees why a price or an error came.
+ * A ring of `studioJournalSize` (rules/limits.yaml) entries; only on a sandbox, so a production server pays nothing.
+ * It keeps references to what the request already holds (the parsed body, the answer's text), copying nothing.
+ */
 
 /** Headers worth reading back; the Authorization header's token is never kept. */
 const SHOWN_HEADERS = ['accept', 'accept-language', 'content-type', 'requestor', 'x-request-id', 'authorization'];

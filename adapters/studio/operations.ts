@@ -30,7 +30,7 @@ const OffersTried = z.object({ request: z.record(z.string(), z.unknown()), statu
 const Reference = z.object({ products: z.record(z.string(), z.unknown()), cards: z.record(z.string(), z.unknown()), stations: z.array(z.record(z.string(), z.unknown())), salesApplications: z.array(z.record(z.string(), z.unknown())) });
 const DecisionList = z.array(z.object({ decision: z.string(), title: z.string(), file: z.string(), spec: z.string().optional(), hitPolicy: z.string(), rows: z.number().int() }));
 
-const base = { section: 'docs/studio.md', tag: 'Studio' as const };
+const base = { section: 'docs/studio.md (the studio)', tag: 'Studio' as const };
 
 export const studioOperations: readonly Operation[] = [
   operation({ method: 'GET', path: '/studio', ...base, summary: 'The analysts\u2019 workbench', access: 'public', responses: { 200: html } }),

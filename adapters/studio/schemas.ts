@@ -2,12 +2,6 @@ import { z } from 'zod';
 
 /** The shapes of the studio's JSON endpoints (routes.ts), one zod schema each: validation, types and /openapi.json. */
 
-/**
- * A decision table as the studio shows and edits it: every cell is the YAML a person would write in that place
- * (`{ between: [16, 64] }`, `SWE_STUDENT`, `0.75`), so what the page shows is what the file says. An edit comes back
- * as the whole table in the same cell texts and is written into the file's own YAML document (yaml's Document API),
- * so comments, key order and flow or block style stay as the analyst wrote them.
- */
 export const Cell = z.object({
   text: z.string().describe('The value as YAML flow text.'),
   value: z.unknown().describe('The same value as JSON.'),
@@ -65,10 +59,6 @@ export const PlacedProblem = z.object({
   cell: z.string().optional().describe('`when.<fact>`, `then.<key>` or `id`.'),
 });
 
-/**
- * The scenario corpus run from the studio: in-process against the rules now serving (as `signalbox test` does),
- * one scenario after another, with what each step answered and, for a failing step, why and the rule traces.
- */
 export const ScenarioRunRequest = z.strictObject({
   tag: z.string().max(100).optional().describe('Only the scenarios with this tag; all of them without.'),
 });
@@ -104,12 +94,6 @@ export const ScenarioRun = z.object({
 
 export const ScenarioList = z.array(z.object({ file: z.string(), name: z.string(), tags: z.array(z.string()) }));
 
-/**
- * The sandbox's request journal, as WireMock keeps one: the latest requests to this server with what was sent,
- * what was answered and the rule traces behind the answer, so an integrator sees why a price or an error came.
- * A ring of `studioJournalSize` (rules/limits.yaml) entries; only on a sandbox, so a production server pays nothing.
- * It keeps references to what the request already holds (the parsed body, the answer's text), copying nothing.
- */
 export const JournalEntry = z.object({
   id: z.string().describe('The request id (X-Request-Id).'),
   at: z.string().describe('When it was answered, on the server clock.'),
@@ -124,11 +108,6 @@ export const JournalEntry = z.object({
 
 export const Journal = z.object({ size: z.number().int(), entries: z.array(JournalEntry).describe('Newest first.') });
 
-/**
- * The seat maps of an offer or a booking in the store, drawn as `signalbox seatmap` draws them: per leg, the place
- * map the Reseller API answers for its first reservation, and each coach as SVG with the places others hold
- * (ALLOCATED) and this booking's own (SELECTED).
- */
 export const SeatQuery = z.strictObject({
   contextType: z.enum(['OFFER', 'BOOKING']),
   contextId: z.string().min(1).max(200),
@@ -145,11 +124,6 @@ export const SeatMaps = z.object({
   })),
 });
 
-/**
- * Whole offers requests for "try": a trip the scenarios' fixtures name (scenarios/fixtures/*.yaml `trips`) and the
- * passengers' ages and cards, as an analyst would say them. A trip that has already left is moved forward by whole
- * days to a week from now, so the page answers any day as the scenarios answer on theirs.
- */
 export const OffersTry = z.strictObject({
   trip: z.string().min(1).max(100).describe('The name of a trip in the scenarios\' fixtures (GET /studio/api/trips).'),
   passengers: z.array(z.strictObject({

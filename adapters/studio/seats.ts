@@ -4,7 +4,11 @@ import { seatMapSvg, type PlaceMapBody } from '../cli/seatmap-svg.ts';
 import type { Service } from '../service.ts';
 import type { SeatMaps, SeatQuery } from './schemas.ts';
 
-
+/**
+ * The seat maps of an offer or a booking in the store, drawn as `signalbox seatmap` draws them: per leg, the place
+ * map the Reseller API answers for its first reservation, and each coach as SVG with the places others hold
+ * (ALLOCATED) and this booking's own (SELECTED).
+ */
 
 export async function seatMaps(service: Service, query: z.infer<typeof SeatQuery>, language: Language): Promise<SeatMaps> {
   const { contextType, contextId } = query;

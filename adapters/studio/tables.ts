@@ -7,8 +7,12 @@ import { kindOf } from '../../engine/rules/check.ts';
 import { parseSource } from '../../engine/rules/source.ts';
 import type { DecisionTable, FactField, PlacedProblem, TableEdit } from './schemas.ts';
 
-
-
+/**
+ * A decision table as the studio shows and edits it: every cell is the YAML a person would write in that place
+ * (`{ between: [16, 64] }`, `SWE_STUDENT`, `0.75`), so what the page shows is what the file says. An edit comes back
+ * as the whole table in the same cell texts and is written into the file's own YAML document (yaml's Document API),
+ * so comments, key order and flow or block style stay as the analyst wrote them.
+ */
 
 /** A value as a cell shows it: YAML flow text in the rule files' own spacing. */
 export const flowText = (value: unknown): string => (value === undefined ? '' : repoStyle(stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd()));

@@ -5,7 +5,11 @@ import { z } from 'zod';
 import { phrase, RuleViolation } from '../../engine/index.ts';
 import type { OffersTry } from './schemas.ts';
 
-
+/**
+ * Whole offers requests for "try": a trip the scenarios' fixtures name (scenarios/fixtures/*.yaml `trips`) and the
+ * passengers' ages and cards, as an analyst would say them. A trip that has already left is moved forward by whole
+ * days to a week from now, so the page answers any day as the scenarios answer on theirs.
+ */
 
 const DAY = 86_400_000;
 
