@@ -327,7 +327,7 @@ async function offersView() {
         offers.length ? h('table', { class: 'grid small offers' },
           h('thead', {}, h('tr', {}, h('th', {}, 'Offer'), h('th', {}, 'Product'), h('th', {}, 'Passenger types'), h('th', {}, 'Admission prices'), h('th', {}, 'Minimal price'))),
           h('tbody', {}, offers.map((o) => h('tr', {},
-            h('td', {}, h('code', {}, o.offerId)), h('td', {}, o.products?.[0]?.summary ?? ''),
+            h('td', {}, h('code', {}, o.offerId), mode.sandbox ? [h('br'), h('a', { href: `#/seats?type=OFFER&id=${encodeURIComponent(o.offerId)}` }, 'seat map')] : ''), h('td', {}, o.products?.[0]?.summary ?? ''),
             h('td', {}, (o.admissionOfferParts ?? []).flatMap((p) => p.appliedPassengerTypes ?? []).map((t) => `${t.passengerRef}: ${t.type} (${t.description})`).join(', ')),
             h('td', { class: 'num admission-price' }, (o.admissionOfferParts ?? []).map((p) => money(p.price)).join(', ')),
             h('td', { class: 'num minimal-price' }, money(o.offerSummary?.minimalPrice)))))) : '',
