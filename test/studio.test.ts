@@ -162,6 +162,17 @@ describe('the studio API', () => {
     expect((await (await studioServer(false)).inject({ method: 'GET', url: '/studio/api/journal' })).statusCode).toBe(404);
   });
 
+  it('runs scenarios for an analyst only, and its coverage names the rows none exercises, those listed unreachable apart', async () => {
+    const app = await studioServer(true);
+    expect((await app.inject({ method: 'POST', url: '/studio/api/scenarios/run', payload: {} })).statusCode).toBe(401);
+    const run = (await app.inject({ method: 'POST', url: '/studio/api/scenarios/run', headers: { authorization: await analystToken(app) }, payload: {} })).json();
+    expect(run).toMatchObject({ passed: 1, failed: 0 });
+    expect(run.coverage.unexercised).toContain('refundGuard#allow');
+    expect(run.coverage.unexercised).not.toContain('familyDiscountRole#nobody');
+    expect(run.coverage.rows.find((r: { row: string }) => r.row === 'nobody').unreachable).toMatch(/safety net/);
+    expect(run.scenarios[0].steps[0].traces.map((t: { decision: string }) => t.decision)).toContain('passengerType');
+  });
+
   it('documents its endpoints in /openapi.json under the Studio tag, where the studio is served', async () => {
     const app = await studioServer(true);
     expect((await app.inject({ method: 'GET', url: '/', headers: { accept: 'application/json' } })).json().links).toContainEqual({ href: '/studio', title: 'Studio' });

@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import type { z } from 'zod';
 import type { Engine } from '../../engine/index.ts';
 import { DEMO_SECRETS } from '../cli/demo.ts';
@@ -22,7 +25,14 @@ export function listScenarios(paths: string[]): z.infer<typeof ScenarioList> {
   });
 }
 
-export async function runCorpus(engine: Engine, paths: string[], tag?: string): Promise<ScenarioRun> {
+/** The rows listed as unreachable, with the reason (`unreachable.yaml` of the fixtures, as the coverage gate reads it). */
+function unreachableRows(fixtures: string): Record<string, string> {
+  const file = join(fixtures, 'unreachable.yaml');
+  if (!existsSync(file)) return {};
+  return (parse(readFileSync(file, 'utf8')) as { rows?: Record<string, string> } | null)?.rows ?? {};
+}
+
+export async function runCorpus(engine: Engine, paths: string[], fixtures: string, tag?: string): Promise<ScenarioRun> {
   const files = selectScenarios(scenarioFiles(paths), tag ? { tags: [tag] } : {});
   const target = inProcess(engine);
   const results: ScenarioResult[] = [];
@@ -35,7 +45,11 @@ export async function runCorpus(engine: Engine, paths: string[], tag?: string): 
   // Every step's rule traces, passing ones too: the runner keeps those of a failing step only.
   const tracesOf = (file: string, at: string) => answered.get(file)?.find((a) => a.step?.at === at)?.result.traces;
   const m = coverageMatrix(results, engine);
-  const rows = m.decisions.flatMap((d) => d.rows.map((r) => ({ decision: d.decision, row: r.row, at: r.at, by: r.by })));
+  const unreachable = unreachableRows(fixtures);
+  const rows = m.decisions.flatMap((d) => d.rows.map((r) => {
+    const why = unreachable[`${d.decision}#${r.row}`];
+    return { decision: d.decision, row: r.row, at: r.at, by: r.by, ...(why ? { unreachable: why } : {}) };
+  }));
   return {
     passed: results.filter((r) => r.passed).length,
     failed: results.filter((r) => !r.passed).length,
@@ -57,6 +71,6 @@ export async function runCorpus(engine: Engine, paths: string[], tag?: string): 
         ...(traces ? { traces: traces.map((t) => ({ ...t, facts: { ...t.facts }, fired: [...t.fired] })) } : {}),
       })),
     })),
-    coverage: { scenarios: files, rows, unexercised: rows.filter((r) => r.by.length === 0).map((r) => `${r.decision}#${r.row}`) },
+    coverage: { scenarios: files, rows, unexercised: rows.filter((r) => r.by.length === 0 && !r.unreachable).map((r) => `${r.decision}#${r.row}`) },
   };
 }

@@ -194,7 +194,7 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
   app.post('/api/scenarios/run', own, async (request) => {
     await analyst(request);
     const { tag } = parseRequest(ScenarioRunRequest, request.body ?? {});
-    return runCorpus(app.engine, scenarios(), tag);
+    return runCorpus(app.engine, scenarios(), fixtures, tag);
   });
 
   // ---------------------------------------------------------------- sandbox: seats and the request journal

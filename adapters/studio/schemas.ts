@@ -87,8 +87,11 @@ export const ScenarioRun = z.object({
   })),
   coverage: z.object({
     scenarios: z.array(z.string()).describe('The files run, the columns of the matrix.'),
-    rows: z.array(z.object({ decision: z.string(), row: z.string(), at: z.string(), by: z.array(z.string()) })),
-    unexercised: z.array(z.string()).describe('`decision#row` of every row no scenario run exercised.'),
+    rows: z.array(z.object({
+      decision: z.string(), row: z.string(), at: z.string(), by: z.array(z.string()),
+      unreachable: z.string().optional().describe('Why no scenario can exercise the row, where the corpus lists it so.'),
+    })),
+    unexercised: z.array(z.string()).describe('`decision#row` of every row no scenario run exercised, those listed as unreachable left out.'),
   }),
 });
 

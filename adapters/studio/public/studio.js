@@ -416,8 +416,8 @@ async function coverageView() {
         run.coverage.unexercised.map((r, i) => [i ? ', ' : '', h('code', { class: 'unexercised' }, r)])),
       h('div', { class: 'table-wrap' }, h('table', { class: 'grid matrix', 'aria-label': 'Rows by scenarios' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Decision row'), files.map((f, i) => h('th', { title: f, class: 'rot' }, h('span', {}, short(f) || String(i + 1)))))),
-        h('tbody', {}, run.coverage.rows.map((r) => h('tr', { class: r.by.length ? undefined : 'unexercised' },
-          h('th', { scope: 'row' }, h('a', { href: `#/tables/${r.decision}?row=${encodeURIComponent(r.row)}` }, `${r.decision}#${r.row}`)),
+        h('tbody', {}, run.coverage.rows.map((r) => h('tr', { class: r.by.length ? undefined : r.unreachable ? 'unreachable' : 'unexercised' },
+          h('th', { scope: 'row', title: r.unreachable ? `listed as unreachable: ${r.unreachable}` : undefined }, h('a', { href: `#/tables/${r.decision}?row=${encodeURIComponent(r.row)}` }, `${r.decision}#${r.row}`), r.unreachable ? ' (unreachable)' : ''),
           files.map((f) => h('td', { class: 'mark' }, r.by.includes(f) ? h('span', { title: `${r.decision}#${r.row} by ${f}` }, '●') : ''))))))));
   };
   const button = h('button', { type: 'button', onclick: async () => { const run = await runScenarios('', out); if (run) draw(run); } }, 'Run every scenario for coverage');
