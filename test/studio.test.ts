@@ -109,7 +109,7 @@ describe('the studio API', () => {
     const res = await app.inject({ method: 'PUT', url: '/studio/api/decisions/passengerType', headers: { authorization: await analystToken(app) }, payload: { rows } });
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('X_RULES_REFUSED');
-    expect(res.json().detail).toContain('no row matches');
+    expect(res.json().detail).toBe(`The edited rules were not saved: check finds ${checked.problems.length} problems in them; the studio shows each at its cell.`);
     expect(readFileSync(join(rulesDir, 'passenger-types.yaml'), 'utf8')).toBe(before);
   });
 

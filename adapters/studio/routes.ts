@@ -38,8 +38,6 @@ export interface StudioOptions {
   engineOptions?: { ticketKey?: string };
 }
 
-
-
 type Decision = { Params: { decision: string } };
 
 /** A simulation answers at most this many cases (boundary cases included): a page's table, not a bulk export. */
@@ -68,7 +66,8 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
   /** The decision's file as it is on disk now: what the page shows, and what an edit starts from. */
   const fileOf = (rules: RuleSet, decision: DecisionName) => {
     const file = rules.decisions[decision].file;
-    return { file, path: join(rulesDir, basename(file)), text: readFileSync(join(rulesDir, basename(file)), 'utf8') };
+    const path = join(rulesDir, basename(file));
+    return { file, path, text: readFileSync(path, 'utf8') };
   };
   const analyst = (request: FastifyRequest) => app.authenticate(request, 'analyst');
   /** The whole rule set with the edited table in its file, and `check`'s problems placed at their cells. */
@@ -178,7 +177,8 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
     await analyst(request);
     const decision = decisionOf(request.params.decision);
     const x = edited(decision, request.body);
-    if (!x.rules) throw new RuleViolation('X_RULES_REFUSED', { problems: x.problems.map((p) => `${p.at}: ${p.message}`).join('; ') });
+    // `check` words its problems in English only: the Problem counts them, POST …/check places each at its cell.
+    if (!x.rules) throw new RuleViolation('X_RULES_REFUSED', { count: x.problems.length });
     if (x.changed) {
       writeFileSync(x.path, x.text);
       // As `serve --watch` does: the whole folder is loaded and checked again, then replaces the engine.

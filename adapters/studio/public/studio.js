@@ -447,6 +447,11 @@ async function seatsView(params) {
   if (params.get('id')) form.requestSubmit();
 }
 
+/** The Requestor header is Base64 of JSON: shown as the JSON too. */
+function decoded(base64) {
+  try { return atob(base64); } catch { return 'not Base64'; }
+}
+
 async function journalView() {
   if (!mode.sandbox) return setView('Request journal', h('p', {}, 'The request journal is kept on a sandbox only.'));
   const out = h('div', { id: 'journal-result' });
@@ -459,7 +464,7 @@ async function journalView() {
           h('summary', {}, h('code', {}, `${e.method} ${e.url}`), ` → ${e.status}`, e.response.body?.code ? ` ${e.response.body.code}` : '', ` · ${e.ms} ms · ${e.at}`),
           ids.map(([type, id]) => h('p', {}, h('a', { href: `#/seats?type=${type}&id=${encodeURIComponent(id)}` }, `Seat map of ${type.toLowerCase()} ${id}`))),
           h('div', { class: 'columns' },
-            h('section', {}, h('h4', {}, 'Request'), h('pre', {}, Object.entries(e.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')), e.request.body !== undefined ? h('pre', {}, JSON.stringify(e.request.body, null, 2)) : ''),
+            h('section', {}, h('h4', {}, 'Request'), h('pre', {}, Object.entries(e.request.headers).map(([k, v]) => `${k}: ${v}${k === 'requestor' ? `   (${decoded(v)})` : ''}`).join('\n')), e.request.body !== undefined ? h('pre', {}, JSON.stringify(e.request.body, null, 2)) : ''),
             h('section', {}, h('h4', {}, 'Response'), h('pre', {}, typeof e.response.body === 'string' ? e.response.body : JSON.stringify(e.response.body, null, 2)))),
           h('h4', {}, 'Rule trace'), e.traces.length ? traceList(e.traces) : h('p', {}, 'No rule decided this answer.'));
       }));
