@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.ts';
 import { virtualClock } from '../../adapters/clock.ts';
@@ -16,7 +16,10 @@ import { studioExtension } from '../../adapters/studio/routes.ts';
  * reports/studio/. Without Chromium the tests are skipped, and say why.
  */
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
+let missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
+// One browser for the whole file; a Chromium that is there but cannot start skips the tests too, saying why.
+const browser: Browser | undefined = missing ? undefined : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  .catch((e: Error) => { missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`; return undefined; });
 if (missing) console.log(`test/browser/studio.test.ts skipped: ${missing}`);
 
 const SHOTS = 'reports/studio';
@@ -24,7 +27,6 @@ const SHOTS = 'reports/studio';
 const SCENARIOS = ['scenarios/offers/cards-and-travel-passes.yaml', 'scenarios/offers/passenger-types.yaml'];
 
 let rulesDir: string;
-let browser: Browser;
 let page: Page;
 const servers: FastifyInstance[] = [];
 
@@ -62,9 +64,7 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     rulesDir = mkdtempSync(join(tmpdir(), 'studio-rules-'));
     cpSync('rules', rulesDir, { recursive: true });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
     base = await serve({ sandbox: true });
   }, 30_000);
 
