@@ -145,7 +145,8 @@ async function tableView(name, params) {
         };
         const rowProblems = problemsAt(i).filter((p) => !p.cell || p.cell === 'id');
         const move = (to) => { const [x] = rows.splice(i, 1); rows.splice(to, 0, x); state.rows = rows; draw(); scheduleCheck(); };
-        return h('tr', { 'data-row': r.id, class: rowProblems.length ? 'problem' : undefined },
+        const decides = explained?.find((x) => x.row === r.was)?.fired;
+        return h('tr', { 'data-row': r.id, class: [rowProblems.length ? 'problem' : '', decides ? 'fired' : ''].join(' ').trim() || undefined },
           h('td', { class: 'num' }, i + 1),
           h('th', { scope: 'row' }, h('input', { value: r.id, 'aria-label': `Row ${i + 1} id`, size: 14, oninput: (e) => { r.id = e.target.value; state.rows = rows; scheduleCheck(); } }),
             rowProblems.length ? h('span', { class: 'cell-problem' }, rowProblems.map((p) => p.message).join('; ')) : null),
@@ -196,7 +197,6 @@ async function tableView(name, params) {
     if (!ok) return explainOut.replaceChildren(problemBox(data));
     if (data.problems) { state.explanation = null; draw(); return explainOut.replaceChildren(h('ul', { class: 'problems' }, data.problems.map((p) => h('li', {}, p)))); }
     state.explanation = data.explanation;
-    if (state.editing) { state.editing = false; }
     draw();
     const fired = data.explanation.rows.filter((r) => r.fired);
     const conditionRows = data.explanation.rows.flatMap((r) => r.conditions.map((c, i) => h('tr', { class: r.firstFailed && c.at === r.firstFailed.at && c.operator === r.firstFailed.operator ? 'first-failure' : undefined },
@@ -204,6 +204,7 @@ async function tableView(name, params) {
       h('td', {}, c.fact), h('td', {}, `${c.operator} ${json(c.expected)}`), h('td', {}, json(c.actual)), h('td', {}, c.passed ? 'yes' : 'no'))));
     explainOut.replaceChildren(
       h('p', {}, fired.length ? ['Row ', ...fired.map((r, i) => [i ? ', ' : '', h('strong', { class: 'deciding-row' }, r.row)]), ' decides: '] : 'No row decides: ', valueView(data.explanation.outcome)),
+      state.editing ? h('p', { class: 'note' }, 'Explained by the rules now serving, not by the edit: the preview of the impact shows what the edit changes.') : '',
       h('details', {}, h('summary', {}, 'Every condition of every row, with the actual values'),
         h('table', { class: 'grid small' },
           h('thead', {}, h('tr', {}, h('th', {}, 'Row'), h('th', {}, 'Fact'), h('th', {}, 'Test'), h('th', {}, 'Actual'), h('th', {}, 'Holds'))),
