@@ -159,6 +159,12 @@ describe('the studio API', () => {
     const journal = (await app.inject({ method: 'GET', url: '/studio/api/journal' })).json();
     expect(journal.size).toBe(3);
     expect(journal.entries.map((e: { url: string }) => e.url)).toEqual(['/errors/86004', '/errors/86003', '/errors/86002']);
+    // A token request is journaled without its secret, and its answer without the token.
+    await app.inject({ method: 'POST', url: '/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret' });
+    const token = (await app.inject({ method: 'GET', url: '/studio/api/journal' })).json().entries[0];
+    expect(token.request.body).toMatchObject({ client_id: 'demo-reseller', client_secret: '…' });
+    expect(token.response.body).toMatchObject({ token_type: 'Bearer', access_token: '…' });
+    expect(JSON.stringify(token)).not.toContain('demo-reseller-secret');
     expect((await (await studioServer(false)).inject({ method: 'GET', url: '/studio/api/journal' })).statusCode).toBe(404);
   });
 

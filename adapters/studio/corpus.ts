@@ -15,7 +15,7 @@ import type { ScenarioList, ScenarioRun } from './schemas.ts';
 
 /**
  * The scenario corpus run from the studio: in-process against the rules now serving (as `signalbox test` does),
- * one scenario after another, with what each step answered and, for a failing step, why and the rule traces.
+ * one scenario after another, with what each step answered and the rule traces behind it, and for a failing step why.
  */
 
 export function listScenarios(paths: string[]): z.infer<typeof ScenarioList> {

@@ -38,7 +38,7 @@ export function recordRequests(app: FastifyInstance, size: () => number, now: ()
     const type = reply.getHeader('content-type');
     ring.push({
       id: request.id, at: now().toISOString(), method: request.method, url, status: reply.statusCode, ms: reply.elapsedTime,
-      headers, body: request.body, ...(typeof type === 'string' ? { contentType: type } : {}), payload, traces: request.traces ?? [],
+      headers, body: withoutSecret(request.body), ...(typeof type === 'string' ? { contentType: type } : {}), payload, traces: request.traces ?? [],
     });
     const max = size();
     if (ring.length > max) ring.splice(0, ring.length - max);
@@ -55,11 +55,23 @@ export function recordRequests(app: FastifyInstance, size: () => number, now: ()
   };
 }
 
+/** A token request's client secret is never kept (as the logs redact it). */
+function withoutSecret(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !('client_secret' in body)) return body;
+  return { ...body, client_secret: '…' };
+}
+
 /** JSON answers as JSON; others (HTML, cut ones) as text. */
 function readable(text: string, contentType?: string): unknown {
   if (text.length > BODY_CHARACTERS) return `${text.slice(0, BODY_CHARACTERS)}… (${text.length} characters)`;
   if (contentType && /json/.test(contentType)) {
-    try { return JSON.parse(text); } catch { return text; }
+    try {
+      const value = JSON.parse(text) as unknown;
+      // A token answer's token would let whoever reads the journal act as that client.
+      return value && typeof value === 'object' && 'access_token' in value ? { ...value, access_token: '…' } : value;
+    } catch {
+      return text;
+    }
   }
   return text;
 }
