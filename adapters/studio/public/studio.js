@@ -140,6 +140,7 @@ async function tableView(name, params) {
           const id = `cell-${i}-${part}-${key}`;
           return h('td', { class: `${part}${problems.length ? ' problem' : ''}` },
             h('input', { id, value: r[part][key] ?? '', 'aria-label': `Row ${r.id}: ${part === 'when' ? 'condition on' : 'outcome'} ${key}`, 'aria-invalid': problems.length > 0 ? 'true' : undefined, 'aria-describedby': problems.length ? `${id}-p` : undefined,
+              disabled: part === 'when' && r.otherwise, placeholder: part === 'when' && r.otherwise ? 'otherwise' : undefined,
               oninput: (e) => { r[part][key] = e.target.value; state.rows = rows; scheduleCheck(); } }),
             problems.length ? h('span', { id: `${id}-p`, class: 'cell-problem' }, problems.map((p) => p.message).join('; ')) : null);
         };
@@ -149,6 +150,7 @@ async function tableView(name, params) {
         return h('tr', { 'data-row': r.id, class: [rowProblems.length ? 'problem' : '', decides ? 'fired' : ''].join(' ').trim() || undefined },
           h('td', { class: 'num' }, i + 1),
           h('th', { scope: 'row' }, h('input', { value: r.id, 'aria-label': `Row ${i + 1} id`, size: 14, oninput: (e) => { r.id = e.target.value; state.rows = rows; scheduleCheck(); } }),
+            h('label', { class: 'otherwise' }, h('input', { type: 'checkbox', checked: r.otherwise, onchange: (e) => { r.otherwise = e.target.checked; state.rows = rows; draw(); scheduleCheck(); } }), ' otherwise'),
             rowProblems.length ? h('span', { class: 'cell-problem' }, rowProblems.map((p) => p.message).join('; ')) : null),
           ...cols.when.map((f) => cellInput('when', f)),
           ...cols.then.map((k) => cellInput('then', k)),
