@@ -110,6 +110,10 @@ describe('the studio API', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('X_RULES_REFUSED');
     expect(res.json().detail).toBe(`The edited rules were not saved: check finds ${checked.problems.length} problems in them; the studio shows each at its cell.`);
+    // A problem in a cell is pointed at, as the page places it.
+    rows.find((r) => r.id === 'student')!.when['age'] = '{ between: [16, x] }';
+    const atCell = await app.inject({ method: 'PUT', url: '/studio/api/decisions/passengerType', headers: { authorization: await analystToken(app) }, payload: { rows } });
+    expect(atCell.json().pointers).toEqual([{ requestPointer: '#/rows/6/when/age' }]);
     expect(readFileSync(join(rulesDir, 'passenger-types.yaml'), 'utf8')).toBe(before);
   });
 

@@ -178,7 +178,10 @@ export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => a
     const decision = decisionOf(request.params.decision);
     const x = edited(decision, request.body);
     // `check` words its problems in English only: the Problem counts them, POST …/check places each at its cell.
-    if (!x.rules) throw new RuleViolation('X_RULES_REFUSED', { count: x.problems.length });
+    if (!x.rules) {
+      const cells = new Set(x.problems.filter((p) => p.row !== undefined).map((p) => `#/rows/${p.row}${p.cell ? `/${p.cell.replace('.', '/')}` : ''}`));
+      throw new RuleViolation('X_RULES_REFUSED', { count: x.problems.length }, [...cells].map((requestPointer) => ({ requestPointer })));
+    }
     if (x.changed) {
       writeFileSync(x.path, x.text);
       // As `serve --watch` does: the whole folder is loaded and checked again, then replaces the engine.

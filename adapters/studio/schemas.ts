@@ -34,6 +34,7 @@ export const DecisionTable = z.object({
   hitPolicy: z.enum(['unique', 'first', 'collect']),
   columns: z.object({ when: z.array(z.string()), then: z.array(z.string()) }),
   rows: z.array(TableRow),
+  examples: z.array(z.object({ given: z.record(z.string(), z.unknown()), expect: z.unknown(), at: z.string() })).describe('The table\'s own examples, which `check` runs.'),
   version: z.string().describe('Names the file\'s text as read; an edit that gives it is refused if the file changed since.'),
   facts: z.array(FactField).describe('The fact catalogue of the decision: what a row may test, and what "try" asks for.'),
 });

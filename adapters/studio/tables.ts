@@ -37,7 +37,10 @@ export function factFields(decision: DecisionName): z.infer<typeof FactField>[] 
 export function tableOf(rules: RuleSet, decision: DecisionName, text: string): DecisionTable {
   const compiled = rules.decisions[decision];
   const source = parseSource(compiled.file, text);
-  const data = source.data as { rows?: Array<{ id: string; when?: Record<string, unknown>; then?: Record<string, unknown>; otherwise?: boolean }> };
+  const data = source.data as {
+    rows?: Array<{ id: string; when?: Record<string, unknown>; then?: Record<string, unknown>; otherwise?: boolean }>;
+    examples?: Array<{ given: Record<string, unknown>; expect: unknown }>;
+  };
   const rows = (data.rows ?? []).map((row, i) => {
     const cells = (part: 'when' | 'then') => Object.fromEntries(Object.entries(row[part] ?? {}).map(([k, v]) => [k, { text: flowText(v), value: v, at: source.at(['rows', i, part, k]) }]));
     return { id: String(row.id), at: source.at(['rows', i]), otherwise: row.otherwise === true, when: cells('when'), then: cells('then') };
@@ -54,6 +57,7 @@ export function tableOf(rules: RuleSet, decision: DecisionName, text: string): D
     // The facts in catalogue order, those no row tests left out; outcome keys in the order rows first use them.
     columns: { when: facts.map((f) => f.name).filter((f) => used.has(f)), then: [...new Set(rows.flatMap((r) => Object.keys(r.then)))] },
     rows,
+    examples: (data.examples ?? []).map((e, i) => ({ given: e.given, expect: e.expect, at: source.at(['examples', i]) })),
     version: versionOf(text),
     facts,
   };
