@@ -104,7 +104,8 @@ describe('the studio API', () => {
     const before = readFileSync(join(rulesDir, 'passenger-types.yaml'), 'utf8');
     const rows = asEdit(app, 'passengerType');
     rows.find((r) => r.id === 'student')!.when['age'] = '{ between: [18, 64] }';
-    const checked = (await app.inject({ method: 'POST', url: '/studio/api/decisions/passengerType/check', payload: { rows } })).json();
+    expect((await app.inject({ method: 'POST', url: '/studio/api/decisions/passengerType/check', payload: { rows } })).statusCode).toBe(401);
+    const checked = (await app.inject({ method: 'POST', url: '/studio/api/decisions/passengerType/check', headers: { authorization: await analystToken(app) }, payload: { rows } })).json();
     expect(checked.problems.map((p: { message: string }) => p.message)).toContain('no row matches {"age":16,"typingCard":"SWE_STUDENT"}; add a row or an `otherwise` row');
     const res = await app.inject({ method: 'PUT', url: '/studio/api/decisions/passengerType', headers: { authorization: await analystToken(app) }, payload: { rows } });
     expect(res.statusCode).toBe(422);

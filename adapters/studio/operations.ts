@@ -48,7 +48,7 @@ export const studioOperations: readonly Operation[] = [
   operation({ method: 'POST', path: '/studio/api/decisions/{decision}/simulate', ...base, summary: 'Simulate many cases', access: 'public', request: { schema: S.SimulateRequest, required: true },
     responses: { 200: json('The deciding row and outcome per case, as `signalbox simulate` prints them.', Simulated) },
   }),
-  operation({ method: 'POST', path: '/studio/api/decisions/{decision}/check', ...base, summary: 'Check an edit of the table', access: 'public', request: { schema: S.TableEdit, required: true },
+  operation({ method: 'POST', path: '/studio/api/decisions/{decision}/check', ...base, summary: 'Check an edit of the table', access: 'analyst', request: { schema: S.TableEdit, required: true },
     description: 'Writes the edited rows into the file\u2019s YAML (in memory) and runs `check` on the whole rule set; problems are placed at their row and cell.',
     responses: { 200: json('The problems, and the text the file would have.', Checked) },
   }),

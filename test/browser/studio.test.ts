@@ -132,6 +132,9 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
   it('shows a problem at the cell while a bound is edited', async () => {
     await page.goto(`${base}/studio#/tables/passengerType`);
     await page.getByRole('button', { name: 'Edit this table' }).click();
+    // check needs an analyst: until one signs in, the page says so.
+    await page.getByText(/check did not run \(401 UNAUTHORIZED\)/).waitFor();
+    await signIn();
     const cell = page.getByLabel('Row student: condition on age');
     await cell.fill('{ between: [16, sixty-four] }');
     await page.locator('td.problem .cell-problem').first().waitFor();
@@ -143,7 +146,6 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
   it('changes the student row, previews the scenario steps it breaks, saves, and the offers answer changes', async () => {
     const before = await studentPrice(base);
     await page.goto(`${base}/studio#/tables/fareFactor`);
-    await signIn();
     await page.getByRole('button', { name: 'Edit this table' }).click();
     await page.getByLabel('Row student: outcome factor').fill('0.6');
     await page.getByText('check: no problems').waitFor();

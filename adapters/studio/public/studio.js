@@ -163,7 +163,8 @@ async function tableView(name, params) {
     const tableProblems = state.problems.filter((p) => p.row === undefined);
     grid.replaceChildren(h('table', { class: 'grid rules', 'aria-label': `${table.decision} rows` }, h('thead', {}, head), h('tbody', {}, body)));
     problemsList.replaceChildren(
-      state.editing ? h('p', { class: state.problems.length ? 'bad' : 'good' }, state.problems.length ? `check: ${state.problems.length} problem${state.problems.length === 1 ? '' : 's'}` : 'check: no problems') : '',
+      state.editing && state.refused ? h('p', { class: 'note' }, `check did not run (${state.refused.status} ${state.refused.code}): checking, previewing and saving an edit need an analyst\u2019s token; sign in above.`) : '',
+      state.editing && !state.refused ? h('p', { class: state.problems.length ? 'bad' : 'good' }, state.problems.length ? `check: ${state.problems.length} problem${state.problems.length === 1 ? '' : 's'}` : 'check: no problems') : '',
       tableProblems.length ? h('ul', { class: 'problems' }, tableProblems.map((p) => h('li', {}, h('code', {}, p.at), ' ', p.message))) : '');
   }
 
@@ -174,7 +175,8 @@ async function tableView(name, params) {
   }
   async function check() {
     const { ok, data } = await api('POST', `/decisions/${table.decision}/check`, { rows: editRows() });
-    state.problems = ok ? data.problems : [{ message: data?.detail ?? 'check failed', at: '' }];
+    state.refused = ok ? undefined : data;
+    state.problems = ok ? data.problems : [];
     const focused = document.activeElement?.id;
     const caret = document.activeElement?.selectionStart;
     draw();
