@@ -42,6 +42,11 @@ describe('signalbox serve --watch', () => {
     await until('the banner', () => /listening on http:\/\/\S+ \(reloading rules on change\)/.test(stdout));
     expect(stdout).toContain('docs: http://');
     const base = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+    // The banner names the studio, read-only without --sandbox or --edit.
+    const studio = /studio: (http:\/\/\S+)/.exec(stdout)?.[1];
+    expect(studio).toBe(`${base}/studio`);
+    expect((await fetch(studio!)).headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await (await fetch(`${studio}/api/mode`)).json()).toMatchObject({ edit: false, sandbox: false });
     const token = await resellerToken(base);
     const lookup = async () => {
       const res = await fetch(`${base}/customer/contacts/email`, {

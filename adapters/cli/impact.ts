@@ -1,6 +1,6 @@
 import { boundaryCasesOf, createEngine, type DecisionName, type RuleSet } from '../../engine/index.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
-import { runScenario } from '../scenarios/runner.ts';
+import { runScenario, type RunOptions, type ScenarioResult } from '../scenarios/runner.ts';
 import { inProcess, type HttpExchange, type HttpResult, type Target } from '../scenarios/targets.ts';
 import { simulateCases } from './simulate.ts';
 
@@ -58,7 +58,7 @@ function compareDecisions(old: RuleSet, next: RuleSet): RowChange[] {
   return [...changes.values()];
 }
 
-interface Answer { exchange: HttpExchange; result: HttpResult; /** The scenario step that sent it; absent for the runner's own token requests. */ step?: { name: string; at: string } }
+export interface Answer { exchange: HttpExchange; result: HttpResult; /** The scenario step that sent it; absent for the runner's own token requests. */ step?: { name: string; at: string } }
 
 function recording(target: Target, into: Answer[]): Target {
   return {
@@ -81,19 +81,27 @@ function moneyIn(value: unknown, path = '', out = new Map<string, { currency: st
 
 const codeOf = (r: HttpResult) => ((r.body as { code?: unknown } | undefined)?.code as string | undefined) ?? null;
 
+/**
+ * Runs one scenario, keeping every answer with the step that asked for it (`step` absent for the runner's own token
+ * requests): each step that ran sent one request, in order.
+ */
+export async function runRecorded(file: string, target: Target, options: RunOptions): Promise<{ result: ScenarioResult; answers: Answer[] }> {
+  const answers: Answer[] = [];
+  const result = await runScenario(file, recording(target, answers), options);
+  let next = 0;
+  for (const s of result.steps) {
+    if (!s.request) continue;
+    while (next < answers.length && !(answers[next]!.exchange.method.toUpperCase() === s.request.method && answers[next]!.exchange.path === s.request.path)) next++;
+    if (next < answers.length) answers[next++]!.step = { name: s.name, at: s.at };
+  }
+  return { result, answers };
+}
+
 async function answersOf(rules: RuleSet, files: readonly string[], secrets: Record<string, string>): Promise<Map<string, { answers: Answer[]; failedStep?: string }>> {
   const target = inProcess(createEngine({ rules }));
   const out = new Map<string, { answers: Answer[]; failedStep?: string }>();
   for (const file of files) {
-    const answers: Answer[] = [];
-    const result = await runScenario(file, recording(target, answers), { secrets });
-    // Each step that ran sent one request, in order; the runner's own token requests come in between.
-    let next = 0;
-    for (const s of result.steps) {
-      if (!s.request) continue;
-      while (next < answers.length && !(answers[next]!.exchange.method.toUpperCase() === s.request.method && answers[next]!.exchange.path === s.request.path)) next++;
-      if (next < answers.length) answers[next++]!.step = { name: s.name, at: s.at };
-    }
+    const { result, answers } = await runRecorded(file, target, { secrets });
     const failed = result.steps.find((s) => !s.passed && !s.skipped);
     out.set(file, { answers, ...(failed ? { failedStep: failed.name } : {}) });
   }

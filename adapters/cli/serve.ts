@@ -3,6 +3,7 @@ import { createEngine, defaultRulesDir, loadRules, RuleFileError } from '../../e
 import { buildServer } from '../http/server.ts';
 import { readableLog } from '../http/readable-log.ts';
 import { openStore } from '../store/open.ts';
+import { studioExtension } from '../studio/routes.ts';
 import { DEMO_SECRETS } from './demo.ts';
 import { watchRules } from './watch.ts';
 
@@ -17,6 +18,7 @@ export async function serve(args: string[]): Promise<number> {
       sandbox: { type: 'boolean', default: false },
       rules: { type: 'string' },
       watch: { type: 'boolean', default: false },
+      edit: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
     },
   });
@@ -37,6 +39,8 @@ export async function serve(args: string[]): Promise<number> {
     store,
     sandbox: values.sandbox,
     ...(values.sandbox ? { demoSecrets: DEMO_SECRETS } : {}),
+    // The analysts' workbench; it saves rule edits on a sandbox or with --edit (docs/studio.md).
+    extensions: [studioExtension({ sandbox: values.sandbox, edit: values.edit, ...(values.rules ? { rulesDir: values.rules } : {}), engineOptions })],
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
     // A person at a terminal reads one line per request; anything else (a pipe, a collector) gets JSON lines.
     logger: values.quiet ? false : {
@@ -85,6 +89,7 @@ export async function serve(args: string[]): Promise<number> {
   process.stdout.write(
     [
       `signalbox listening on ${url}${values.sandbox ? ' (sandbox)' : ''}${values.watch ? ' (reloading rules on change)' : ''}`,
+      `  studio: ${url}/studio  (rules ${values.sandbox || values.edit ? 'editable by an analyst token: client demo-analyst / demo-analyst-secret' : 'read-only; --edit lets an analyst save'})`,
       `  store: ${store.kind}`,
       `  health: ${url}/health`,
       `  docs: ${url}/docs  (OpenAPI 3.1: ${url}/openapi.json)`,

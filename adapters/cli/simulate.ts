@@ -32,13 +32,16 @@ export function simulateCases(engine: Engine, decision: string, cases: ReadonlyA
 /** Fact rows from a CSV file (a header row of fact names; numbers and true/false read as such) or a YAML/JSON list. */
 function readCases(file: string): Array<Record<string, unknown>> {
   const text = readFileSync(file, 'utf8');
-  if (/\.csv$/i.test(file)) {
-    const rows = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, cast: (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) }) as Array<Record<string, unknown>>;
-    return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
-  }
+  if (/\.csv$/i.test(file)) return casesFromCsv(text);
   const data = parseSource(file, text).data;
   if (!Array.isArray(data)) throw new RuleFileError([`${file}:1:1: a list of fact rows, one per case`]);
   return data as Array<Record<string, unknown>>;
+}
+
+/** Fact rows from CSV text: a header row of fact names; numbers and true/false read as such, empty cells left out. */
+export function casesFromCsv(text: string): Array<Record<string, unknown>> {
+  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, cast: (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) }) as Array<Record<string, unknown>>;
+  return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
 }
 
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

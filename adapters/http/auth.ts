@@ -10,7 +10,7 @@ import { durationMs } from '../../engine/rules/time.ts';
  * scrypt hashes in constant time, HS256 JWTs with the granted scopes, and the Requestor header.
  * Token lifetimes run on the real clock, never the sandbox clock (CONTRACT §3).
  */
-export type Scope = 'reseller' | 'customer';
+export type Scope = 'reseller' | 'customer' | 'analyst';
 const ISSUER = 'signalbox';
 
 interface TokenGrant {

@@ -2,6 +2,7 @@ import type { DecisionTrace, Engine, Language, Requestor } from '../../engine/in
 import type { Service } from '../service.ts';
 import type { Scope } from './auth.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
+import type { RequestJournal } from '../studio/journal.ts';
 
 /**
  * What the HTTP adapter adds to Fastify's request and instance (server.ts sets them). A file of its own so that
@@ -30,9 +31,14 @@ declare module 'fastify' {
     requestorOf(request: FastifyRequest): Promise<Requestor>;
     /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */
     registeredRoutes: readonly RegisteredRoute[];
+    /** A sandbox's journal of the latest requests (the studio shows it); undefined elsewhere. */
+    requestJournal: RequestJournal | undefined;
   }
   interface FastifyContextConfig {
-    /** Set only by tests that add a probe route: any other route without an entry in the route table is refused. */
+    /**
+     * Set only by tests that add a probe route and by the studio (adapters/studio/routes.ts), whose routes its own
+     * operations declare (adapters/studio/operations.ts): any other route without an entry in the route table is refused.
+     */
     notInRouteTable?: boolean;
   }
 }

@@ -18,6 +18,7 @@ import { operationOfRoute } from './operations/index.ts';
 import { registerOperations } from './operations/register.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { tokenRoutes } from './token.ts';
+import { recordRequests } from '../studio/journal.ts';
 import { configuredOsdmVersion, requestedOsdmVersion, versionedJsonType } from './version.ts';
 import type {} from './fastify-types.ts';
 
@@ -40,6 +41,11 @@ export interface ServerOptions {
   logger?: boolean | object;
   /** Published client secrets GET / shows on a sandbox (CONTRACT §10). */
   demoSecrets?: Readonly<Record<string, string>>;
+  /**
+   * More routes under a prefix, registered after the API's own with every decoration in place: the analysts'
+   * workbench (adapters/studio/routes.ts `studioExtension`), which `signalbox serve` adds.
+   */
+  extensions?: ReadonlyArray<{ prefix: string; plugin: (app: FastifyInstance) => Promise<void> }>;
 }
 
 /** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */
@@ -116,6 +122,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorateRequest('language', 'en-GB');
   app.decorateRequest('osdmVersion', '');
 
+  // Before compression, so the journal keeps the answer's text (sandbox only: a production server pays nothing).
+  app.decorate('requestJournal', options.sandbox ? recordRequests(app, () => service.engine.rules.limits.studioJournalSize, () => clock.now()) : undefined);
   // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024 });
   registerBodyParsers(app);
@@ -154,6 +162,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(landingRoutes({ version: packageVersion, sandbox: options.sandbox ?? false, ...(options.demoSecrets ? { demoSecrets: options.demoSecrets } : {}), routes: () => routes }));
   await app.register(tokenRoutes(auth));
   await app.register(async (api) => registerOperations(api, { sandbox: options.sandbox ?? false }));
+  for (const { prefix, plugin } of options.extensions ?? []) await app.register(plugin, { prefix });
   if (options.sandbox) {
     // The traces behind the last RECENT_TRACES responses, by x-request-id, so `signalbox test --target`
     // prints the same rule traces for a failing step as an in-process run does.

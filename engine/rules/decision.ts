@@ -86,6 +86,8 @@ export interface CompiledDecision {
   readonly name: string;
   readonly title: string;
   readonly file: string;
+  /** The sections of the operator's document the table follows (`§2.9`), when it names them. */
+  readonly spec?: string;
   readonly hitPolicy: DecisionFile['hitPolicy'];
   readonly rows: readonly CompiledRow[];
   evaluate<O = Record<string, unknown>>(facts: Readonly<Record<string, unknown>>): DecisionResult<O>;
@@ -228,5 +230,5 @@ export function compileDecision(table: DecisionFile, source: SourceFile): Compil
     return [...seen].map(([name, test]) => ({ name, test }));
   }
 
-  return { name, title: table.title, file, hitPolicy, rows, evaluate, explain, jsonRules, jsonOperators };
+  return { name, title: table.title, file, ...(table.spec ? { spec: table.spec } : {}), hitPolicy, rows, evaluate, explain, jsonRules, jsonOperators };
 }

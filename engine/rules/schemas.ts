@@ -75,6 +75,7 @@ export const LimitsFile = z.strictObject({
     perAddress: z.number().int().positive(),
     window: IsoDuration,
   }).describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
+  studioJournalSize: z.number().int().positive().max(10_000).describe('The studio\'s request journal on a sandbox keeps this many latest requests.'),
 });
 export type Limits = z.infer<typeof LimitsFile>;
 
@@ -100,7 +101,7 @@ export const ClientsFile = z.strictObject({
     z.string(),
     z.strictObject({
       secretHash: z.string().regex(/^scrypt\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/, 'scrypt$<salt>$<hash> (see `signalbox hash-secret`)'),
-      scopes: z.array(z.enum(['reseller', 'customer'])).min(1),
+      scopes: z.array(z.enum(['reseller', 'customer', 'analyst'])).min(1),
       salesApplications: z.array(z.string()).default([]),
     }),
   ),

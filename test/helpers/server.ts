@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createEngine, type Call, type Engine } from '../../engine/index.ts';
 import { virtualClock, type Clock } from '../../adapters/clock.ts';
 import { sequentialIds } from '../../adapters/ids.ts';
-import { buildServer } from '../../adapters/http/server.ts';
+import { buildServer, type ServerOptions } from '../../adapters/http/server.ts';
 import { memoryStore } from '../../adapters/store/memory.ts';
 import type { Store } from '../../adapters/store/store.ts';
 import { osdmViolations } from './osdm.ts';
@@ -28,9 +28,9 @@ export interface TestServer {
   reseller(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
 }
 
-export async function testServer(options: { store?: Store; start?: string; salesApplication?: string } = {}): Promise<TestServer> {
+export async function testServer(options: { store?: Store; start?: string; salesApplication?: string; extensions?: ServerOptions['extensions'] } = {}): Promise<TestServer> {
   const clock = virtualClock(new Date(options.start ?? '2026-11-20T10:00:00+01:00'));
-  const app = await buildServer({ engine: engine(), store: options.store ?? memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: 'test-secret' });
+  const app = await buildServer({ engine: engine(), store: options.store ?? memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: 'test-secret', ...(options.extensions ? { extensions: options.extensions } : {}) });
   const tokens = new Map<string, string>();
   const token = async (client = 'demo-reseller', secret = `${client}-secret`) => {
     const known = tokens.get(client);

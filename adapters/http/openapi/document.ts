@@ -8,11 +8,15 @@ import {
 import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../operations/sandbox.ts';
-import { keyOf, operationOfRoute, operations, type Access, type Operation, type Response } from '../operations/index.ts';
+import { fastifyPath, keyOf, operationOfRoute, operations as tableOperations, type Access, type Operation, type Response } from '../operations/index.ts';
+import { studioOperations } from '../../studio/operations.ts';
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
 import examples from './examples.json' with { type: 'json' };
+
+/** The route table's operations, then the studio's (adapters/studio), which `signalbox serve` adds to the server. */
+const operations: readonly Operation[] = [...tableOperations, ...studioOperations];
 
 /** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
 export interface OperationExamples {
@@ -121,6 +125,7 @@ function problemStatuses(op: Operation): Map<number, string> {
     public: () => add(500),
     sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
     client: () => add(500), // every other error of the token endpoint is an RFC 6749 body (below)
+    analyst: () => add(400, 401, 403, 404, ...(hasBody ? [413, 415] : []), 500),
     reseller: () => add(400, 401, 403, ...(hasPathParameter || hasBody ? [404] : []), ...(hasBody ? [413, 415] : []), 500),
     customer: () => {
       add(400, 401, 403, 404, 413, 415, 500);
@@ -150,6 +155,7 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
     client: [{ clientBasic: [] }, {}],
     reseller: [{ oauth2: ['reseller'], Requestor: [] }],
     customer: [{ oauth2: ['customer'], SubscriptionKey: [] }],
+    analyst: [{ oauth2: ['analyst'] }],
   };
   const jsonTypes = op.access === 'reseller' ? ['application/json', 'application/vnd.uic.osdm+json'] : ['application/json'];
   // Real bodies from the scenarios (examples.json, `signalbox examples`): shown by /docs, the request one prefills "Try it out".
@@ -226,8 +232,8 @@ const TAGS = [
   { name: 'Availability', description: 'Places and coach layouts (spec §2.10, §2.11)' },
   { name: 'Customer API', description: 'Customer and contract lookups (spec §4.3)' },
   { name: 'Sandbox', description: 'Clock, reset and traces; only with `signalbox serve --sandbox` (CONTRACT §8)' },
-  { name: 'Studio', description: 'The rule studio: decision tables and traces for the browser' },
   { name: 'Service', description: 'Health and this documentation' },
+  { name: 'Studio', description: 'The analysts\u2019 workbench at /studio: read, try, change and compare the rules' },
 ];
 
 /** The whole document: the route table's operations, those no route serves yet marked as planned. */
@@ -236,9 +242,12 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
   const registered = new Set(routes.map((route) => operationOfRoute(route.method, route.url)));
   const paths: Record<string, Record<string, unknown>> = {};
   const planned: string[] = [];
+  // The studio's routes are not in the route table: they are found by their own method and path.
+  const studio = new Set(routes.map((route) => `${route.method} ${route.url.replace(/(.)\/$/, '$1')}`));
   for (const op of operations) {
-    const served = registered.has(op);
-    if (!served && op.access === 'sandbox') continue; // sandbox controls exist only with --sandbox (CONTRACT §8)
+    const served = registered.has(op) || (op.tag === 'Studio' && studio.has(`${op.method} ${fastifyPath(op.path)}`));
+    // Sandbox controls exist only with --sandbox (CONTRACT §8), the studio only where it is served.
+    if (!served && (op.access === 'sandbox' || op.tag === 'Studio')) continue;
     if (!served) planned.push(keyOf(op));
     const { method } = op;
     const path = op.path.replace(/\*$/, '{path}');
@@ -265,7 +274,7 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
         oauth2: {
           type: 'oauth2',
           description: 'OAuth 2.0 client credentials (RFC 6749 §4.4). Scope `reseller` for /v3, `customer` for /customer.',
-          flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: { reseller: 'The Reseller API (/v3)', customer: 'The Customer API (/customer)' } } },
+          flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: { reseller: 'The Reseller API (/v3)', customer: 'The Customer API (/customer)', analyst: 'Changing rules and running scenarios from the studio (/studio)' } } },
         },
         Requestor: {
           type: 'apiKey', in: 'header', name: 'Requestor',

@@ -13,7 +13,8 @@ export type Access =
   | 'client'      // the token endpoint: client credentials (HTTP Basic or form fields)
   | 'reseller'    // Bearer token with scope reseller + Requestor header
   | 'customer'    // Bearer token with scope customer + Ocp-Apim-Subscription-Key
-  | 'sandbox';    // no credentials; only with `signalbox serve --sandbox`
+  | 'sandbox'     // no credentials; only with `signalbox serve --sandbox`
+  | 'analyst';    // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
 
 export type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';
 

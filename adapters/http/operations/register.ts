@@ -22,6 +22,7 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
       checkSubscriptionKey(app.engine.rules, request);
       await app.authenticate(request, 'customer');
     },
+    analyst: async (request) => { await app.authenticate(request, 'analyst'); },
   };
   for (const op of operations) {
     const handle = op.handle;

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { z } from 'zod';
+import type { Engine } from '../../engine/index.ts';
+import { DEMO_SECRETS } from '../cli/demo.ts';
+import { coverageMatrix } from '../scenarios/coverage.ts';
+import { scenarioFiles } from '../scenarios/files.ts';
+import { readHeader } from '../scenarios/load.ts';
+import type { ScenarioResult } from '../scenarios/runner.ts';
+import { runRecorded, type Answer } from '../cli/impact.ts';
+import { selectScenarios } from '../scenarios/select.ts';
+import { inProcess } from '../scenarios/targets.ts';
+import type { ScenarioList, ScenarioRun } from './schemas.ts';
+
+/**
+ * The scenario corpus run from the studio: in-process against the rules now serving (as `signalbox test` does),
+ * one scenario after another, with what each step answered and the rule traces behind it, and for a failing step why.
+ */
+
+export function listScenarios(paths: string[]): z.infer<typeof ScenarioList> {
+  return scenarioFiles(paths).map((file) => {
+    const { name, tags } = readHeader(file);
+    return { file, name: name ?? file, tags };
+  });
+}
+
+/** The rows listed as unreachable, with the reason (`unreachable.yaml` of the fixtures, as the coverage gate reads it). */
+function unreachableRows(fixtures: string): Record<string, string> {
+  const file = join(fixtures, 'unreachable.yaml');
+  if (!existsSync(file)) return {};
+  return (parse(readFileSync(file, 'utf8')) as { rows?: Record<string, string> } | null)?.rows ?? {};
+}
+
+export async function runCorpus(engine: Engine, paths: string[], fixtures: string, tag?: string): Promise<ScenarioRun> {
+  const files = selectScenarios(scenarioFiles(paths), tag ? { tags: [tag] } : {});
+  const target = inProcess(engine);
+  const results: ScenarioResult[] = [];
+  const answered = new Map<string, Answer[]>();
+  for (const file of files) {
+    const { result, answers } = await runRecorded(file, target, { secrets: DEMO_SECRETS, coverage: true });
+    results.push(result);
+    answered.set(file, answers);
+  }
+  // Every step's rule traces, passing ones too: the runner keeps those of a failing step only.
+  const tracesOf = (file: string, at: string) => answered.get(file)?.find((a) => a.step?.at === at)?.result.traces;
+  const m = coverageMatrix(results, engine);
+  const unreachable = unreachableRows(fixtures);
+  const rows = m.decisions.flatMap((d) => d.rows.map((r) => {
+    const why = unreachable[`${d.decision}#${r.row}`];
+    return { decision: d.decision, row: r.row, at: r.at, by: r.by, ...(why ? { unreachable: why } : {}) };
+  }));
+  return {
+    passed: results.filter((r) => r.passed).length,
+    failed: results.filter((r) => !r.passed).length,
+    scenarios: results.map((r) => ({
+      file: r.file,
+      name: r.name,
+      tags: r.tags,
+      passed: r.passed,
+      problems: r.problems,
+      steps: r.steps.map((s) => ({ s, traces: tracesOf(r.file, s.at) ?? s.traces })).map(({ s, traces }) => ({
+        name: s.name,
+        at: s.at,
+        passed: s.passed,
+        ...(s.skipped ? { skipped: true } : {}),
+        ...(s.request ? { request: { method: s.request.method, path: s.request.path } } : {}),
+        ...(s.response ? { status: s.response.status } : {}),
+        ...(s.error ? { error: s.error } : {}),
+        mismatches: s.mismatches.map((x) => ({ path: x.path, expected: x.expected, actual: x.actual, message: x.message, ...(x.at ? { at: x.at } : {}) })),
+        ...(traces ? { traces: traces.map((t) => ({ ...t, facts: { ...t.facts }, fired: [...t.fired] })) } : {}),
+      })),
+    })),
+    coverage: { scenarios: files, rows, unexercised: rows.filter((r) => r.by.length === 0 && !r.unreachable).map((r) => `${r.decision}#${r.row}`) },
+  };
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The studio's page: one HTML document whose script (public/studio.js) draws each view from the JSON endpoints,
+ * and its style sheet. Both files are read once, from this folder, and served by the server itself: no CDN, no
+ * build step, so the page works offline and a reader of the repository sees exactly what the browser runs.
+ */
+const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
+const ASSETS: Record<string, { type: string; body: string }> = {
+  'studio.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(`${PUBLIC}studio.js`, 'utf8') },
+  'studio.css': { type: 'text/css; charset=utf-8', body: readFileSync(`${PUBLIC}studio.css`, 'utf8') },
+};
+
+export const studioAsset = (name: string) => (Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined);
+
+const VIEWS: Array<[string, string]> = [
+  ['#/tables', 'Decision tables'],
+  ['#/offers', 'Try an offers request'],
+  ['#/errors', 'Error catalogue'],
+  ['#/reference', 'Reference data'],
+  ['#/scenarios', 'Scenarios'],
+  ['#/coverage', 'Coverage'],
+  ['#/seats', 'Seats'],
+  ['#/journal', 'Request journal'],
+];
+
+export const studioPage = {
+  // Nothing from elsewhere; seat maps are SVG documents shown as data: images (no script runs in them).
+  csp: "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+  html: `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>signalbox studio</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/studio/assets/studio.css"></head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header>
+  <h1><a href="#/tables">signalbox studio</a></h1>
+  <nav aria-label="Views"><ul>${VIEWS.map(([href, title]) => `<li><a href="${href}">${title}</a></li>`).join('')}</ul></nav>
+  <form id="sign-in" class="sign-in" aria-label="Analyst sign-in">
+    <span id="mode" role="status"></span>
+    <label>Client <input name="client" autocomplete="username" value="demo-analyst" size="12"></label>
+    <label>Secret <input name="secret" type="password" autocomplete="current-password" size="14"></label>
+    <button type="submit">Sign in as analyst</button>
+  </form>
+</header>
+<main id="main" tabindex="-1"><p>Loading…</p></main>
+<script type="module" src="/studio/assets/studio.js"></script>
+</body></html>
+`,
+};

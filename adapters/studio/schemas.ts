@@ -1,0 +1,162 @@
+import { z } from 'zod';
+
+/** The shapes of the studio's JSON endpoints (routes.ts), one zod schema each: validation, types and /openapi.json. */
+
+export const Cell = z.object({
+  text: z.string().describe('The value as YAML flow text.'),
+  value: z.unknown().describe('The same value as JSON.'),
+  at: z.string().describe('file:line:col of the value.'),
+});
+
+export const TableRow = z.object({
+  id: z.string(),
+  at: z.string(),
+  otherwise: z.boolean(),
+  when: z.record(z.string(), Cell),
+  then: z.record(z.string(), Cell),
+});
+
+export const FactField = z.object({
+  name: z.string(),
+  kind: z.enum(['number', 'enum', 'boolean', 'string', 'instant']),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  values: z.array(z.string()).optional(),
+  default: z.unknown().optional(),
+});
+
+export const DecisionTable = z.object({
+  decision: z.string(),
+  title: z.string(),
+  file: z.string(),
+  at: z.string(),
+  spec: z.string().optional(),
+  hitPolicy: z.enum(['unique', 'first', 'collect']),
+  columns: z.object({ when: z.array(z.string()), then: z.array(z.string()) }),
+  rows: z.array(TableRow),
+  examples: z.array(z.object({ given: z.record(z.string(), z.unknown()), expect: z.unknown(), at: z.string() })).describe('The table\'s own examples, which `check` runs.'),
+  version: z.string().describe('Names the file\'s text as read; an edit that gives it is refused if the file changed since.'),
+  facts: z.array(FactField).describe('The fact catalogue of the decision: what a row may test, and what "try" asks for.'),
+});
+
+export const EditedRow = z.strictObject({
+  was: z.string().max(200).optional().describe('The id the row had in the file; absent for a new row.'),
+  id: z.string().max(200),
+  otherwise: z.boolean().optional(),
+  when: z.record(z.string().max(200), z.string().max(2000)).default({}),
+  then: z.record(z.string().max(200), z.string().max(2000)).default({}),
+});
+
+export const TableEdit = z.strictObject({
+  rows: z.array(EditedRow).max(500),
+  version: z.string().max(100).optional().describe('The `version` of the table the edit started from.'),
+});
+
+/** A problem `check` finds, placed at the cell (or the row, or the table) it is about. */
+export const PlacedProblem = z.object({
+  message: z.string(),
+  at: z.string(),
+  row: z.number().int().optional().describe('Index of the row in the edited table.'),
+  cell: z.string().optional().describe('`when.<fact>`, `then.<key>` or `id`.'),
+});
+
+export const ScenarioRunRequest = z.strictObject({
+  tag: z.string().max(100).optional().describe('Only the scenarios with this tag; all of them without.'),
+});
+
+const Trace = z.object({ decision: z.string(), file: z.string(), hitPolicy: z.string(), facts: z.record(z.string(), z.unknown()), fired: z.array(z.object({ row: z.string(), at: z.string() })) });
+export const ScenarioRun = z.object({
+  passed: z.number().int(),
+  failed: z.number().int(),
+  scenarios: z.array(z.object({
+    file: z.string(),
+    name: z.string(),
+    tags: z.array(z.string()),
+    passed: z.boolean(),
+    problems: z.array(z.string()),
+    steps: z.array(z.object({
+      name: z.string(),
+      at: z.string(),
+      passed: z.boolean(),
+      skipped: z.boolean().optional(),
+      request: z.object({ method: z.string(), path: z.string() }).optional(),
+      status: z.number().int().optional(),
+      error: z.string().optional(),
+      mismatches: z.array(z.object({ path: z.string(), expected: z.unknown(), actual: z.unknown(), message: z.string(), at: z.string().optional() })),
+      traces: z.array(Trace).optional(),
+    })),
+  })),
+  coverage: z.object({
+    scenarios: z.array(z.string()).describe('The files run, the columns of the matrix.'),
+    rows: z.array(z.object({
+      decision: z.string(), row: z.string(), at: z.string(), by: z.array(z.string()),
+      unreachable: z.string().optional().describe('Why no scenario can exercise the row, where the corpus lists it so.'),
+    })),
+    unexercised: z.array(z.string()).describe('`decision#row` of every row no scenario run exercised, those listed as unreachable left out.'),
+  }),
+});
+
+export const ScenarioList = z.array(z.object({ file: z.string(), name: z.string(), tags: z.array(z.string()) }));
+
+export const JournalEntry = z.object({
+  id: z.string().describe('The request id (X-Request-Id).'),
+  at: z.string().describe('When it was answered, on the server clock.'),
+  method: z.string(),
+  url: z.string(),
+  status: z.number().int(),
+  ms: z.number(),
+  request: z.object({ headers: z.record(z.string(), z.string()), body: z.unknown().optional() }),
+  response: z.object({ contentType: z.string().optional(), body: z.unknown().optional() }),
+  traces: z.array(z.unknown()),
+});
+
+export const Journal = z.object({ size: z.number().int(), entries: z.array(JournalEntry).describe('Newest first.') });
+
+export const SeatQuery = z.strictObject({
+  contextType: z.enum(['OFFER', 'BOOKING']),
+  contextId: z.string().min(1).max(200),
+});
+
+export const SeatMaps = z.object({
+  contextType: z.enum(['OFFER', 'BOOKING']),
+  contextId: z.string(),
+  legs: z.array(z.object({
+    legId: z.string(),
+    reservationId: z.string(),
+    held: z.array(z.object({ coach: z.string(), place: z.string() })).describe('The places this booking holds on the leg.'),
+    coaches: z.array(z.object({ number: z.string(), svg: z.string().describe('An SVG document.') })),
+  })),
+});
+
+export const OffersTry = z.strictObject({
+  trip: z.string().min(1).max(100).describe('The name of a trip in the scenarios\' fixtures (GET /studio/api/trips).'),
+  passengers: z.array(z.strictObject({
+    age: z.number().int().min(0).max(130),
+    cards: z.array(z.string().regex(/^[A-Z0-9_]{1,40}$/)).max(5).optional().describe('Reduction card codes (rules/cards.yaml).'),
+  })).min(1).max(9),
+  salesApplication: z.string().max(40).default('WEB_SE'),
+});
+
+export const TripList = z.array(z.object({ name: z.string(), summary: z.string() }));
+
+export const EditMode = z.object({
+  edit: z.boolean().describe('The rules may be saved from the studio (a sandbox or `serve --edit`), by a token with scope analyst.'),
+  sandbox: z.boolean(),
+  scenarios: z.array(z.string()),
+});
+
+export const ExplainRequest = z.strictObject({ facts: z.record(z.string(), z.unknown()) });
+
+export const SimulateRequest = z.strictObject({
+  cases: z.array(z.record(z.string(), z.unknown())).max(1000).optional().describe('Fact rows, one per case.'),
+  csv: z.string().max(100_000).optional().describe('Fact rows as CSV: a header row of fact names.'),
+  yaml: z.string().max(100_000).optional().describe('Fact rows as a YAML or JSON list.'),
+  boundaries: z.boolean().optional().describe('Add the boundary cases: every bound ±1, every enum value.'),
+});
+
+export type DecisionTable = z.infer<typeof DecisionTable>;
+export type TableEdit = z.infer<typeof TableEdit>;
+export type PlacedProblem = z.infer<typeof PlacedProblem>;
+export type ScenarioRun = z.infer<typeof ScenarioRun>;
+export type JournalEntry = z.infer<typeof JournalEntry>;
+export type SeatMaps = z.infer<typeof SeatMaps>;

@@ -1,0 +1,62 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { phrase, RuleViolation } from '../../engine/index.ts';
+import type { OffersTry } from './schemas.ts';
+
+/**
+ * Whole offers requests for "try": a trip the scenarios' fixtures name (scenarios/fixtures/*.yaml `trips`) and the
+ * passengers' ages and cards, as an analyst would say them. A trip that has already left is moved forward by whole
+ * days to a week from now, so the page answers any day as the scenarios answer on theirs.
+ */
+
+const DAY = 86_400_000;
+
+export function fixtureTrips(dir: string): Array<{ name: string; trip: Record<string, unknown>; summary: string }> {
+  const out: Array<{ name: string; trip: Record<string, unknown>; summary: string }> = [];
+  if (existsSync(dir)) {
+    for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+      const trips = (parse(readFileSync(join(dir, file), 'utf8')) as { trips?: Record<string, Record<string, unknown>> } | null)?.trips ?? {};
+      for (const [name, trip] of Object.entries(trips)) out.push({ name, trip, summary: summaryOf(trip) });
+    }
+  }
+  return out;
+}
+
+function summaryOf(trip: unknown): string {
+  const legs = (trip as { legs?: Array<{ timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: string } }; service?: { productCategory?: { shortName?: string }; publishedServiceName?: string } } }> }).legs ?? [];
+  return legs.map((l) => `${l.timedLeg?.service?.productCategory?.shortName ?? ''} ${l.timedLeg?.service?.publishedServiceName ?? ''} ${l.timedLeg?.start?.serviceDeparture?.timetabledTime ?? ''}`.trim()).join(' + ');
+}
+
+/** The same trip `days` later: every date-time in it moved, its offset kept. */
+function shifted(trip: unknown, days: number): unknown {
+  if (days === 0) return trip;
+  return JSON.parse(JSON.stringify(trip), (_key, value) => {
+    if (typeof value !== 'string') return value;
+    const m = /^(\d{4}-\d{2}-\d{2})(T.*)$/.exec(value);
+    if (!m || Number.isNaN(Date.parse(value))) return value;
+    return new Date(Date.parse(`${m[1]}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10) + m[2];
+  });
+}
+
+const firstDeparture = (trip: unknown): number | undefined => {
+  const t = (trip as { legs?: Array<{ timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: string } } } }> }).legs?.[0]?.timedLeg?.start?.serviceDeparture?.timetabledTime;
+  return t ? Date.parse(t) : undefined;
+};
+
+export function offersRequestOf(fixtures: string, asked: z.infer<typeof OffersTry>, now: Date): Record<string, unknown> {
+  const found = fixtureTrips(fixtures).find((t) => t.name === asked.trip);
+  if (!found) throw new RuleViolation('86001', { reason: phrase('field-invalid', { field: 'trip', problem: asked.trip }) }, [{ requestPointer: '#/trip' }]);
+  const departure = firstDeparture(found.trip);
+  const days = departure !== undefined && departure < now.getTime() ? Math.ceil((now.getTime() + 7 * DAY - departure) / DAY) : 0;
+  return {
+    tripSpecifications: [shifted(found.trip, days)],
+    anonymousPassengerSpecifications: asked.passengers.map((p, i) => ({
+      externalRef: `p${i + 1}`,
+      type: 'PERSON',
+      age: p.age,
+      ...(p.cards && p.cards.length > 0 ? { cards: p.cards.map((code) => ({ type: 'REDUCTION_CARD', code })) } : {}),
+    })),
+  };
+}

@@ -1,0 +1,232 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../engine/index.ts';
+import { virtualClock } from '../../adapters/clock.ts';
+import { buildServer } from '../../adapters/http/server.ts';
+import { memoryStore } from '../../adapters/store/memory.ts';
+import { studioExtension } from '../../adapters/studio/routes.ts';
+
+/**
+ * The studio in a real headless Chromium (Debian's `chromium`, driven by playwright-core): an analyst's path
+ * through the page, on a copy of rules/ (never the repository's files). Each view is photographed under
+ * reports/studio/. Without Chromium the tests are skipped, and say why.
+ */
+const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
+let missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
+// One browser for the whole file; a Chromium that is there but cannot start skips the tests too, saying why.
+const browser: Browser | undefined = missing ? undefined : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  .catch((e: Error) => { missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`; return undefined; });
+if (missing) console.log(`test/browser/studio.test.ts skipped: ${missing}`);
+
+const SHOTS = 'reports/studio';
+/** Two scenario files: the student's price is pinned in the first, so a fare edit shows in the impact preview. */
+const SCENARIOS = ['scenarios/offers/cards-and-travel-passes.yaml', 'scenarios/offers/passenger-types.yaml'];
+
+let rulesDir: string;
+let page: Page;
+const servers: FastifyInstance[] = [];
+
+async function serve(options: { sandbox: boolean }): Promise<string> {
+  const app = await buildServer({
+    engine: createEngine({ rulesDir }), store: memoryStore(), sandbox: options.sandbox, jwtSecret: 'browser-test',
+    ...(options.sandbox ? { clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')) } : {}),
+    extensions: [studioExtension({ sandbox: options.sandbox, rulesDir, scenarios: SCENARIOS })],
+  });
+  servers.push(app);
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+
+async function signIn() {
+  await page.getByLabel('Secret').fill('demo-analyst-secret');
+  await page.getByRole('button', { name: 'Sign in as analyst' }).click();
+  await page.getByText('signed in as analyst').waitFor();
+}
+
+/** The price of the first offer's admission, as the offers view shows it. */
+async function studentPrice(base: string): Promise<string> {
+  await page.goto(`${base}/studio#/offers`);
+  await page.getByLabel('Trip').selectOption('sto-gbg-0800');
+  await page.getByRole('button', { name: 'Ask for offers' }).click();
+  await page.locator('#offers-result .admission-price').first().waitFor();
+  return (await page.locator('#offers-result .admission-price').first().textContent())!;
+}
+
+describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
+  let base: string;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    rulesDir = mkdtempSync(join(tmpdir(), 'studio-rules-'));
+    cpSync('rules', rulesDir, { recursive: true });
+    page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
+    base = await serve({ sandbox: true });
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const app of servers) await app.close();
+    if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
+  });
+
+  it('browses a decision table (rows, conditions, outcomes in both languages, hit policy, spec, file:line), the error catalogue and the reference data', async () => {
+    await page.goto(`${base}/studio`);
+    await page.getByRole('link', { name: 'passengerType' }).click();
+    const student = page.locator('tr[data-row="student"]');
+    await expect.poll(() => student.textContent()).toContain('SWE_STUDENT');
+    expect(await student.textContent()).toContain('{ between: [16, 64] }');
+    expect(await student.locator('[lang="sv-SE"]').textContent()).toContain('Studerande');
+    expect(await student.locator('[lang="en-GB"]').textContent()).toContain('Student');
+    expect(await page.locator('.meta').textContent()).toMatch(/hit policy unique · spec §2\.9 · .*passenger-types\.yaml:\d+:\d+/);
+    await shot('browse-table');
+    await page.getByRole('link', { name: 'Error catalogue' }).click();
+    const row = page.locator('#error-86005');
+    expect(await row.locator('[lang="sv-SE"]').textContent()).toContain('Könsplacering krävs');
+    expect(await row.textContent()).toContain('nightGender');
+    await shot('browse-errors');
+    await page.getByRole('link', { name: 'Reference data' }).click();
+    await page.getByRole('heading', { name: 'Reduction cards' }).waitFor();
+    expect(await page.locator('main').textContent()).toContain('SWE_STUDENT');
+    await shot('browse-reference');
+  }, 20_000);
+
+  it('explains a case from the form and highlights the row that decides; simulates the boundary cases', async () => {
+    await page.goto(`${base}/studio#/tables/passengerType`);
+    // From the keyboard: the form's fields are labelled, and Enter explains.
+    await page.getByLabel(/^typingCard/).selectOption('SWE_STUDENT');
+    await page.getByLabel(/^age/).fill('17');
+    await page.getByLabel(/^age/).press('Enter');
+    await page.locator('.deciding-row').waitFor();
+    expect(await page.locator('tr.fired').getAttribute('data-row')).toBe('student');
+    expect(await page.locator('tr[data-row="youth-16-19"] td.why').textContent()).toBe('typingCard is SWE_STUDENT, needs equal NONE');
+    await shot('try-explain');
+    await page.getByLabel(/add the boundary cases/).check();
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const cases = page.locator('#simulate-result tbody tr');
+    await cases.first().waitFor();
+    expect(await cases.count()).toBeGreaterThan(10);
+    expect(await page.locator('#simulate-result').textContent()).toContain('student');
+    await shot('try-simulate');
+  }, 20_000);
+
+  it('finds why a 17-year-old student pays what she pays: the offers and prices beside the trace, whose row opens highlighted', async () => {
+    const price = await studentPrice(base);
+    expect(price).toMatch(/^\d+\.\d\d SEK/);
+    const fare = page.locator('.trace li[data-decision="fareFactor"]').first();
+    expect(await fare.textContent()).toContain('student');
+    expect(await page.locator('.trace li[data-decision="passengerType"]').first().textContent()).toContain('age=17 typingCard=SWE_STUDENT');
+    await shot('try-offers');
+    await fare.getByRole('link', { name: 'student' }).click();
+    await page.locator('.deciding-row').waitFor();
+    expect(await page.locator('tr.fired').getAttribute('data-row')).toBe('student');
+    expect(await page.locator('tr.fired td.then').textContent()).toBe('0.75');
+    expect(await page.locator('tr[data-row="senior"] td.why').textContent()).toBe('internalType is STUDENT, needs equal SENIOR');
+    await shot('try-trace-row');
+  }, 20_000);
+
+  it('shows a problem at the cell while a bound is edited', async () => {
+    await page.goto(`${base}/studio#/tables/passengerType`);
+    await page.getByRole('button', { name: 'Edit this table' }).click();
+    // check needs an analyst: until one signs in, the page says so.
+    await page.getByText(/check did not run \(401 UNAUTHORIZED\)/).waitFor();
+    await signIn();
+    const cell = page.getByLabel('Row student: condition on age');
+    await cell.fill('{ between: [16, sixty-four] }');
+    await page.locator('td.problem .cell-problem').first().waitFor();
+    expect(await page.locator('td.problem .cell-problem').first().textContent()).toContain('between needs [low, high], two numbers');
+    await shot('change-problem');
+    await page.getByRole('button', { name: 'Discard the edit' }).click();
+  }, 20_000);
+
+  it('changes the student row, previews the scenario steps it breaks, saves, and the offers answer changes', async () => {
+    const before = await studentPrice(base);
+    await page.goto(`${base}/studio#/tables/fareFactor`);
+    await page.getByRole('button', { name: 'Edit this table' }).click();
+    await page.getByLabel('Row student: outcome factor').fill('0.6');
+    await page.getByText('check: no problems').waitFor();
+    await page.getByRole('button', { name: 'Preview the impact' }).click();
+    const step = page.locator('#impact tr.changed-step').first();
+    await step.waitFor({ timeout: 20_000 });
+    expect(await step.textContent()).toContain('cards-and-travel-passes.yaml');
+    expect(await page.locator('#impact').textContent()).toMatch(/fareFactor.*student/s);
+    await shot('change-impact');
+    await page.getByRole('button', { name: /^Save to / }).click();
+    await page.getByText(/^Saved .*fare-factors\.yaml/).waitFor();
+    const saved = readFileSync(join(rulesDir, 'fare-factors.yaml'), 'utf8');
+    expect(saved).toContain('then: { factor: 0.6 }');
+    expect(saved).toContain('# The first row that matches decides (hit policy first), so the special cases come first.');
+    const after = await studentPrice(base);
+    expect(after).not.toBe(before);
+    expect(Number.parseFloat(after) / Number.parseFloat(before)).toBeCloseTo(0.6 / 0.75, 2);
+  }, 30_000);
+
+  it('runs the scenarios against the serving rules: the student\u2019s pinned price now fails, with its difference', async () => {
+    await page.goto(`${base}/studio#/scenarios`);
+    await page.getByRole('button', { name: 'Run against the serving rules' }).click();
+    await page.locator('#run-result [role=status]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('#run-result [role=status]').textContent()).toBe('1 passed, 1 failed');
+    expect(await page.locator('details.scenario.failed .diff').first().textContent()).toMatch(/expected 61800, got \d+/);
+    // Every step that asked the engine carries its traces, the passing ones too.
+    expect(await page.locator('#run-result summary', { hasText: 'Rule traces' }).count()).toBeGreaterThan(2);
+    await shot('scenarios-run');
+    await page.getByRole('link', { name: 'Coverage' }).click();
+    await page.locator('table.matrix').waitFor();
+    expect(await page.locator('code.unexercised').count()).toBeGreaterThan(0);
+    await shot('coverage');
+  }, 30_000);
+
+  it('draws the seat map of a booking with its places held, and journals the requests with their traces', async () => {
+    const app = servers[0]!;
+    const token = (await app.inject({ method: 'POST', url: '/oauth2/token', payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json().access_token;
+    const headers = { authorization: `Bearer ${token}`, requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'WEB' })).toString('base64'), 'content-type': 'application/json' };
+    const tried = await fetch(`${base}/studio/api/offers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trip: 'sto-gbg-0800', passengers: [{ age: 40 }] }) });
+    const trips = ((await tried.json()) as { request: unknown }).request;
+    const offers = (await app.inject({ method: 'POST', url: '/v3/offers', headers, payload: JSON.stringify(trips) })).json();
+    const booked = (await app.inject({
+      method: 'POST', url: '/v3/booking', headers, payload: JSON.stringify({
+        externalRef: 'studio-seats', offers: [{ offerId: offers.offers[0].offerId, passengerRefs: ['p1'] }],
+        passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 40, detail: { firstName: 'Anna', lastName: 'Svensson' } }],
+        purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna@example.se', phoneNumber: '+46701234567' } },
+      }),
+    })).json();
+    expect(booked.booking, JSON.stringify(booked)).toBeDefined();
+    const bookingId = booked.booking.id as string;
+    await page.goto(`${base}/studio#/seats?type=BOOKING&id=${bookingId}`);
+    await page.locator('figure.coach img').first().waitFor();
+    expect(await page.locator('#seats-result').textContent()).toMatch(/Places held by this booking: coach \w+ place \w+/);
+    expect(await page.locator('figure.coach img').first().getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    await shot('seats');
+    await page.getByRole('link', { name: 'Request journal' }).click();
+    const entry = page.locator('details.entry', { hasText: 'POST /v3/booking' }).first();
+    await entry.locator('summary').click();
+    expect(await entry.locator('.trace').textContent()).toContain('nightGender → not-shared');
+    await shot('journal');
+  }, 20_000);
+
+  it('refuses to save for a read-only visitor, with a Problem', async () => {
+    const file = readFileSync(join(rulesDir, 'fare-factors.yaml'), 'utf8');
+    // Not signed in, on the sandbox: 401.
+    await page.evaluate('sessionStorage.clear()');
+    await page.goto(`${base}/studio#/tables/fareFactor`);
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit this table' }).click();
+    await page.getByRole('button', { name: /^Save to / }).click();
+    await expect.poll(() => page.locator('#save-result').textContent()).toContain('UNAUTHORIZED');
+    // Signed in as analyst, on a server without --sandbox or --edit: the page says so and saving is refused.
+    const readOnly = await serve({ sandbox: false });
+    await page.goto(`${readOnly}/studio#/tables/fareFactor`);
+    await signIn();
+    expect(await page.locator('#mode').textContent()).toContain('read-only rules');
+    await page.getByRole('button', { name: 'Edit this table' }).click();
+    await page.getByLabel('Row student: outcome factor').fill('0.5');
+    await page.getByRole('button', { name: /^Save to / }).click();
+    await expect.poll(() => page.locator('#save-result').textContent()).toContain('X_STUDIO_READ_ONLY');
+    await shot('read-only-refused');
+    expect(readFileSync(join(rulesDir, 'fare-factors.yaml'), 'utf8')).toBe(file);
+  }, 20_000);
+});
