@@ -18,12 +18,12 @@ describe('imports', () => {
     const { status, output } = cruise(root, ['engine', 'machines', 'adapters']);
     expect(output).toContain('no dependency violations found');
     expect(status).toBe(0);
-  });
+  }, 120_000); // a process cruising ~190 files: seconds alone, longer on a loaded machine
 
   it('a type-only cycle and an upward import fail the check', () => {
     const { status, output } = cruise(fileURLToPath(new URL('fixtures/import-rules/', import.meta.url)), ['engine']);
     expect(status).not.toBe(0);
     expect(output).toMatch(/no-circular: engine\/(model\/records|rules\/facts)\.ts/);
     expect(output).toContain('engine-rules-imports-downward: engine/rules/facts.ts → engine/model/records.ts');
-  });
+  }, 120_000);
 });
