@@ -4,7 +4,7 @@ import { against, engineAt, interleaved } from './baseline.ts';
 import { fmt, median, microsPerCall, ratios, report, type CaseReport } from './measure.ts';
 
 /**
- * `engine.offers(call, body)` in-process (README "Embedding the engine"): 1 and 9 passengers on the
+ * `engine.offers(call, body)` in-process (docs/embedding.md): 1 and 9 passengers on the
  * 2-leg fixture trip. Baseline: `JSON.stringify` of the same call's response, the least any adapter must
  * spend on an answer, so the ratio says how many serialisations of its own output one offers call costs.
  */

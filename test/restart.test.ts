@@ -34,7 +34,7 @@ describe('restart keeps bookings', () => {
     expect(res.status).toBe(200);
     expect(res.body.booking.fulfillments).toHaveLength(2);
     await second.app.close();
-  });
+  }, 30_000);
 
   it('kill -9 right after a 200 on a booking loses nothing', async () => {
     const path = join(dir, 'kill.db');

@@ -44,5 +44,5 @@ describe('rules reload', () => {
       stop();
       await server.app.close();
     }
-  });
+  }, 30_000);
 });
