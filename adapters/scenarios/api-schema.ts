@@ -29,7 +29,7 @@ export function operationOf(method: string, path: string): string | undefined {
 }
 
 /** The schema a response must match, or why the API has none for it. */
-export function expectedBody(method: string, path: string, status: number): ExpectedBody | { unknown: string } {
+function expectedBody(method: string, path: string, status: number): ExpectedBody | { unknown: string } {
   const op = tableOperationOf(method, path);
   const key = op && keyOf(op);
   const label = `${key ?? `${method.toUpperCase()} ${path.split('?')[0]}`} → ${status}`;

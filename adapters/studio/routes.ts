@@ -46,7 +46,7 @@ const MOST_CASES = 2000;
 /** The studio as an extension of `buildServer` (adapters/http/server.ts), at /studio. */
 export const studioExtension = (options: StudioOptions & { sandbox: boolean }) => ({ prefix: '/studio', plugin: studioRoutes(options) });
 
-export const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (app: FastifyInstance) => {
+const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (app: FastifyInstance) => {
   const rulesDir = options.rulesDir ?? defaultRulesDir();
   // A server started elsewhere than a checkout (the npm package) has no scenarios: then there are none to run.
   const corpus = options.scenarios ?? ['scenarios'];

@@ -2,13 +2,13 @@ import { z } from 'zod';
 
 /** The shapes of the studio's JSON endpoints (routes.ts), one zod schema each: validation, types and /openapi.json. */
 
-export const Cell = z.object({
+const Cell = z.object({
   text: z.string().describe('The value as YAML flow text.'),
   value: z.unknown().describe('The same value as JSON.'),
   at: z.string().describe('file:line:col of the value.'),
 });
 
-export const TableRow = z.object({
+const TableRow = z.object({
   id: z.string(),
   at: z.string(),
   otherwise: z.boolean(),
@@ -39,7 +39,7 @@ export const DecisionTable = z.object({
   facts: z.array(FactField).describe('The fact catalogue of the decision: what a row may test, and what "try" asks for.'),
 });
 
-export const EditedRow = z.strictObject({
+const EditedRow = z.strictObject({
   was: z.string().max(200).optional().describe('The id the row had in the file; absent for a new row.'),
   id: z.string().max(200),
   otherwise: z.boolean().optional(),

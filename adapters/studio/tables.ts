@@ -15,10 +15,10 @@ import type { DecisionTable, FactField, PlacedProblem, TableEdit } from './schem
  */
 
 /** A value as a cell shows it: YAML flow text in the rule files' own spacing. */
-export const flowText = (value: unknown): string => (value === undefined ? '' : repoStyle(stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd()));
+const flowText = (value: unknown): string => (value === undefined ? '' : repoStyle(stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd()));
 
 /** The fact catalogue of a decision, as form fields. */
-export function factFields(decision: DecisionName): z.infer<typeof FactField>[] {
+function factFields(decision: DecisionName): z.infer<typeof FactField>[] {
   const shape = (factCatalogue[decision] as z.ZodObject).shape as Record<string, z.ZodType>;
   return Object.entries(shape).map(([name, schema]) => {
     const kind = kindOf(schema);
@@ -177,7 +177,7 @@ export function editedText(file: string, text: string, edit: TableEdit): { text:
 const repoStyle = (line: string) => line.replace(/\[ ([^[\]"'#]*?) \]/g, '[$1]');
 
 /** `file:line:col: message` → the row and cell of the edited table it points into. */
-export function placeProblems(file: string, text: string, problems: readonly string[]): PlacedProblem[] {
+function placeProblems(file: string, text: string, problems: readonly string[]): PlacedProblem[] {
   const source = parseSource(file, text);
   const rows = ((source.data as { rows?: Array<{ when?: object; then?: object }> }).rows ?? []);
   const marks: Array<{ line: number; col: number; row?: number; cell?: string }> = [];

@@ -19,7 +19,7 @@ import examples from './examples.json' with { type: 'json' };
 const operations: readonly Operation[] = [...tableOperations, ...studioOperations];
 
 /** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
-export interface OperationExamples {
+interface OperationExamples {
   request?: unknown;
   responses: Record<string, unknown>;
 }

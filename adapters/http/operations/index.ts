@@ -9,7 +9,7 @@ import type { Method, Operation } from './operation.ts';
 import { sandbox } from './sandbox.ts';
 import { service } from './service.ts';
 
-export { keyOf, type Access, type Operation, type Answer, type Response } from './operation.ts';
+export { keyOf, type Access, type Operation, type Response } from './operation.ts';
 
 /**
  * The route table: every operation of the HTTP API, once, in the order GET /openapi.json lists them. A new

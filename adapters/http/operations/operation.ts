@@ -16,7 +16,7 @@ export type Access =
   | 'sandbox'     // no credentials; only with `signalbox serve --sandbox`
   | 'analyst';    // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
 
-export type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';
+type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';
 
 /** `ANY`: every method gets the same answer (Fastify's `all`). */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
@@ -56,7 +56,7 @@ export interface Operation<P extends string = string> {
 }
 
 /** The parameter names of a path template: `/v3/bookings/{bookingId}/passengers/{passengerId}` → `bookingId | passengerId`. */
-export type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamsOf<Rest> : never;
+type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamsOf<Rest> : never;
 
 /** What a handler gets: the request's parts, the service, and the Requestor (Reseller API only). */
 export interface Call<P extends string = string> {

@@ -20,7 +20,7 @@ export const ClockChange = z.union([
  * and exchange requests succeed without overrule codes, even for non-refundable, non-exchangeable tickets. The
  * operator's own tools set it; in the sandbox this control does (our addition to CONTRACT §8).
  */
-export const AfterSalesOverrideChange = z.strictObject({
+const AfterSalesOverrideChange = z.strictObject({
   afterSalesOverride: z.boolean().describe('true: the booking may be refunded in full and exchanged whatever its tickets allow.'),
 });
 
