@@ -132,11 +132,32 @@ const RequestorHeader = z.strictObject({
   organizationCode: z.string().optional(),
 });
 
+/** Headers decoded so far: a reseller sends the same Requestor with every call, so it is decoded once. */
+const decodedRequestors = new Map<string, { salesApplication: string; salesUnitCode: string }>();
+/** Beyond this many different headers the memo starts again, so a caller varying its header cannot grow it. */
+const MAX_DECODED_REQUESTORS = 10_000;
+
 /**
  * Spec §2.1, §5 rule 4: the Requestor header is Base64 of a JSON object. Missing → 86002;
  * not Base64 JSON or lacking a field → 86001; an application not registered for the client → 403.
+ * The decoding is remembered by the header's text; whether the application is the client's is checked every time.
  */
 export function readRequestor(rules: RuleSet, header: string | undefined, client: string): { salesApplication: string; salesUnitCode: string } {
+  const pointer = [{ requestPointer: 'header:Requestor' }];
+  let decoded = header === undefined ? undefined : decodedRequestors.get(header);
+  if (!decoded) {
+    decoded = decodeRequestor(header);
+    if (decodedRequestors.size >= MAX_DECODED_REQUESTORS) decodedRequestors.clear();
+    decodedRequestors.set(header!, decoded);
+  }
+  const { salesApplication, salesUnitCode } = decoded;
+  if (!rules.clients.clients[client]?.salesApplications.includes(salesApplication)) {
+    throw new RuleViolation('FORBIDDEN', { reason: phrase('sales-application-not-yours', { salesApplication }) }, pointer);
+  }
+  return { salesApplication, salesUnitCode };
+}
+
+function decodeRequestor(header: string | undefined): { salesApplication: string; salesUnitCode: string } {
   const pointer = [{ requestPointer: 'header:Requestor' }];
   if (header === undefined || header.trim() === '') throw new RuleViolation('86002', {}, pointer);
   const raw = header.trim();
@@ -156,9 +177,5 @@ export function readRequestor(rules: RuleSet, header: string | undefined, client
     const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
     throw new RuleViolation('86001', { reason: phrase('requestor-field', { field, problem: inBothLanguages(issue) }) }, pointer);
   }
-  const { salesApplication, salesUnitCode } = result.data;
-  if (!rules.clients.clients[client]?.salesApplications.includes(salesApplication)) {
-    throw new RuleViolation('FORBIDDEN', { reason: phrase('sales-application-not-yours', { salesApplication }) }, pointer);
-  }
-  return { salesApplication, salesUnitCode };
+  return { salesApplication: result.data.salesApplication, salesUnitCode: result.data.salesUnitCode };
 }

@@ -11,8 +11,12 @@ import { OFFERS_KEPT_MS } from './store.ts';
  * A character is counted as two bytes, as V8 stores it once one character of the text is outside Latin-1 (an en dash
  * in a passenger type's description is). Kept as UTF-8 Buffers instead, outside the heap, a quote cost 1.5–4× more
  * to put: V8 answers the growth of external memory with more frequent full collections.
+ *
+ * 64 MiB holds the quotes of about 4,000 two-passenger requests (16 KB each) or 1,100 nine-passenger ones: a
+ * sandbox's caller books within seconds of asking. With 512 MiB, a server under load kept its heap near that size,
+ * and the collector's work made an offers request cost about 1.3× as much CPU (docs/performance.md).
  */
-const MAX_QUOTE_BYTES = 512 * 1024 * 1024;
+const MAX_QUOTE_BYTES = 64 * 1024 * 1024;
 
 export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
   const offers = new Map<string, { data: string; at: number }>();
