@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { destination } from 'pino';
 
 /**
  * Structured JSON logs (pino, through Fastify) and W3C Trace Context (https://www.w3.org/TR/trace-context/).
@@ -83,12 +84,19 @@ interface LoggedRequest {
   raw?: IncomingMessage;
 }
 
-/** The pino options of the server's logger, with whatever the caller gave (level, stream, …) on top. */
+/**
+ * The pino options of the server's logger, with whatever the caller gave (level, stream, …) on top.
+ *
+ * Without a stream of the caller's, lines go to stdout asynchronously: a write is in flight while the next lines
+ * gather, so a busy server makes one write for many lines instead of one blocking write per line. Lines still
+ * buffered when the process exits are written then (pino flushes its destinations on exit).
+ */
 export function loggerOptions(given: boolean | object | undefined): false | Record<string, unknown> {
   if (!given) return false;
   const custom = given === true ? {} : (given as Record<string, unknown>);
   return {
     level: 'info',
+    ...(custom['stream'] ? {} : { stream: destination({ dest: 1, sync: false }) }),
     // ISO time and level names make the lines readable without pino-pretty.
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     formatters: { level: (label: string) => ({ level: label }) },

@@ -60,6 +60,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   let service: Service | undefined;
   const app = Fastify({
     logger: loggerOptions(options.logger),
+    // One line per request, written once it is answered (the hooks below), instead of Fastify's two.
+    disableRequestLogging: true,
     bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -124,6 +126,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   // Before compression, so the journal keeps the answer's text (sandbox only: a production server pays nothing).
   app.decorate('requestJournal', options.sandbox ? recordRequests(app, () => service.engine.rules.limits.studioJournalSize, () => clock.now()) : undefined);
+  if (options.logger) {
+    // "request completed" names the request, the answer and its time; "incoming request" only at debug level, for
+    // following a request still in flight.
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.log.debug({ req: request }, 'incoming request'); // a no-op above debug level
+      done();
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      done();
+    });
+  }
   // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024 });
   registerBodyParsers(app);
