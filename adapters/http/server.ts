@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Requestor } from '../../engine/index.ts';
 import { durationMs } from '../../engine/rules/time.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
@@ -48,6 +48,22 @@ export interface ServerOptions {
   extensions?: ReadonlyArray<{ prefix: string; plugin: (app: FastifyInstance) => Promise<void> }>;
 }
 
+/**
+ * One log line per request, written once it is answered: "request completed" (or "request errored") names the
+ * request, the answer and its time. "incoming request" is written at debug level only, to follow a request still
+ * in flight. Fastify's default writes both at info: two lines per request, each serialised and written.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(request: FastifyRequest) {
+    request.log.debug({ req: request }, 'incoming request'); // a no-op above debug level
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */
 const RECENT_TRACES = 500;
 
@@ -60,8 +76,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   let service: Service | undefined;
   const app = Fastify({
     logger: loggerOptions(options.logger),
-    // One line per request, written once it is answered (the hooks below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -126,18 +141,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   // Before compression, so the journal keeps the answer's text (sandbox only: a production server pays nothing).
   app.decorate('requestJournal', options.sandbox ? recordRequests(app, () => service.engine.rules.limits.studioJournalSize, () => clock.now()) : undefined);
-  if (options.logger) {
-    // "request completed" names the request, the answer and its time; "incoming request" only at debug level, for
-    // following a request still in flight.
-    app.addHook('onRequest', (request, _reply, done) => {
-      request.log.debug({ req: request }, 'incoming request'); // a no-op above debug level
-      done();
-    });
-    app.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-      done();
-    });
-  }
   // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024 });
   registerBodyParsers(app);
