@@ -4,6 +4,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { inBothLanguages, phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
 import { durationMs } from '../../engine/rules/time.ts';
+import { headerMemo } from './header-memo.ts';
 
 /**
  * OAuth 2.0 client credentials (RFC 6749 §4.4, spec §5, CONTRACT §3): client secrets checked against
@@ -132,10 +133,8 @@ const RequestorHeader = z.strictObject({
   organizationCode: z.string().optional(),
 });
 
-/** Headers decoded so far: a reseller sends the same Requestor with every call, so it is decoded once. */
-const decodedRequestors = new Map<string, { salesApplication: string; salesUnitCode: string }>();
-/** Beyond this many different headers the memo starts again, so a caller varying its header cannot grow it. */
-const MAX_DECODED_REQUESTORS = 10_000;
+/** A header decoded so far: a reseller sends the same Requestor with every call. A header refused is read again. */
+const decodedRequestor = headerMemo(decodeRequestor);
 
 /**
  * Spec §2.1, §5 rule 4: the Requestor header is Base64 of a JSON object. Missing → 86002;
@@ -144,13 +143,7 @@ const MAX_DECODED_REQUESTORS = 10_000;
  */
 export function readRequestor(rules: RuleSet, header: string | undefined, client: string): { salesApplication: string; salesUnitCode: string } {
   const pointer = [{ requestPointer: 'header:Requestor' }];
-  let decoded = header === undefined ? undefined : decodedRequestors.get(header);
-  if (!decoded) {
-    decoded = decodeRequestor(header);
-    if (decodedRequestors.size >= MAX_DECODED_REQUESTORS) decodedRequestors.clear();
-    decodedRequestors.set(header!, decoded);
-  }
-  const { salesApplication, salesUnitCode } = decoded;
+  const { salesApplication, salesUnitCode } = header === undefined ? decodeRequestor(header) : decodedRequestor(header);
   if (!rules.clients.clients[client]?.salesApplications.includes(salesApplication)) {
     throw new RuleViolation('FORBIDDEN', { reason: phrase('sales-application-not-yours', { salesApplication }) }, pointer);
   }

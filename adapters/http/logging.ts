@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { destination } from 'pino';
 
@@ -37,18 +37,30 @@ export function parseTraceparent(header: string | undefined): { traceId: string;
 
 const contexts = new WeakMap<IncomingMessage, TraceContext>();
 
+/** Random bytes drawn from the system a few kilobytes at a time, not on every request. */
+const entropy = Buffer.alloc(4096);
+let drawn = entropy.length;
+
+/** `bytes` random bytes as lower-case hex (a trace id is 16, a span id 8; all zeros cannot come out in practice). */
+function randomHex(bytes: number): string {
+  if (drawn + bytes > entropy.length) {
+    randomFillSync(entropy);
+    drawn = 0;
+  }
+  drawn += bytes;
+  return entropy.toString('hex', drawn - bytes, drawn);
+}
+
 /** The trace context of a request, made once per request (the child logger and the hooks ask for it). */
 export function traceOf(raw: IncomingMessage): TraceContext {
   let context = contexts.get(raw);
   if (!context) {
     const header = raw.headers['traceparent'];
     const incoming = parseTraceparent(Array.isArray(header) ? header[0] : header);
-    // randomUUID draws from a buffered pool of entropy; randomBytes would ask the system on every request.
-    const fresh = randomUUID().replaceAll('-', '');
-    const spanId = fresh.slice(16);
+    const spanId = randomHex(8);
     context = incoming
       ? { traceId: incoming.traceId, spanId, parentSpanId: incoming.parentSpanId, flags: incoming.flags }
-      : { traceId: randomUUID().replaceAll('-', ''), spanId, flags: '00' };
+      : { traceId: randomHex(16), spanId, flags: '00' };
     contexts.set(raw, context);
   }
   return context;
