@@ -18,6 +18,7 @@ import { startServer, type ServerProcess } from './processes.ts';
  * - the same on Fastify, signalbox's framework;
  * - the floor: Fastify with signalbox's body parser, token check and Requestor, answering the same recorded answer:
  *   what any server that checks its caller as signalbox does and gives this answer costs;
+ * - signalbox on the memory store logging as `signalbox serve` does (JSON lines to stdout, here /dev/null);
  * - BENCH_AGAINST's commit on both stores (bench/baseline.ts).
  */
 export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promise<CaseReport> {
@@ -28,10 +29,12 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
   try {
     const memory = started(await startServer('signalbox', 'memory', 'signalbox-memory'));
     const sqlite = started(await startServer('signalbox', `sqlite:${join(dir, 'signalbox.db')}`, 'signalbox-sqlite'));
+    const logging = started(await startServer('signalbox', 'memory', 'signalbox-memory-logged', undefined, ['logged']));
     const body = JSON.stringify(offersBody(2));
     type Target = { name: string; server: ServerProcess; headers: Record<string, string> };
     const mem: Target = { name: 'signalbox, memory store', server: memory, headers: resellerHeaders(await token(memory.base)) };
     const sql: Target = { name: 'signalbox, SQLite store', server: sqlite, headers: resellerHeaders(await token(sqlite.base)) };
+    const logged: Target = { name: 'signalbox, memory store, logging as `serve` does', server: logging, headers: resellerHeaders(await token(logging.base)) };
 
     // One checked request each: the load is only worth measuring on 200 answers.
     const sizes: string[] = [];
@@ -53,7 +56,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     const top: Target = { name: "ceiling: bare node:http answering signalbox's answer", server: ceiling, headers: resellerHeaders('not-a-token-the-replay-ignores-it') };
     const fastify: Target = { name: "ceiling on Fastify: signalbox's answer, no other work", server: onFastify, headers: top.headers };
     const floor: Target = { name: 'floor: Fastify, body parser, token, Requestor, the same answer', server: floorServer, headers: resellerHeaders(await token(floorServer.base)) };
-    const targets = [top, fastify, floor, mem, sql];
+    const targets = [top, fastify, floor, mem, sql, logged];
     // BENCH_AGAINST=REF: the same servers as built at another commit, in the same rounds (bench/baseline.ts).
     const oldMemory = await memoryServerBefore('signalbox-memory');
     const oldSqlite = await sqliteServerBefore(dir, 'signalbox-sqlite');
@@ -87,6 +90,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.row("the token, Requestor and body checks in CPU: floor's − ceiling on Fastify's", 'µs', beyond(of(floor, 'cpuUs'), of(fastify, 'cpuUs')));
     r.row("signalbox's own work beyond the floor, memory store: signalbox's CPU − floor's", 'µs', beyond(of(mem, 'cpuUs'), of(floor, 'cpuUs')));
     r.row("signalbox's own work beyond the floor, SQLite store: signalbox's CPU − floor's", 'µs', beyond(of(sql, 'cpuUs'), of(floor, 'cpuUs')));
+    r.row('what logging costs: signalbox logging as `serve` does − without logs, memory store', 'µs', beyond(of(logged, 'cpuUs'), of(mem, 'cpuUs')));
     for (const [now, before] of [[mem, old.mem], [sql, old.sql]] as const) {
       if (!before) continue;
       r.ratio(`server CPU per request, ${now.name} / ${before.name}`, ratios(of(now, 'cpuUs'), of(before, 'cpuUs')));

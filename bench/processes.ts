@@ -24,7 +24,7 @@ export interface ServerProcess {
  * `store`: the signalbox server's store, or the replay server's file of recorded answers.
  * `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits).
  */
-export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'replay-fastify' | 'floor', store = 'memory', label: string = kind, tree = root): Promise<ServerProcess> {
+export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'replay-fastify' | 'floor', store = 'memory', label: string = kind, tree = root, options: string[] = []): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
   const execArgv = ['--import', 'tsx', ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {
@@ -34,8 +34,9 @@ export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'repla
     mkdirSync(dir, { recursive: true });
     execArgv.push('--cpu-prof', '--cpu-prof-dir', dir);
   }
-  const child: ChildProcess = fork(join(tree, 'bench/server.ts'), [kind, store], {
-    cwd: tree, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  // stdout to /dev/null: a server that logs (`logged`) writes its lines there, as cheaply as anywhere.
+  const child: ChildProcess = fork(join(tree, 'bench/server.ts'), [kind, store, ...options], {
+    cwd: tree, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
  * A server process the bench starts and loads from another process (so the load generator and the server
  * do not share one event loop). Listens on 127.0.0.1, a free port, and tells the parent over IPC:
  *
- *   tsx bench/server.ts signalbox <memory | sqlite:PATH>   the real server (buildServer, no logger)
+ *   tsx bench/server.ts signalbox <memory | sqlite:PATH> [logged]
+ *                                                          the real server (buildServer), without logs or logging as
+ *                                                          `signalbox serve` does
  *   tsx bench/server.ts bare                               node:http: parse the JSON body, echo it
  *   tsx bench/server.ts replay FILE                        node:http: parse the JSON body, answer what signalbox
  *                                                          answered to the same method and path (FILE: recorded)
@@ -113,11 +115,12 @@ async function floor(file: string): Promise<Listening> {
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
 
-async function signalbox(storeSpec: string): Promise<Listening> {
+/** `logged` (`signalbox <store> logged`): logging as `signalbox serve` does, JSON lines to stdout (here /dev/null). */
+async function signalbox(storeSpec: string, logged = false): Promise<Listening> {
   const { createEngine } = await import('../engine/index.ts');
   const { buildServer } = await import('../adapters/http/server.ts');
   const { openStore } = await import('../adapters/store/open.ts');
-  const app = await buildServer({ engine: createEngine(), store: await openStore(storeSpec), jwtSecret: JWT_SECRET, logger: false });
+  const app = await buildServer({ engine: createEngine(), store: await openStore(storeSpec), jwtSecret: JWT_SECRET, logger: logged ? { level: 'info' } : false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
@@ -133,8 +136,8 @@ function hwm(): number {
 }
 
 async function main() {
-  const [kind, storeSpec = 'memory'] = process.argv.slice(2);
-  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec) : kind === 'replay' ? await replay(storeSpec)
+  const [kind, storeSpec = 'memory', option] = process.argv.slice(2);
+  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec, option === 'logged') : kind === 'replay' ? await replay(storeSpec)
     : kind === 'replay-fastify' ? await replayOnFastify(storeSpec) : kind === 'floor' ? await floor(storeSpec) : undefined;
   if (!server) throw new Error(`usage: server.ts bare | signalbox <store> | replay <file> | replay-fastify <file> | floor <file>; got ${kind}`);
   let stopping = false;
