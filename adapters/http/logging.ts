@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { destination } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { destination, pino, type Logger } from 'pino';
 
 /**
  * Structured JSON logs (pino, through Fastify) and W3C Trace Context (https://www.w3.org/TR/trace-context/).
@@ -68,6 +69,10 @@ export function traceOf(raw: IncomingMessage): TraceContext {
 
 export const traceparentOf = (context: TraceContext) => `00-${context.traceId}-${context.spanId}-${context.flags}`;
 
+/** What every line a request logs names of its trace. */
+export const traceFields = (context: TraceContext) =>
+  context.parentSpanId ? { traceId: context.traceId, spanId: context.spanId, parentSpanId: context.parentSpanId } : { traceId: context.traceId, spanId: context.spanId };
+
 /** The headers a request is logged with. Anything else (Authorization, Ocp-Apim-Subscription-Key, cookies) is left out. */
 const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'accept-language', 'requestor', 'traceparent', 'x-request-id'];
 
@@ -132,4 +137,31 @@ export function loggerOptions(given: boolean | object | undefined): false | Reco
       ...((custom['serializers'] as object | undefined) ?? {}),
     },
   };
+}
+
+/**
+ * The server's loggers on one destination: `root`, Fastify's, which redacts every line (REDACTED_PATHS), and `lines`,
+ * the same without redaction, for the one line per request whose fields the serializers above allow-list.
+ */
+export function serverLoggers(options: Record<string, unknown>): { root: Logger; lines: Logger } {
+  const { stream, redact, ...plain } = options as { stream?: NodeJS.WritableStream; redact?: unknown };
+  const make = (o: object) => (stream ? pino(o, stream) : pino(o));
+  return { root: make({ ...plain, redact }), lines: make(plain) };
+}
+
+/**
+ * A request's logger, made only when something is logged for the request. Most requests log only their "request
+ * completed" line, which needs none; making a pino child for every request costs more than that line.
+ */
+export function lazyChild(make: () => FastifyBaseLogger): FastifyBaseLogger {
+  let child: FastifyBaseLogger | undefined;
+  const real = () => (child ??= make());
+  const level = (name: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent') =>
+    (...args: unknown[]) => (real()[name] as (...a: unknown[]) => void)(...args);
+  return {
+    get level() { return real().level; },
+    set level(value: string) { real().level = value; },
+    fatal: level('fatal'), error: level('error'), warn: level('warn'), info: level('info'), debug: level('debug'), trace: level('trace'), silent: level('silent'),
+    child: (bindings: Record<string, unknown>, options?: object) => real().child(bindings, options),
+  } as FastifyBaseLogger;
 }
