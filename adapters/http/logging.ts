@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { destination, pino, type Logger } from 'pino';
+import { destination, pino, type DestinationStream, type Logger } from 'pino';
 
 /**
  * Structured JSON logs (pino, through Fastify) and W3C Trace Context (https://www.w3.org/TR/trace-context/).
@@ -144,9 +144,8 @@ export function loggerOptions(given: boolean | object | undefined): false | Reco
  * the same without redaction, for the one line per request whose fields the serializers above allow-list.
  */
 export function serverLoggers(options: Record<string, unknown>): { root: Logger; lines: Logger } {
-  const { stream, redact, ...plain } = options as { stream?: NodeJS.WritableStream; redact?: unknown };
-  const make = (o: object) => (stream ? pino(o, stream) : pino(o));
-  return { root: make({ ...plain, redact }), lines: make(plain) };
+  const { stream, redact, ...plain } = options as { stream: DestinationStream; redact: unknown };
+  return { root: pino({ ...plain, redact } as object, stream), lines: pino(plain as object, stream) };
 }
 
 /**
