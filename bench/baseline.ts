@@ -10,7 +10,7 @@ import { startServer, type ServerProcess } from './processes.ts';
 /**
  * Another commit (`BENCH_AGAINST=REF`, e.g. the commit before a change), measured beside the working tree in the same run:
  * on a shared machine whose speed moves by 20–30 % from one minute to the next, and by 3–4× from one day to the next
- * (PERFORMANCE.md), a change of 10 % shows only when both sides are measured in the same moments. The commit is
+ * (docs/performance.md), a change of 10 % shows only when both sides are measured in the same moments. The commit is
  * extracted with `git archive` into a temp folder that borrows this clone's node_modules, once per process, and
  * removed when the process exits.
  */
@@ -30,8 +30,15 @@ export function treeAt(ref: string): { commit: string; dir: string } {
   return (extracted = { commit, dir });
 }
 
-/** The commit named by BENCH_AGAINST, if any. */
-export const against = (): string | undefined => process.env['BENCH_AGAINST'] || undefined;
+/**
+ * The commit the bench compares with: BENCH_AGAINST, or DEFAULT_AGAINST when it is not set; `BENCH_AGAINST=none`
+ * measures this tree alone.
+ */
+export const DEFAULT_AGAINST = 'f26a576';
+export const against = (): string | undefined => {
+  const given = process.env['BENCH_AGAINST'] ?? DEFAULT_AGAINST;
+  return given === '' || given === 'none' ? undefined : given;
+};
 
 /** The engine of another commit, loaded into this process beside the working tree's (timed in turns by `interleaved`). */
 export async function engineAt(ref: string): Promise<{ commit: string; createEngine: typeof createEngine }> {
@@ -49,6 +56,14 @@ export async function sqliteServerBefore(dir: string, label: string): Promise<{ 
   if (!ref) return undefined;
   const { commit, dir: tree } = treeAt(ref);
   return { commit, server: await startServer('signalbox', `sqlite:${join(dir, `${commit}.db`)}`, `${label}-${commit}`, tree) };
+}
+
+/** The same on the memory store. */
+export async function memoryServerBefore(label: string): Promise<{ commit: string; server: ServerProcess } | undefined> {
+  const ref = against();
+  if (!ref) return undefined;
+  const { commit, dir: tree } = treeAt(ref);
+  return { commit, server: await startServer('signalbox', 'memory', `${label}-${commit}`, tree) };
 }
 
 /**

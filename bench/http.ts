@@ -1,52 +1,44 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sqliteServerBefore } from './baseline.ts';
+import { memoryServerBefore, sqliteServerBefore } from './baseline.ts';
 import { client, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
 import { fmt, fmtBytes, median, ratios, report, rotated, type CaseReport } from './measure.ts';
 import { startServer, type ServerProcess } from './processes.ts';
 
 /**
- * HTTP POST /v3/offers (2 passengers, the 2-leg fixture trip upp-sto-gbg, a real token and the Requestor
- * header) against a bare node:http server that parses the same JSON body and echoes it. Every server runs
- * in its own process; autocannon (50 connections) runs in the bench's. Runs of the servers are interleaved
- * so that noise from other work on the machine falls on all of them alike.
+ * HTTP POST /v3/offers (2 passengers, the 2-leg fixture trip upp-sto-gbg, a real token and the Requestor header),
+ * autocannon at 50 connections in the bench's process, every server in its own. The figure the goals read is the
+ * server's CPU time per request (all its threads, from /proc): steadier than requests/s on a shared machine.
  *
- * signalbox runs twice: on the memory store, and on SQLite in a temp dir (the default store, where every
- * POST /offers is a durable commit of the offers it made).
- *
- * The ceiling: a bare node:http server that parses the same request and answers signalbox's 15.7 KB answer to
- * it (recorded, serialised anew each time), doing none of signalbox's work. What a request may cost beyond that
- * ceiling's time, at the goal's share of the echo, is the budget of all of signalbox's own work.
+ * Beside signalbox on the memory store and on SQLite (a temp dir), in the same rounds:
+ * - the ceiling: a bare node:http server that parses the same request and answers signalbox's answer to it
+ *   (recorded, serialised anew each time), doing none of signalbox's work; its p99 is the latency goal's reference;
+ * - the same on Fastify, signalbox's framework;
+ * - the floor: Fastify with signalbox's body parser, token check and Requestor, answering the same recorded answer:
+ *   what any server that checks its caller as signalbox does and gives this answer costs;
+ * - signalbox on the memory store logging as `signalbox serve` does (JSON lines to stdout, here /dev/null);
+ * - BENCH_AGAINST's commit on both stores (bench/baseline.ts).
  */
 export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promise<CaseReport> {
   const r = report('http', `POST /v3/offers, 2 passengers, 1 trip of 2 legs; autocannon 50 connections, ${DURATION} s per run`);
   const dir = mkdtempSync(join(tmpdir(), 'signalbox-bench-http-'));
   const servers: ServerProcess[] = [];
+  const started = (s: ServerProcess) => { servers.push(s); return s; };
   try {
-    const bare = await startServer('bare');
-    servers.push(bare);
-    const memory = await startServer('signalbox', 'memory', 'signalbox-memory');
-    servers.push(memory);
-    const sqlite = await startServer('signalbox', `sqlite:${join(dir, 'signalbox.db')}`, 'signalbox-sqlite');
-    servers.push(sqlite);
-
+    const memory = started(await startServer('signalbox', 'memory', 'signalbox-memory'));
+    const sqlite = started(await startServer('signalbox', `sqlite:${join(dir, 'signalbox.db')}`, 'signalbox-sqlite'));
+    const logging = started(await startServer('signalbox', 'memory', 'signalbox-memory-logged', undefined, ['logged']));
     const body = JSON.stringify(offersBody(2));
-    const targets = [
-      { name: 'bare node:http echo', server: bare, headers: resellerHeaders('not-a-token-the-echo-ignores-it') },
-      { name: 'signalbox, memory store', server: memory, headers: resellerHeaders(await token(memory.base)) },
-      { name: 'signalbox, SQLite store', server: sqlite, headers: resellerHeaders(await token(sqlite.base)) },
-    ];
-    // BENCH_AGAINST=REF: the same SQLite server as built at another commit, in the same rounds (bench/baseline.ts).
-    const before = await sqliteServerBefore(dir, 'signalbox-sqlite');
-    if (before) {
-      servers.push(before.server);
-      targets.push({ name: `signalbox at ${before.commit}, SQLite store`, server: before.server, headers: resellerHeaders(await token(before.server.base)) });
-    }
+    type Target = { name: string; server: ServerProcess; headers: Record<string, string> };
+    const mem: Target = { name: 'signalbox, memory store', server: memory, headers: resellerHeaders(await token(memory.base)) };
+    const sql: Target = { name: 'signalbox, SQLite store', server: sqlite, headers: resellerHeaders(await token(sqlite.base)) };
+    const logged: Target = { name: 'signalbox, memory store, logging as `serve` does', server: logging, headers: resellerHeaders(await token(logging.base)) };
+
     // One checked request each: the load is only worth measuring on 200 answers.
     const sizes: string[] = [];
-    const check = async (t: (typeof targets)[number]) => {
+    const check = async (t: Target) => {
       const c = client(t.server.base, 1);
       const res = await c.send('POST', '/v3/offers', body, t.headers);
       c.close();
@@ -54,74 +46,70 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       sizes.push(`${t.name} ${fmtBytes(Buffer.byteLength(res.text))}`);
       return res;
     };
-    for (const t of [...targets]) {
-      const res = await check(t);
-      if (t.server !== memory) continue;
-      const file = join(dir, 'offers-answer.json');
-      writeFileSync(file, JSON.stringify([{ method: 'POST', path: '/v3/offers', status: res.status, body: res.body }]));
-      const ceiling = await startServer('replay', file, 'replay-offers');
-      servers.push(ceiling);
-      const onFastify = await startServer('replay-fastify', file, 'replay-offers-fastify');
-      servers.push(onFastify);
-      targets.splice(1, 0,
-        { name: "ceiling: bare node:http answering signalbox's answer", server: ceiling, headers: targets[0]!.headers },
-        { name: "ceiling on Fastify: signalbox's answer, no other work", server: onFastify, headers: targets[0]!.headers });
-      await check(targets[1]!);
-      await check(targets[2]!);
-    }
-    // The server's CPU time per request (all its threads, /proc) beside requests/s: steadier on a shared machine.
-    const once = async (t: (typeof targets)[number], seconds?: number) => {
-      const cpu0 = t.server.cpuMs();
-      const x = clean(t.name, await load({ base: t.server.base, method: 'POST', path: '/v3/offers', headers: t.headers, body, ...(seconds ? { seconds } : {}) }));
-      return { ...x, cpuUs: ((t.server.cpuMs() - cpu0) * 1000) / Math.max(1, x.requests) };
-    };
+    const answer = await check(mem);
+    await check(sql);
+    const file = join(dir, 'offers-answer.json');
+    writeFileSync(file, JSON.stringify([{ method: 'POST', path: '/v3/offers', status: answer.status, body: answer.body }]));
+    const ceiling = started(await startServer('replay', file, 'replay-offers'));
+    const onFastify = started(await startServer('replay-fastify', file, 'replay-offers-fastify'));
+    const floorServer = started(await startServer('floor', file, 'floor-offers'));
+    const top: Target = { name: "ceiling: bare node:http answering signalbox's answer", server: ceiling, headers: resellerHeaders('not-a-token-the-replay-ignores-it') };
+    const fastify: Target = { name: "ceiling on Fastify: signalbox's answer, no other work", server: onFastify, headers: top.headers };
+    const floor: Target = { name: 'floor: Fastify, body parser, token, Requestor, the same answer', server: floorServer, headers: resellerHeaders(await token(floorServer.base)) };
+    const targets = [top, fastify, floor, mem, sql, logged];
+    // BENCH_AGAINST=REF: the same servers as built at another commit, in the same rounds (bench/baseline.ts).
+    const oldMemory = await memoryServerBefore('signalbox-memory');
+    const oldSqlite = await sqliteServerBefore(dir, 'signalbox-sqlite');
+    const old: { mem?: Target; sql?: Target } = {};
+    if (oldMemory) old.mem = { name: `signalbox at ${oldMemory.commit}, memory store`, server: started(oldMemory.server), headers: resellerHeaders(await token(oldMemory.server.base)) };
+    if (oldSqlite) old.sql = { name: `signalbox at ${oldSqlite.commit}, SQLite store`, server: started(oldSqlite.server), headers: resellerHeaders(await token(oldSqlite.server.base)) };
+    for (const t of [old.mem, old.sql]) if (t) targets.push(t);
+    for (const t of targets.slice(0, 3)) await check(t);
 
+    // The server's CPU time per request (all its threads, /proc) beside requests/s: steadier on a shared machine.
+    type Run = LoadResult & { cpuUs: number; userUs: number; systemUs: number };
+    const once = async (t: Target, seconds?: number): Promise<Run> => {
+      const cpu0 = t.server.cpuSplitMs();
+      const x = clean(t.name, await load({ base: t.server.base, method: 'POST', path: '/v3/offers', headers: t.headers, body, ...(seconds ? { seconds } : {}) }));
+      const cpu1 = t.server.cpuSplitMs();
+      const per = (ms: number) => (ms * 1000) / Math.max(1, x.requests);
+      return { ...x, cpuUs: per(cpu1.user + cpu1.system - cpu0.user - cpu0.system), userUs: per(cpu1.user - cpu0.user), systemUs: per(cpu1.system - cpu0.system) };
+    };
     for (const t of targets) await once(t, Math.min(3, DURATION)); // warm-up: JIT, connection pools, SQLite pages
-    const results = new Map<string, Array<LoadResult & { cpuUs: number }>>(targets.map((t) => [t.name, []]));
+    const results = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
     // Each round starts one target later than the last, so that no server always runs after the same one.
     for (let i = 0; i < runs; i++) for (const t of rotated(targets, i)) results.get(t.name)!.push(await once(t));
 
-    const rps = (name: string) => results.get(name)!.map((x) => x.rps);
-    const p99 = (name: string) => results.get(name)!.map((x) => x.p99);
-    for (const t of targets) r.row(`${t.name}: requests/s`, 'req/s', rps(t.name));
-    for (const t of targets) r.row(`${t.name}: p99 latency`, 'ms', p99(t.name));
-    for (const t of targets) r.row(`${t.name}: p50 latency`, 'ms', results.get(t.name)!.map((x) => x.p50));
-    const cpu = (name: string) => results.get(name)!.map((x) => x.cpuUs);
-    for (const t of targets) r.row(`${t.name}: server CPU per request (all threads)`, 'µs', cpu(t.name));
-    const [echo, top, fastify, mem, sql, old] = targets;
-    if (old) {
-      r.ratio(`this tree / ${before!.commit}, SQLite store (requests/s)`, ratios(rps(sql!.name), rps(old.name)));
-      r.ratio(`this tree / ${before!.commit}, SQLite store (server CPU per request)`, ratios(cpu(sql!.name), cpu(old.name)));
+    const of = (t: Target, key: keyof Run) => results.get(t.name)!.map((x) => x[key]);
+    for (const t of targets) r.row(`${t.name}: server CPU per request (all threads)`, 'µs', of(t, 'cpuUs'));
+    for (const t of targets) r.row(`  of which in the kernel (system time): ${t.name}`, 'µs', of(t, 'systemUs'));
+    for (const t of targets) r.row(`${t.name}: requests/s`, 'req/s', of(t, 'rps'));
+    for (const t of targets) r.row(`${t.name}: p99 latency`, 'ms', of(t, 'p99'));
+    const beyond = (xs: number[], base: number[]) => xs.map((x, i) => x - base[i]!);
+    r.row("Fastify's own work in CPU: ceiling on Fastify's − ceiling's", 'µs', beyond(of(fastify, 'cpuUs'), of(top, 'cpuUs')));
+    r.row("the token, Requestor and body checks in CPU: floor's − ceiling on Fastify's", 'µs', beyond(of(floor, 'cpuUs'), of(fastify, 'cpuUs')));
+    r.row("signalbox's own work beyond the floor, memory store: signalbox's CPU − floor's", 'µs', beyond(of(mem, 'cpuUs'), of(floor, 'cpuUs')));
+    r.row("signalbox's own work beyond the floor, SQLite store: signalbox's CPU − floor's", 'µs', beyond(of(sql, 'cpuUs'), of(floor, 'cpuUs')));
+    r.row('what logging costs: signalbox logging as `serve` does − without logs, memory store', 'µs', beyond(of(logged, 'cpuUs'), of(mem, 'cpuUs')));
+    for (const [now, before] of [[mem, old.mem], [sql, old.sql]] as const) {
+      if (!before) continue;
+      r.ratio(`server CPU per request, ${now.name} / ${before.name}`, ratios(of(now, 'cpuUs'), of(before, 'cpuUs')));
+      r.ratio(`requests/s, ${now.name} / ${before.name}`, ratios(of(now, 'rps'), of(before, 'rps')));
     }
-    const memShare = r.ratio('signalbox memory / bare (requests/s)', ratios(rps(mem!.name), rps(echo!.name)), '%');
-    const sqlShare = r.ratio('signalbox SQLite / bare (requests/s)', ratios(rps(sql!.name), rps(echo!.name)), '%');
-    const topShare = r.ratio('ceiling / bare (requests/s)', ratios(rps(top!.name), rps(echo!.name)), '%');
-    const fastifyShare = r.ratio('ceiling on Fastify / bare (requests/s)', ratios(rps(fastify!.name), rps(echo!.name)), '%');
-    // Time per request at 50 connections is 1 / (requests/s); the ceiling's is the least any server answering 15.7 KB
-    // spends. At 35 % of the echo, signalbox's own work (Fastify, token, Requestor, validation, engine, storing the
-    // offers) may cost the difference; beside it, what that work costs now.
-    const perRequest = (name: string) => rps(name).map((x) => 1e6 / x);
-    const beyond = (xs: number[], ceiling: number[]) => xs.map((x, i) => x - ceiling[i]!);
-    const budget = beyond(perRequest(echo!.name).map((t) => t / 0.35), perRequest(top!.name));
-    const ownWork = beyond(perRequest(mem!.name), perRequest(top!.name));
-    r.row("budget for signalbox's own work at 35 % of the echo: 1 / (0.35 × echo) − 1 / ceiling", 'µs', budget);
-    r.row("Fastify's own work: 1 / ceiling on Fastify − 1 / ceiling", 'µs', beyond(perRequest(fastify!.name), perRequest(top!.name)));
-    r.row("signalbox's own work now, memory store: 1 / signalbox − 1 / ceiling", 'µs', ownWork);
-    // The same in server CPU per request, steadier on a shared machine than requests/s.
-    r.row("CPU budget for signalbox's own work at 35 % of the echo: echo's CPU / 0.35 − ceiling's", 'µs', beyond(cpu(echo!.name).map((c) => c / 0.35), cpu(top!.name)));
-    r.row("Fastify's own work in CPU: ceiling on Fastify's − ceiling's", 'µs', beyond(cpu(fastify!.name), cpu(top!.name)));
-    r.row("signalbox's own work in CPU, memory store: signalbox's − ceiling's", 'µs', beyond(cpu(mem!.name), cpu(top!.name)));
-    r.goal('POST /v3/offers ≥ 35% of bare requests/s (memory store)', median(memShare) >= 0.35, `${fmt(median(memShare) * 100)}%`);
-    r.goal('POST /v3/offers ≥ 35% of bare requests/s (SQLite store)', median(sqlShare) >= 0.35, `${fmt(median(sqlShare) * 100)}%`);
-    r.goal('POST /v3/offers p99 < 10 ms at 50 connections (memory store)', median(p99(mem!.name)) < 10, `${fmt(median(p99(mem!.name)))} ms`);
-    r.goal('POST /v3/offers p99 < 10 ms at 50 connections (SQLite store)', median(p99(sql!.name)) < 10, `${fmt(median(p99(sql!.name)))} ms`);
-    r.note(`the goal against the ceilings: a server doing nothing but answering signalbox's answer reaches ${fmt(median(topShare) * 100)}% of the echo `
-      + `(${fmt(median(fastifyShare) * 100)}% on Fastify), with p99 ${fmt(median(p99(top!.name)))} ms (${fmt(median(p99(fastify!.name)))} ms); `
-      + `35% leaves ${fmt(median(budget))} µs per request for all of signalbox's own work, which takes ${fmt(median(ownWork))} µs`);
+    const p99Memory = r.ratio('p99, memory store / ceiling (same round)', ratios(of(mem, 'p99'), of(top, 'p99')));
+    const p99Sqlite = r.ratio('p99, SQLite store / ceiling (same round)', ratios(of(sql, 'p99'), of(top, 'p99')));
+    const cpuMemory = median(of(mem, 'cpuUs'));
+    const cpuSqlite = median(of(sql, 'cpuUs'));
+    r.goal('POST /v3/offers ≤ 200 µs server CPU per request (memory store)', cpuMemory <= 200, `${fmt(cpuMemory)} µs`);
+    r.goal('POST /v3/offers ≤ 230 µs server CPU per request (SQLite store)', cpuSqlite <= 230, `${fmt(cpuSqlite)} µs`);
+    r.goal("POST /v3/offers p99 at 50 connections ≤ 2× the ceiling's p99 (memory store)", median(p99Memory) <= 2, `${fmt(median(p99Memory))}×, ${fmt(median(of(mem, 'p99')))} ms against ${fmt(median(of(top, 'p99')))} ms`);
+    r.goal("POST /v3/offers p99 at 50 connections ≤ 2× the ceiling's p99 (SQLite store)", median(p99Sqlite) <= 2, `${fmt(median(p99Sqlite))}×, ${fmt(median(of(sql, 'p99')))} ms against ${fmt(median(of(top, 'p99')))} ms`);
+    r.note(`the floor (Fastify, signalbox's body parser, token and Requestor, the same answer) costs ${fmt(median(of(floor, 'cpuUs')))} µs of server CPU per request; `
+      + `the ceilings ${fmt(median(of(top, 'cpuUs')))} µs (node:http) and ${fmt(median(of(fastify, 'cpuUs')))} µs (Fastify)`);
     r.note(`request body ${fmtBytes(Buffer.byteLength(body))}; response bodies: ${sizes.join(', ')}`);
     const mm = await memory.memory();
     const sm = await sqlite.memory();
-    r.note(`server RSS after the runs: memory store ${fmtBytes(mm.rss)} (it keeps up to 512 MiB of quotes), SQLite store ${fmtBytes(sm.rss)}`);
+    r.note(`server RSS after the runs: memory store ${fmtBytes(mm.rss)} (it keeps up to 64 MiB of quotes), SQLite store ${fmtBytes(sm.rss)}`);
   } finally {
     for (const s of servers) await s.stop();
     rmSync(dir, { recursive: true, force: true });

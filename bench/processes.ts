@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { root } from './fixtures.ts';
 
@@ -14,6 +15,8 @@ export interface ServerProcess {
   memory(): Promise<{ rss: number; heapUsed: number; hwm: number }>;
   /** CPU time the server process has used so far (user + system, all threads), in ms; from /proc, so Linux only. */
   cpuMs(): number;
+  /** The same, split: user time (our code, V8, Node) and system time (the kernel: sockets, fsync, wake-ups). */
+  cpuSplitMs(): { user: number; system: number };
   stop(): Promise<void>;
 }
 
@@ -21,7 +24,7 @@ export interface ServerProcess {
  * `store`: the signalbox server's store, or the replay server's file of recorded answers.
  * `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits).
  */
-export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'replay-fastify', store = 'memory', label: string = kind, tree = root): Promise<ServerProcess> {
+export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'replay-fastify' | 'floor', store = 'memory', label: string = kind, tree = root, options: string[] = []): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
   const execArgv = ['--import', 'tsx', ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {
@@ -31,8 +34,9 @@ export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'repla
     mkdirSync(dir, { recursive: true });
     execArgv.push('--cpu-prof', '--cpu-prof-dir', dir);
   }
-  const child: ChildProcess = fork(join(tree, 'bench/server.ts'), [kind, store], {
-    cwd: tree, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  // stdout to /dev/null: a server that logs (`logged`) writes its lines there, as cheaply as anywhere.
+  const child: ChildProcess = fork(join(tree, 'bench/server.ts'), [kind, store, ...options], {
+    cwd: tree, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -44,9 +48,11 @@ export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'repla
     });
   });
   child.removeAllListeners('exit');
+  pin(child.pid!, SERVER_CPU);
   return {
     pid: child.pid!,
     cpuMs: () => cpuMsOf(child.pid!),
+    cpuSplitMs: () => cpuSplitMsOf(child.pid!),
     base: `http://127.0.0.1:${port}`,
     memory: () => new Promise((resolve) => {
       child.on('message', function got(m: { rss?: number; heapUsed?: number; hwm?: number }) {
@@ -68,13 +74,38 @@ export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'repla
 let ticksPerSecond: number | undefined;
 
 /**
+ * BENCH_PIN (on by default on a machine with two or more cores, `BENCH_PIN=0` to turn off): the servers run on the
+ * last core and the bench's own process, the load generator, on the first, as the simulators were compared; so
+ * the server and its client never take turns on one core. Every thread of the process is moved (`taskset -a`);
+ * threads started later inherit it.
+ */
+const PIN = process.env['BENCH_PIN'] !== '0' && cpus().length >= 2;
+const SERVER_CPU = cpus().length - 1;
+export const CLIENT_CPU = 0;
+
+export function pin(pid: number, cpu: number): void {
+  if (!PIN) return;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+  } catch { /* no taskset: unpinned, as before */ }
+}
+
+/** How the bench's processes are placed, for the report's header. */
+export const placement = () => (PIN ? `servers on core ${SERVER_CPU}, load generator on core ${CLIENT_CPU} (taskset; BENCH_PIN=0 to turn off)` : 'unpinned');
+
+/**
  * utime + stime of a process from /proc/<pid>/stat (fields 14 and 15, in clock ticks). CPU time used per
  * request or lifecycle is what the server costs, whatever else shares the machine: a steadier figure than
  * throughput on a busy 2-core machine.
  */
 function cpuMsOf(pid: number): number {
+  const { user, system } = cpuSplitMsOf(pid);
+  return user + system;
+}
+
+function cpuSplitMsOf(pid: number): { user: number; system: number } {
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  return { user: (Number(fields[11]) * 1000) / ticksPerSecond, system: (Number(fields[12]) * 1000) / ticksPerSecond };
 }

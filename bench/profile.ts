@@ -77,6 +77,19 @@ export function summarise(file: string, top = 25): string {
   ].join('\n');
 }
 
+/**
+ * A profile file as given, or a folder's main-thread profiles (node names them CPU.<date>.<time>.<pid>.<thread>.<seq>;
+ * thread 0 is the main thread, the others are workers such as tsx's module loader), biggest first.
+ */
+export function mainProfiles(path: string): string[] {
+  const walk = (at: string): string[] => statSync(at).isDirectory()
+    ? readdirSync(at).sort().flatMap((f) => walk(join(at, f)))
+    : at.endsWith('.cpuprofile') ? [at] : [];
+  const found = walk(path);
+  const main = statSync(path).isDirectory() ? found.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)) : found;
+  return (main.length > 0 ? main : found).sort((a, b) => statSync(b).size - statSync(a).size);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   const topAt = args.indexOf('--top');
@@ -86,14 +99,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.stderr.write('usage: tsx bench/profile.ts FILE.cpuprofile|DIR… [--top N]\n');
     process.exit(2);
   }
-  // In a folder: every main-thread profile under it (node names them CPU.<date>.<time>.<pid>.<thread>.<seq>;
-  // thread 0 is the main thread, the others are workers such as tsx's module loader).
-  const walk = (path: string): string[] => statSync(path).isDirectory()
-    ? readdirSync(path).sort().flatMap((f) => walk(join(path, f)))
-    : path.endsWith('.cpuprofile') ? [path] : [];
-  for (const path of paths) {
-    const found = walk(path);
-    const main = statSync(path).isDirectory() ? found.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)) : found;
-    for (const f of main.length > 0 ? main : found) process.stdout.write(`${summarise(f, top)}\n`);
-  }
+  for (const path of paths) for (const f of mainProfiles(path)) process.stdout.write(`${summarise(f, top)}\n`);
 }

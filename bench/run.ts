@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem } from 'node:os';
-import { against, treeAt } from './baseline.ts';
+import { against, DEFAULT_AGAINST, treeAt } from './baseline.ts';
 import { root } from './fixtures.ts';
 import { fmtBytes, printReport, table, type CaseReport } from './measure.ts';
+import { CLIENT_CPU, pin, placement } from './processes.ts';
 
 /**
  * `npm run bench [-- CASE…]`: runs the bench cases (all by default) one after another and prints, for each,
@@ -12,14 +13,15 @@ import { fmtBytes, printReport, table, type CaseReport } from './measure.ts';
  *
  * Environment: BENCH_RUNS (runs per figure), BENCH_DURATION (seconds per HTTP load run),
  * BENCH_SCALE=small (10k / 100k bookings instead of 10k / 1M), BENCH_CPU_PROF=DIR (server processes
- * write CPU profiles there), BENCH_JSON=FILE (every figure as JSON), BENCH_AGAINST=REF (also measure that commit,
- * in the same rounds: bench/baseline.ts), BENCH_SERVER_FLAGS (node flags for the bench's servers).
+ * write CPU profiles there), BENCH_JSON=FILE (every figure as JSON), BENCH_AGAINST=REF (the commit measured in the
+ * same rounds, bench/baseline.ts; f26a576 unless given, `none` for none), BENCH_SERVER_FLAGS (node flags for the
+ * bench's servers), BENCH_PIN=0 (servers and load generator not pinned to cores).
  */
 const cases: Record<string, { about: string; load: () => Promise<{ run: () => Promise<CaseReport> }> }> = {
   rules: { about: 'compiled rule evaluator vs json-rules-engine, 9 passengers', load: () => import('./rules.ts') },
   engine: { about: 'engine.offers in-process, 1 and 9 passengers', load: () => import('./engine.ts') },
-  http: { about: 'HTTP POST /v3/offers vs a bare node:http echo (autocannon)', load: () => import('./http.ts') },
-  lifecycle: { about: 'HTTP sale lifecycle on SQLite with durable commits, lifecycles/s', load: () => import('./lifecycle.ts') },
+  http: { about: 'HTTP POST /v3/offers, server CPU per request, against ceilings and a floor (autocannon)', load: () => import('./http.ts') },
+  lifecycle: { about: 'HTTP sales (offers → booking → fulfillment) and refunds, server CPU per sale, SQLite and memory', load: () => import('./lifecycle.ts') },
   scale: { about: 'POST /offers and GET booking with 10k and 1M stored bookings; bytes/booking; RSS', load: () => import('./scale.ts') },
   scenarios: { about: 'scenario runner steps/s in-process', load: () => import('./scenarios.ts') },
 };
@@ -44,6 +46,7 @@ async function main() {
     return 2;
   }
   const chosen = args.length > 0 ? args : Object.keys(cases);
+  pin(process.pid, CLIENT_CPU);
   const ref = against();
   let before: string | undefined;
   try {
@@ -60,7 +63,8 @@ async function main() {
     memory: `${fmtBytes(totalmem())} total, ${fmtBytes(freemem())} free`,
     load: sh('cat', ['/proc/loadavg']),
     commit: `${sh('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' + uncommitted changes' : ''}`,
-    ...(before ? { against: `${before} (BENCH_AGAINST=${ref})` } : {}),
+    ...(before ? { against: `${before} (BENCH_AGAINST=${process.env['BENCH_AGAINST'] ?? `unset, so ${DEFAULT_AGAINST}`})` } : {}),
+    placing: placement(),
   };
   process.stdout.write(`signalbox bench: ${chosen.join(', ')}\n${Object.entries(machine).map(([k, v]) => `  ${k.padEnd(7)} ${v}`).join('\n')}\n\n`);
 

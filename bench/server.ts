@@ -6,11 +6,15 @@ import type { AddressInfo } from 'node:net';
  * A server process the bench starts and loads from another process (so the load generator and the server
  * do not share one event loop). Listens on 127.0.0.1, a free port, and tells the parent over IPC:
  *
- *   tsx bench/server.ts signalbox <memory | sqlite:PATH>   the real server (buildServer, no logger)
+ *   tsx bench/server.ts signalbox <memory | sqlite:PATH> [logged]
+ *                                                          the real server (buildServer), without logs or logging as
+ *                                                          `signalbox serve` does
  *   tsx bench/server.ts bare                               node:http: parse the JSON body, echo it
  *   tsx bench/server.ts replay FILE                        node:http: parse the JSON body, answer what signalbox
  *                                                          answered to the same method and path (FILE: recorded)
  *   tsx bench/server.ts replay-fastify FILE                the same on Fastify, signalbox's HTTP framework
+ *   tsx bench/server.ts floor FILE                         the floor: replay-fastify with signalbox's JSON body parser,
+ *                                                          token check and Requestor (and POST /oauth2/token)
  *
  * IPC messages in: 'stop' (close and exit 0, so that --cpu-prof writes its profile), 'memory'.
  * Out: { port }, { rss, heapUsed, hwm } and { error }.
@@ -82,11 +86,41 @@ async function replayOnFastify(file: string): Promise<Listening> {
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
 
-async function signalbox(storeSpec: string): Promise<Listening> {
+/**
+ * The floor of a signalbox answer: Fastify with signalbox's own request body parser (depth and array bounds), its
+ * token check (HS256, verified claims remembered) and Requestor header, answering the recorded answer serialised
+ * anew. What any server that checks the caller as signalbox does and gives the same answer costs at least; no
+ * offer is made, nothing stored, no hook, no log.
+ */
+async function floor(file: string): Promise<Listening> {
+  const { default: Fastify } = await import('fastify');
+  const { createEngine } = await import('../engine/index.ts');
+  const { createAuthenticator, readRequestor } = await import('../adapters/http/auth.ts');
+  const { registerBodyParsers } = await import('../adapters/http/body.ts');
+  const engine = createEngine();
+  const auth = createAuthenticator(() => engine.rules, JWT_SECRET);
+  const answerTo = recorded(file);
+  const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
+  app.decorate('engine', engine);
+  registerBodyParsers(app);
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  app.post('/oauth2/token', async (req) => auth.issue(req.headers.authorization, req.body as Record<string, string>));
+  app.all('/*', async (req, reply) => {
+    const client = await auth.verify(req.headers.authorization, 'reseller');
+    readRequestor(engine.rules, req.headers['requestor'] as string | undefined, client);
+    const answer = answerTo(req.method, req.url);
+    return reply.code(answer.status).send(answer.body);
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+}
+
+/** `logged` (`signalbox <store> logged`): logging as `signalbox serve` does, JSON lines to stdout (here /dev/null). */
+async function signalbox(storeSpec: string, logged = false): Promise<Listening> {
   const { createEngine } = await import('../engine/index.ts');
   const { buildServer } = await import('../adapters/http/server.ts');
   const { openStore } = await import('../adapters/store/open.ts');
-  const app = await buildServer({ engine: createEngine(), store: await openStore(storeSpec), jwtSecret: JWT_SECRET, logger: false });
+  const app = await buildServer({ engine: createEngine(), store: await openStore(storeSpec), jwtSecret: JWT_SECRET, logger: logged ? { level: 'info' } : false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
@@ -102,10 +136,10 @@ function hwm(): number {
 }
 
 async function main() {
-  const [kind, storeSpec = 'memory'] = process.argv.slice(2);
-  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec) : kind === 'replay' ? await replay(storeSpec)
-    : kind === 'replay-fastify' ? await replayOnFastify(storeSpec) : undefined;
-  if (!server) throw new Error(`usage: server.ts bare | signalbox <store> | replay <file> | replay-fastify <file>; got ${kind}`);
+  const [kind, storeSpec = 'memory', option] = process.argv.slice(2);
+  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec, option === 'logged') : kind === 'replay' ? await replay(storeSpec)
+    : kind === 'replay-fastify' ? await replayOnFastify(storeSpec) : kind === 'floor' ? await floor(storeSpec) : undefined;
+  if (!server) throw new Error(`usage: server.ts bare | signalbox <store> | replay <file> | replay-fastify <file> | floor <file>; got ${kind}`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -64,6 +64,15 @@ describe('Problems for bad requests', async () => {
     expect(res.json().code).toBe('FORBIDDEN');
   });
 
+  it('a Requestor one client may send is still refused to another that sends the same header next', async () => {
+    const header = requestorHeader('KIOSK_SE');
+    const mine = await server.app.inject({ method: 'POST', url: '/v3/offers', payload: {}, headers: { authorization: `Bearer ${await server.token()}`, requestor: header } });
+    expect(mine.json().code).not.toBe('FORBIDDEN');
+    const theirs = await server.app.inject({ method: 'POST', url: '/v3/offers', payload: {}, headers: { authorization: `Bearer ${await server.token('demo-other')}`, requestor: header } });
+    expect(theirs.statusCode).toBe(403);
+    expect(theirs.json().code).toBe('FORBIDDEN');
+  });
+
   it('no token → 401 with WWW-Authenticate; an unknown route → 404 Problem', async () => {
     const res = await server.app.inject({ method: 'POST', url: '/v3/offers', payload: {} });
     expect(res.statusCode).toBe(401);

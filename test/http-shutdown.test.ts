@@ -23,7 +23,8 @@ describe('signalbox serve on SIGTERM', () => {
 
   it('finishes the request in flight, closes the store and exits 0', async () => {
     child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', '0', '--store', `sqlite:${db}`], {
-      env: { ...process.env, SIGNALBOX_JWT_SECRET: 'shutdown-test', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+      // debug: the "incoming request" line tells that the request in flight has arrived.
+      env: { ...process.env, SIGNALBOX_JWT_SECRET: 'shutdown-test', LOG_LEVEL: 'debug' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     const proc = child;
     let stdout = '';

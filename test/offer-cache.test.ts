@@ -35,6 +35,20 @@ describe('the memory store keeps a bounded amount of quotes', () => {
     expect(cache.get([offer!.offerId]).get(offer!.offerId)).toEqual(offer);
   });
 
+  it('keeps a quote put again as the newest: the bound forgets the others first', () => {
+    const first = quotes();
+    const size = 2 * JSON.stringify(first).length;
+    const cache = offerCache(3 * size);
+    const second = quotes();
+    cache.put(first);
+    cache.put(second);
+    cache.put(first);
+    cache.put(quotes());
+    cache.put(quotes());
+    expect(cache.get(second.map((o) => o.offerId)).size).toBe(0);
+    expect(cache.get(first.map((o) => o.offerId)).size).toBe(first.length);
+  });
+
   it('counts a quote put again once', () => {
     const cache = offerCache();
     const list = quotes();

@@ -45,4 +45,10 @@ describe('JSON request lines', async () => {
   it('name the Problem code of the answer in the "request completed" line', () => {
     expect(lines.find((l) => l['msg'] === 'request completed')?.['res']).toEqual({ statusCode: 401, code: 'UNAUTHORIZED' });
   });
+
+  it('write one line per request at info level, naming the request, the answer and its time', () => {
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request completed', req: { method: 'POST', url: '/v3/offers' }, res: { statusCode: 401 } });
+    expect(lines[0]!['responseTime']).toBeGreaterThan(0);
+  });
 });

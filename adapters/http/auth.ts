@@ -4,6 +4,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { inBothLanguages, phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
 import { durationMs } from '../../engine/rules/time.ts';
+import { headerMemo } from './header-memo.ts';
 
 /**
  * OAuth 2.0 client credentials (RFC 6749 §4.4, spec §5, CONTRACT §3): client secrets checked against
@@ -132,11 +133,24 @@ const RequestorHeader = z.strictObject({
   organizationCode: z.string().optional(),
 });
 
+/** A header decoded so far: a reseller sends the same Requestor with every call. A header refused is read again. */
+const decodedRequestor = headerMemo(decodeRequestor);
+
 /**
  * Spec §2.1, §5 rule 4: the Requestor header is Base64 of a JSON object. Missing → 86002;
  * not Base64 JSON or lacking a field → 86001; an application not registered for the client → 403.
+ * The decoding is remembered by the header's text; whether the application is the client's is checked every time.
  */
 export function readRequestor(rules: RuleSet, header: string | undefined, client: string): { salesApplication: string; salesUnitCode: string } {
+  const pointer = [{ requestPointer: 'header:Requestor' }];
+  const { salesApplication, salesUnitCode } = header === undefined ? decodeRequestor(header) : decodedRequestor(header);
+  if (!rules.clients.clients[client]?.salesApplications.includes(salesApplication)) {
+    throw new RuleViolation('FORBIDDEN', { reason: phrase('sales-application-not-yours', { salesApplication }) }, pointer);
+  }
+  return { salesApplication, salesUnitCode };
+}
+
+function decodeRequestor(header: string | undefined): { salesApplication: string; salesUnitCode: string } {
   const pointer = [{ requestPointer: 'header:Requestor' }];
   if (header === undefined || header.trim() === '') throw new RuleViolation('86002', {}, pointer);
   const raw = header.trim();
@@ -156,9 +170,5 @@ export function readRequestor(rules: RuleSet, header: string | undefined, client
     const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
     throw new RuleViolation('86001', { reason: phrase('requestor-field', { field, problem: inBothLanguages(issue) }) }, pointer);
   }
-  const { salesApplication, salesUnitCode } = result.data;
-  if (!rules.clients.clients[client]?.salesApplications.includes(salesApplication)) {
-    throw new RuleViolation('FORBIDDEN', { reason: phrase('sales-application-not-yours', { salesApplication }) }, pointer);
-  }
-  return { salesApplication, salesUnitCode };
+  return { salesApplication: result.data.salesApplication, salesUnitCode: result.data.salesUnitCode };
 }

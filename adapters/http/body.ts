@@ -29,20 +29,40 @@ function nestingBeyond(text: string, limit: number): boolean {
 /**
  * The pointer of the first array in `value` longer than `limit` (breadth first, no recursion), or undefined.
  * Every array is bounded before any schema looks at its elements: validating 500,000 elements one by one would
- * cost seconds and produce a problem per element.
+ * cost seconds and produce a problem per element. The walk keeps each container's parent and key, and spells a
+ * pointer only for the array it refuses: most bodies have none, and every request pays for the walk.
  */
 function arrayBeyond(value: unknown, limit: number): string | undefined {
-  const queue: Array<[unknown, string]> = [[value, '#']];
-  for (let i = 0; i < queue.length; i++) {
-    const [item, at] = queue[i]!;
+  const items: unknown[] = [value];
+  const parents: number[] = [-1];
+  const keys: Array<string | number> = [''];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     if (Array.isArray(item)) {
-      if (item.length > limit) return at;
-      item.forEach((element, index) => { if (element !== null && typeof element === 'object') queue.push([element, `${at}/${index}`]); });
+      if (item.length > limit) return pointerOf(i, parents, keys);
+      for (let index = 0; index < item.length; index++) {
+        const element: unknown = item[index];
+        if (element !== null && typeof element === 'object') { items.push(element); parents.push(i); keys.push(index); }
+      }
     } else if (item !== null && typeof item === 'object') {
-      for (const [key, child] of Object.entries(item)) if (child !== null && typeof child === 'object') queue.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+      for (const key in item) {
+        if (!Object.hasOwn(item, key)) continue;
+        const child = (item as Record<string, unknown>)[key];
+        if (child !== null && typeof child === 'object') { items.push(child); parents.push(i); keys.push(key); }
+      }
     }
   }
   return undefined;
+}
+
+/** The JSON pointer (RFC 6901) of the `at`-th container of `arrayBeyond`'s walk. */
+function pointerOf(at: number, parents: readonly number[], keys: ReadonlyArray<string | number>): string {
+  const path: string[] = [];
+  for (let i = at; i > 0; i = parents[i]!) {
+    const key = keys[i]!;
+    path.push(typeof key === 'number' ? String(key) : key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  }
+  return ['#', ...path.reverse()].join('/');
 }
 
 /**

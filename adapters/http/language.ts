@@ -1,12 +1,22 @@
 import type { Language } from '../../engine/index.ts';
+import { headerMemo } from './header-memo.ts';
 
 /**
  * CONTRACT §4: Accept-Language picks sv-SE or en-GB (highest quality wins; `sv`, `sv-FI`, `en`, `en-US`
  * count for their language); anything else gets the first language of rules/limits.yaml.
  */
 export function negotiateLanguage(header: string | undefined, supported: readonly Language[]): Language {
+  if (!header) return supported[0]!;
+  let memo = negotiated.get(supported);
+  if (!memo) negotiated.set(supported, (memo = headerMemo((text) => negotiate(text, supported))));
+  return memo(header);
+}
+
+/** Per list of languages (the rules in force), what each Accept-Language text picks. */
+const negotiated = new WeakMap<readonly Language[], (header: string) => Language>();
+
+function negotiate(header: string, supported: readonly Language[]): Language {
   const fallback = supported[0]!;
-  if (!header) return fallback;
   const ranked = header
     .split(',')
     .map((part, i) => {

@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { destination, pino, type DestinationStream, type Logger } from 'pino';
 
 /**
  * Structured JSON logs (pino, through Fastify) and W3C Trace Context (https://www.w3.org/TR/trace-context/).
@@ -36,24 +38,40 @@ export function parseTraceparent(header: string | undefined): { traceId: string;
 
 const contexts = new WeakMap<IncomingMessage, TraceContext>();
 
+/** Random bytes drawn from the system a few kilobytes at a time, not on every request. */
+const entropy = Buffer.alloc(4096);
+let drawn = entropy.length;
+
+/** `bytes` random bytes as lower-case hex (a trace id is 16, a span id 8; all zeros cannot come out in practice). */
+function randomHex(bytes: number): string {
+  if (drawn + bytes > entropy.length) {
+    randomFillSync(entropy);
+    drawn = 0;
+  }
+  drawn += bytes;
+  return entropy.toString('hex', drawn - bytes, drawn);
+}
+
 /** The trace context of a request, made once per request (the child logger and the hooks ask for it). */
 export function traceOf(raw: IncomingMessage): TraceContext {
   let context = contexts.get(raw);
   if (!context) {
     const header = raw.headers['traceparent'];
     const incoming = parseTraceparent(Array.isArray(header) ? header[0] : header);
-    // randomUUID draws from a buffered pool of entropy; randomBytes would ask the system on every request.
-    const fresh = randomUUID().replaceAll('-', '');
-    const spanId = fresh.slice(16);
+    const spanId = randomHex(8);
     context = incoming
       ? { traceId: incoming.traceId, spanId, parentSpanId: incoming.parentSpanId, flags: incoming.flags }
-      : { traceId: randomUUID().replaceAll('-', ''), spanId, flags: '00' };
+      : { traceId: randomHex(16), spanId, flags: '00' };
     contexts.set(raw, context);
   }
   return context;
 }
 
 export const traceparentOf = (context: TraceContext) => `00-${context.traceId}-${context.spanId}-${context.flags}`;
+
+/** What every line a request logs names of its trace. */
+export const traceFields = (context: TraceContext) =>
+  context.parentSpanId ? { traceId: context.traceId, spanId: context.spanId, parentSpanId: context.parentSpanId } : { traceId: context.traceId, spanId: context.spanId };
 
 /** The headers a request is logged with. Anything else (Authorization, Ocp-Apim-Subscription-Key, cookies) is left out. */
 const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'accept-language', 'requestor', 'traceparent', 'x-request-id'];
@@ -83,12 +101,19 @@ interface LoggedRequest {
   raw?: IncomingMessage;
 }
 
-/** The pino options of the server's logger, with whatever the caller gave (level, stream, …) on top. */
+/**
+ * The pino options of the server's logger, with whatever the caller gave (level, stream, …) on top.
+ *
+ * Without a stream of the caller's, lines go to stdout asynchronously: a write is in flight while the next lines
+ * gather, so a busy server makes one write for many lines instead of one blocking write per line. Lines still
+ * buffered when the process exits are written then (pino flushes its destinations on exit).
+ */
 export function loggerOptions(given: boolean | object | undefined): false | Record<string, unknown> {
   if (!given) return false;
   const custom = given === true ? {} : (given as Record<string, unknown>);
   return {
     level: 'info',
+    ...(custom['stream'] ? {} : { stream: destination({ dest: 1, sync: false }) }),
     // ISO time and level names make the lines readable without pino-pretty.
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     formatters: { level: (label: string) => ({ level: label }) },
@@ -112,4 +137,30 @@ export function loggerOptions(given: boolean | object | undefined): false | Reco
       ...((custom['serializers'] as object | undefined) ?? {}),
     },
   };
+}
+
+/**
+ * The server's loggers on one destination: `root`, Fastify's, which redacts every line (REDACTED_PATHS), and `lines`,
+ * the same without redaction, for the one line per request whose fields the serializers above allow-list.
+ */
+export function serverLoggers(options: Record<string, unknown>): { root: Logger; lines: Logger } {
+  const { stream, redact, ...plain } = options as { stream: DestinationStream; redact: unknown };
+  return { root: pino({ ...plain, redact } as object, stream), lines: pino(plain as object, stream) };
+}
+
+/**
+ * A request's logger, made only when something is logged for the request. Most requests log only their "request
+ * completed" line, which needs none; making a pino child for every request costs more than that line.
+ */
+export function lazyChild(make: () => FastifyBaseLogger): FastifyBaseLogger {
+  let child: FastifyBaseLogger | undefined;
+  const real = () => (child ??= make());
+  const level = (name: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent') =>
+    (...args: unknown[]) => (real()[name] as (...a: unknown[]) => void)(...args);
+  return {
+    get level() { return real().level; },
+    set level(value: string) { real().level = value; },
+    fatal: level('fatal'), error: level('error'), warn: level('warn'), info: level('info'), debug: level('debug'), trace: level('trace'), silent: level('silent'),
+    child: (bindings: Record<string, unknown>, options?: object) => real().child(bindings, options),
+  } as FastifyBaseLogger;
 }

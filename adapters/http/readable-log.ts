@@ -25,7 +25,8 @@ function requestLine(started: { method?: string; url?: string } | undefined, don
 }
 
 export function readableLog(out: NodeJS.WritableStream): Writable {
-  // The request line of each request in flight, by request id, until its "request completed" line.
+  // The request line of each request in flight, by request id, until its "request completed" line (at debug level,
+  // when "incoming request" lines are written; otherwise "request completed" names the request itself).
   const inFlight = new Map<string, { method?: string; url?: string }>();
   let partial = '';
   const handle = (text: string) => {
@@ -33,7 +34,7 @@ export function readableLog(out: NodeJS.WritableStream): Writable {
     try { line = JSON.parse(text) as LogLine; } catch { out.write(`${text}\n`); return; }
     if (line.msg === 'incoming request' && line.reqId) { inFlight.set(line.reqId, line.req ?? {}); return; }
     if (line.msg === 'request completed') {
-      out.write(`${requestLine(line.reqId ? inFlight.get(line.reqId) : undefined, line)}\n`);
+      out.write(`${requestLine((line.reqId ? inFlight.get(line.reqId) : undefined) ?? line.req, line)}\n`);
       if (line.reqId) inFlight.delete(line.reqId);
       return;
     }

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Requestor } from '../../engine/index.ts';
 import { durationMs } from '../../engine/rules/time.ts';
 import { systemClock, sandboxClock, type Clock } from '../clock.ts';
@@ -10,7 +11,7 @@ import type { Store } from '../store/store.ts';
 import { createAuthenticator, readRequestor, type Scope } from './auth.ts';
 import { registerBodyParsers } from './body.ts';
 import { negotiateLanguage } from './language.ts';
-import { loggerOptions, traceOf, traceparentOf } from './logging.ts';
+import { lazyChild, loggerOptions, serverLoggers, traceFields, traceOf, traceparentOf } from './logging.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
 import { docsRoutes, packageVersion } from './openapi/routes.ts';
 import { landingRoutes } from './landing.ts';
@@ -48,6 +49,31 @@ export interface ServerOptions {
   extensions?: ReadonlyArray<{ prefix: string; plugin: (app: FastifyInstance) => Promise<void> }>;
 }
 
+/**
+ * One log line per request, written once it is answered: "request completed" (or "request errored") names the
+ * request, the answer and its time. "incoming request" is written at debug level only, to follow a request still
+ * in flight. Fastify's default writes both at info: two lines per request, each serialised and written.
+ *
+ * The "request completed" line goes through `lines`, a logger without redaction: its request and answer come from
+ * the allow-listing serializers of logging.ts, which leave secrets out, and it needs no request logger of its own
+ * (those are made lazily, `lazyChild`). Everything else a request logs, errors included, is redacted.
+ */
+class OneLinePerRequest extends LogController {
+  constructor(private readonly lines?: Logger) {
+    super();
+  }
+
+  override incomingRequest(request: FastifyRequest) {
+    if (this.lines?.isLevelEnabled('debug')) request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (!this.lines) return;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else this.lines.info({ reqId: request.id, ...traceFields(traceOf(request.raw)), req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */
 const RECENT_TRACES = 500;
 
@@ -58,18 +84,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const clock = options.clock ?? (options.sandbox ? sandboxClock() : systemClock);
   const bodyLimit = rules.limits.requestBodyLimitBytes;
   let service: Service | undefined;
+  const logging = loggerOptions(options.logger);
+  const loggers = logging ? serverLoggers(logging) : undefined;
   const app = Fastify({
-    logger: loggerOptions(options.logger),
+    ...(loggers ? { loggerInstance: loggers.root as FastifyBaseLogger } : {}),
+    logController: new OneLinePerRequest(loggers?.lines),
     bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     // Every line a request logs names its trace and our span (W3C Trace Context, logging.ts).
-    childLoggerFactory: (logger, bindings, loggerOpts, raw) => {
-      const trace = traceOf(raw);
-      return logger.child({ ...bindings, traceId: trace.traceId, spanId: trace.spanId, ...(trace.parentSpanId ? { parentSpanId: trace.parentSpanId } : {}) }, loggerOpts);
-    },
+    childLoggerFactory: (logger, bindings, loggerOpts, raw) => lazyChild(() => logger.child({ ...bindings, ...traceFields(traceOf(raw)) }, loggerOpts)),
     routerOptions: { ignoreTrailingSlash: true },
     // A malformed path (`/v3/bookings/%zz`) or an over-long id: a Problem like any other answer.
     frameworkErrors: (error, request, reply) => {

@@ -1,4 +1,5 @@
 import { phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
+import { headerMemo } from './header-memo.ts';
 
 /**
  * OSDM version negotiation (CONTRACT §4). A client names the version it speaks with the `version=` parameter of
@@ -30,20 +31,27 @@ function mediaTypes(header: string): Array<{ type: string; params: Map<string, s
   });
 }
 
+/** The first `version=` of an Accept or Content-Type text, if any (remembered per text). */
+const versionParameter = headerMemo((header: string): string | null => {
+  for (const { params } of mediaTypes(header)) {
+    const version = params.get('version');
+    if (version !== undefined) return version;
+  }
+  return null;
+});
+
 /** The version a request names, if any; a `version=` that is not `major.minor[.patch]` → 400 86001 at the header. */
 export function requestedOsdmVersion(headers: { accept?: string | undefined; 'content-type'?: string | undefined }): string | undefined {
   for (const name of ['accept', 'content-type'] as const) {
     const header = headers[name];
     if (!header) continue;
-    for (const { params } of mediaTypes(header)) {
-      const version = params.get('version');
-      if (version === undefined) continue;
-      if (!OSDM_VERSION.test(version)) {
-        const label = name === 'accept' ? 'Accept' : 'Content-Type';
-        throw new RuleViolation('86001', { reason: phrase('version-parameter', { header: label, value: version.slice(0, 40) }) }, [{ requestPointer: `header:${label}` }]);
-      }
-      return version;
+    const version = versionParameter(header);
+    if (version === null) continue;
+    if (!OSDM_VERSION.test(version)) {
+      const label = name === 'accept' ? 'Accept' : 'Content-Type';
+      throw new RuleViolation('86001', { reason: phrase('version-parameter', { header: label, value: version.slice(0, 40) }) }, [{ requestPointer: `header:${label}` }]);
     }
+    return version;
   }
   return undefined;
 }
@@ -59,6 +67,8 @@ export function configuredOsdmVersion(rules: RuleSet, salesApplication?: string)
  * else application/json; either way with the version in force (`application/json; version=3.4`).
  */
 export function versionedJsonType(accept: string | undefined, version: string): string {
-  const osdm = accept !== undefined && mediaTypes(accept).some((m) => m.type === 'application/vnd.uic.osdm+json' && m.params.get('q') !== '0');
+  const osdm = accept !== undefined && asksForOsdm(accept);
   return `${osdm ? 'application/vnd.uic.osdm+json' : 'application/json'}; version=${version}`;
 }
+
+const asksForOsdm = headerMemo((accept: string) => mediaTypes(accept).some((m) => m.type === 'application/vnd.uic.osdm+json' && m.params.get('q') !== '0'));

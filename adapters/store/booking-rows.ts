@@ -6,7 +6,7 @@ import type { Booking } from '../../engine/index.ts';
  * booking is ~6 KB of JSON and ~1.6 KB deflated, so it fits in one 4 KB page instead of spilling into overflow
  * pages, and every durable commit writes a quarter of the bytes (issue "Benchmarks": under 4 KB per booking).
  * Level 3 costs ~20 µs per write (on the store's writer thread, sqlite-writer.cjs) and ~8 µs per read on the bench
- * machine (PERFORMANCE.md). Rows written as JSON text by earlier versions are read as they are.
+ * machine (docs/performance.md). Rows written as JSON text by earlier versions are read as they are.
  */
 export const LEVEL = 3;
 

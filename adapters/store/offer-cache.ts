@@ -11,46 +11,71 @@ import { OFFERS_KEPT_MS } from './store.ts';
  * A character is counted as two bytes, as V8 stores it once one character of the text is outside Latin-1 (an en dash
  * in a passenger type's description is). Kept as UTF-8 Buffers instead, outside the heap, a quote cost 1.5–4× more
  * to put: V8 answers the growth of external memory with more frequent full collections.
+ *
+ * 64 MiB holds the quotes of about 4,000 two-passenger requests (16 KB each) or 1,100 nine-passenger ones: a
+ * sandbox's caller books within seconds of asking. With 512 MiB, a server under load kept its heap near that size,
+ * and the collector's work made an offers request cost about 1.3× as much CPU (docs/performance.md).
  */
-const MAX_QUOTE_BYTES = 512 * 1024 * 1024;
+const MAX_QUOTE_BYTES = 64 * 1024 * 1024;
+
+interface Quote {
+  id: string;
+  data: string;
+  at: number;
+}
 
 export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
-  const offers = new Map<string, { data: string; at: number }>();
+  const offers = new Map<string, Quote>();
+  /**
+   * The quotes in the order they were put, oldest at `head`; a quote put again, or forgotten, stays here until its
+   * turn and is then passed over. A queue of its own: walking the Map from its oldest entry would step over every
+   * entry deleted since V8 last compacted it, thousands once the bound is reached.
+   */
+  let order: Quote[] = [];
+  let head = 0;
   let bytes = 0;
   const forget = (id: string) => {
-    const entry = offers.get(id);
-    if (!entry) return;
-    bytes -= 2 * entry.data.length;
+    const quote = offers.get(id);
+    if (!quote) return;
+    bytes -= 2 * quote.data.length;
     offers.delete(id);
   };
   const prune = () => {
     const oldest = Date.now() - OFFERS_KEPT_MS;
-    for (const [id, entry] of offers) {
-      if (entry.at >= oldest && bytes <= maxBytes) break;
-      forget(id);
+    while (head < order.length) {
+      const quote = order[head]!;
+      const current = offers.get(quote.id) === quote;
+      if (current && quote.at >= oldest && bytes <= maxBytes) break;
+      if (current) forget(quote.id);
+      head++;
+    }
+    if (head > 1024 && head * 2 > order.length) {
+      order = order.slice(head);
+      head = 0;
     }
   };
   return {
     put(list: readonly StoredOffer[]) {
       const at = Date.now();
       for (const o of list) {
-        forget(o.offerId); // re-inserted at the end: Map order stays the order of age
-        const data = JSON.stringify(o);
-        offers.set(o.offerId, { data, at });
-        bytes += 2 * data.length;
+        forget(o.offerId); // put again: counted once, and its age starts again
+        const quote = { id: o.offerId, data: JSON.stringify(o), at };
+        offers.set(o.offerId, quote);
+        order.push(quote);
+        bytes += 2 * quote.data.length;
       }
       prune();
     },
     get(ids: readonly string[]): Map<string, StoredOffer> {
       const out = new Map<string, StoredOffer>();
       for (const id of ids) {
-        const entry = offers.get(id);
-        if (entry) out.set(id, JSON.parse(entry.data) as StoredOffer);
+        const quote = offers.get(id);
+        if (quote) out.set(id, JSON.parse(quote.data) as StoredOffer);
       }
       return out;
     },
     /** What the quotes' text takes, two bytes a character. */
     get bytes() { return bytes; },
-    clear() { offers.clear(); bytes = 0; },
+    clear() { offers.clear(); order = []; head = 0; bytes = 0; },
   };
 }

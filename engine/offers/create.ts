@@ -125,7 +125,7 @@ function priceOffer(
       if (priced.travelPass) travelPasses.push(priced.travelPass);
     }
     const price = offerMode === 'COLLECTIVE' ? sum(rules, amounts, currency, trip.international) : amounts[0]!;
-    // A whole object literal, the optional passes assigned after: cheaper than spreads (PERFORMANCE.md).
+    // A whole object literal, the optional passes assigned after: cheaper than spreads (docs/performance.md).
     const part: AdmissionPart = { id: ids.next('part'), passengerRefs, offerMode, price, legIds, product, refundable: flex.refundable, exchangeable: flex.exchangeable };
     if (travelPasses.length > 0) part.travelPasses = travelPasses;
     return part;

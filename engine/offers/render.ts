@@ -13,7 +13,7 @@ type ReservationOfferPart = z.infer<typeof R.ReservationOfferPart>;
 /**
  * OSDM 3.4 Offer rendered from a stored offer in the caller's language (spec §2.3).
  * Parts are written as whole object literals, optional fields assigned after: a 9-passenger answer has ~80 parts,
- * and V8 builds a literal far faster than one with `...spread` in its middle (PERFORMANCE.md). What every part of
+ * and V8 builds a literal far faster than one with `...spread` in its middle (docs/performance.md). What every part of
  * an offer shows alike (its times, fulfillment options) is one object shared by the parts, as JSON cannot tell.
  */
 export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Language): z.infer<typeof R.Offer> {
