@@ -21,7 +21,11 @@ const ENGINE_LAYERS = [
 
 const layerRules = ENGINE_LAYERS.slice(0, -1).map(([name, path], i) => ({
   name: `engine-${name}-imports-downward`,
-  comment: `engine/${name} may import only ${ENGINE_LAYERS.slice(0, i).map(([n]) => n).join(', ') || 'no other layer'} (docs/architecture.md)`,
+  comment: `engine/${name} may import only ${
+    ENGINE_LAYERS.slice(0, i)
+      .map(([n]) => n)
+      .join(', ') || 'no other layer'
+  } (docs/architecture.md)`,
   severity: 'error',
   from: { path },
   to: { path: ENGINE_LAYERS.slice(i + 1).map(([, p]) => p) },

@@ -15,7 +15,10 @@ export default tseslint.config(
   {
     rules: {
       // A leading underscore marks what is left out on purpose: `const { detail: _detail, ...rest } = person`.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // A variable that handlers defined earlier read once it is set (the server's service).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },

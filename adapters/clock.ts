@@ -42,7 +42,11 @@ export function virtualClock(start: Date): Clock {
   let t = start.getTime();
   return {
     now: () => new Date(t),
-    set(instant) { t = instant.getTime(); },
-    advance(iso) { t += durationMs(iso); },
+    set(instant) {
+      t = instant.getTime();
+    },
+    advance(iso) {
+      t += durationMs(iso);
+    },
   };
 }

@@ -1,4 +1,27 @@
-import { phrase, RuleViolation, ridesTaken, soldPassKey, trainHoldingsOf, travelPassesOfOffers, trainKeysOfBooking, trainKeysOfTrip, type AvailabilityKind, type AftersalesCommand, type AftersalesOutcome, type Booking, type Call, type Decided, type Engine, type IdSource, type HeldPasses, type Requestor, type SoldPass, type StoredOffer, type TrainHoldings, type Phrase } from '../engine/index.ts';
+import {
+  phrase,
+  RuleViolation,
+  ridesTaken,
+  soldPassKey,
+  trainHoldingsOf,
+  travelPassesOfOffers,
+  trainKeysOfBooking,
+  trainKeysOfTrip,
+  type AvailabilityKind,
+  type AftersalesCommand,
+  type AftersalesOutcome,
+  type Booking,
+  type Call,
+  type Decided,
+  type Engine,
+  type IdSource,
+  type HeldPasses,
+  type Requestor,
+  type SoldPass,
+  type StoredOffer,
+  type TrainHoldings,
+  type Phrase,
+} from '../engine/index.ts';
 import type { CustomerEntry } from '../engine/rules/schemas.ts';
 import type { Clock } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
@@ -24,7 +47,11 @@ export interface Service {
   patchBooking(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
   exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
   exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  aftersales(requestor: Requestor, id: string, command: AftersalesCommand): Promise<Decided<{ response?: Record<string, unknown>; outcome: AftersalesOutcome }>>;
+  aftersales(
+    requestor: Requestor,
+    id: string,
+    command: AftersalesCommand,
+  ): Promise<Decided<{ response?: Record<string, unknown>; outcome: AftersalesOutcome }>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
   /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
   setAfterSalesOverride(id: string, on: boolean): Promise<void>;
@@ -49,7 +76,9 @@ function trainLocks(store: Store) {
   return async function withTrains<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
     const sorted = [...new Set(keys)].sort();
     let release!: () => void;
-    const done = new Promise<void>((r) => { release = r; });
+    const done = new Promise<void>((r) => {
+      release = r;
+    });
     const before = sorted.map((k) => tails.get(k) ?? Promise.resolve());
     const mine = Promise.all(before).then(() => done);
     sorted.forEach((k) => tails.set(k, mine));
@@ -58,7 +87,9 @@ function trainLocks(store: Store) {
       return await (store.lockTrains ? store.lockTrains(sorted, work) : work());
     } finally {
       release();
-      sorted.forEach((k) => { if (tails.get(k) === mine) tails.delete(k); });
+      sorted.forEach((k) => {
+        if (tails.get(k) === mine) tails.delete(k);
+      });
     }
   };
 }
@@ -90,7 +121,9 @@ function placesInFlight() {
 }
 
 /** The travel passes that pay for the offers' admissions. */
-const passesOfOffers = (offers: ReadonlyMap<string, StoredOffer>) => [...new Set([...offers.values()].flatMap((o) => o.admissions.flatMap((a) => a.travelPasses ?? [])))];
+const passesOfOffers = (offers: ReadonlyMap<string, StoredOffer>) => [
+  ...new Set([...offers.values()].flatMap((o) => o.admissions.flatMap((a) => a.travelPasses ?? []))),
+];
 /** Bookings that use one pass are decided one at a time, like bookings on one train. */
 const passLock = (pass: string) => `pass:${pass}`;
 
@@ -115,7 +148,12 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     return found;
   }
 
-  async function update(requestor: Requestor, id: string, change: (b: Booking, c: Call) => Decided<Booking>, soldPasses: readonly SoldPass[] = []): Promise<Decided<Booking>> {
+  async function update(
+    requestor: Requestor,
+    id: string,
+    change: (b: Booking, c: Call) => Decided<Booking>,
+    soldPasses: readonly SoldPass[] = [],
+  ): Promise<Decided<Booking>> {
     for (let attempt = 1; ; attempt++) {
       const { booking, version } = await owned(requestor, id);
       const decided = change(booking, call(requestor, soldPasses));
@@ -133,8 +171,12 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
   }
 
   return {
-    get engine() { return engine; },
-    setEngine(next) { engine = next; },
+    get engine() {
+      return engine;
+    },
+    setEngine(next) {
+      engine = next;
+    },
     store,
     clock,
     async offers(requestor, body) {
@@ -151,7 +193,13 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
       const passes = passesOfOffers(offers);
       const { decided, stored } = await withTrains([...keys, ...passes.map(passLock)], async () => {
-        const decided = engine.book(call(requestor, await sold(travelPassesOfOffers(offers.values()))), request, offers, await onTrains(keys), await passUses(passes));
+        const decided = engine.book(
+          call(requestor, await sold(travelPassesOfOffers(offers.values()))),
+          request,
+          offers,
+          await onTrains(keys),
+          await passUses(passes),
+        );
         // In this process, the next booking on these trains may decide as soon as this one is queued for the
         // store: its places count as taken until the store has them (or has refused them). Other processes see
         // them only once committed, so under a store-wide lock the write is awaited before the lock is let go;
@@ -205,11 +253,16 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
         const uses = await passUses(passes);
         const soldPasses = await sold(travelPassesOfOffers(offers.values()));
         let response: Record<string, unknown> = {};
-        const decided = await update(requestor, id, (b, c) => {
-          const d = engine.exchangeOperation(c, b, request, offers, held, uses);
-          response = d.value.response;
-          return { value: d.value.booking, traces: d.traces };
-        }, soldPasses);
+        const decided = await update(
+          requestor,
+          id,
+          (b, c) => {
+            const d = engine.exchangeOperation(c, b, request, offers, held, uses);
+            response = d.value.response;
+            return { value: d.value.booking, traces: d.traces };
+          },
+          soldPasses,
+        );
         return { value: response, traces: decided.traces };
       });
     },
@@ -231,9 +284,10 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     },
     async availability(requestor, kind, query) {
       const q = engine.readAvailabilityQuery(query);
-      const found = q.contextType === 'OFFER'
-        ? { offer: (await store.getOffers([q.contextId])).get(q.contextId) }
-        : { booking: (await store.getBooking(q.contextId))?.booking };
+      const found =
+        q.contextType === 'OFFER'
+          ? { offer: (await store.getOffers([q.contextId])).get(q.contextId) }
+          : { booking: (await store.getBooking(q.contextId))?.booking };
       const trip = found.offer?.trip ?? found.booking?.trip;
       const bookings = trip ? await onTrains(trainKeysOfTrip(trip)) : [];
       return engine.availability(call(requestor), kind, q, found, bookings);

@@ -71,7 +71,11 @@ export async function memoryServerBefore(label: string): Promise<{ commit: strin
  * returns the µs per call of each side and the ratio now / before of each turn (whose median is the figure to read).
  */
 export async function interleaved(
-  now: () => unknown, before: () => unknown, rounds = 200, calls = 50, warmUp = 20,
+  now: () => unknown,
+  before: () => unknown,
+  rounds = 200,
+  calls = 50,
+  warmUp = 20,
 ): Promise<{ now: number[]; before: number[]; ratio: number[] }> {
   const time = async (fn: () => unknown) => {
     const t0 = process.hrtime.bigint();
@@ -81,12 +85,21 @@ export async function interleaved(
     }
     return Number(process.hrtime.bigint() - t0) / 1000 / calls;
   };
-  for (let i = 0; i < warmUp; i++) { await time(before); await time(now); }
+  for (let i = 0; i < warmUp; i++) {
+    await time(before);
+    await time(now);
+  }
   const out = { now: [] as number[], before: [] as number[], ratio: [] as number[] };
   for (let i = 0; i < rounds; i++) {
     // Which side goes first alternates too, so neither always runs on the other's garbage.
     let b: number, n: number;
-    if (i % 2 === 0) { b = await time(before); n = await time(now); } else { n = await time(now); b = await time(before); }
+    if (i % 2 === 0) {
+      b = await time(before);
+      n = await time(now);
+    } else {
+      n = await time(now);
+      b = await time(before);
+    }
     out.before.push(b);
     out.now.push(n);
     out.ratio.push(n / b);

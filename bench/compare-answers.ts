@@ -82,7 +82,11 @@ function main(): number {
     console.error(`compare-answers could not record both trees: ${(e as Error).message}`);
     return 2;
   } finally {
-    try { execFileSync('git', ['worktree', 'remove', '--force', baseTree], { cwd: root, stdio: 'ignore' }); } catch { /* never added */ }
+    try {
+      execFileSync('git', ['worktree', 'remove', '--force', baseTree], { cwd: root, stdio: 'ignore' });
+    } catch {
+      /* never added */
+    }
     rmSync(tmp, { recursive: true, force: true });
   }
 }

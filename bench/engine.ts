@@ -55,7 +55,12 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
       const sameTraces = tracesOf(theirs.traces) === tracesOf(mine.traces);
       // Turns of 200 calls: a 9-passenger call allocates ~200 KB, so a turn of 50 calls sees a young-generation
       // collection or not, and its ratio swings by ±40 %; over 200 calls the collections even out.
-      const t = await interleaved(() => engine.offers(call, body), () => old.offers(call, body), 150, 200);
+      const t = await interleaved(
+        () => engine.offers(call, body),
+        () => old.offers(call, body),
+        150,
+        200,
+      );
       r.row(`engine.offers at ${before.commit}, ${p} passenger(s), in turns with this tree`, 'µs', t.before);
       r.row(`engine.offers in this tree, ${p} passenger(s), in turns with ${before.commit}`, 'µs', t.now);
       const differ = [sameAnswer ? '' : ' — THE ANSWERS DIFFER', sameTraces ? '' : ' — THE TRACES DIFFER'].join('');

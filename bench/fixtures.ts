@@ -35,7 +35,17 @@ export function offersBody(passengers: number, tripName: 'upp-sto-gbg' | 'sto-gb
   };
 }
 
-const NAMES = [['Anna', 'Svensson'], ['Olle', 'Svensson'], ['Eva', 'Berg'], ['Lars', 'Berg'], ['Karin', 'Lind'], ['Nils', 'Lind'], ['Maja', 'Ek'], ['Erik', 'Ek'], ['Sara', 'Holm']] as const;
+const NAMES = [
+  ['Anna', 'Svensson'],
+  ['Olle', 'Svensson'],
+  ['Eva', 'Berg'],
+  ['Lars', 'Berg'],
+  ['Karin', 'Lind'],
+  ['Nils', 'Lind'],
+  ['Maja', 'Ek'],
+  ['Erik', 'Ek'],
+  ['Sara', 'Holm'],
+] as const;
 
 /** A booking request for the first offer of an offers response, with every passenger named. */
 export function bookingBody(offerId: string, passengers: number, externalRef: string): Json {
@@ -44,7 +54,10 @@ export function bookingBody(offerId: string, passengers: number, externalRef: st
     externalRef,
     offers: [{ offerId, passengerRefs: refs }],
     passengerSpecifications: refs.map((ref, i) => ({
-      externalRef: ref, type: 'PERSON', age: AGES[i], detail: { firstName: NAMES[i]![0], lastName: NAMES[i]![1] },
+      externalRef: ref,
+      type: 'PERSON',
+      age: AGES[i],
+      detail: { firstName: NAMES[i]![0], lastName: NAMES[i]![1] },
     })),
     purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna.svensson@example.se', phoneNumber: '+46701234567' } },
   };
@@ -52,8 +65,7 @@ export function bookingBody(offerId: string, passengers: number, externalRef: st
 
 export const CLIENT = 'demo-reseller';
 const SECRET = 'demo-reseller-secret';
-const requestorHeader = (salesApplication = 'WEB_SE') =>
-  Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'BENCH' })).toString('base64');
+const requestorHeader = (salesApplication = 'WEB_SE') => Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'BENCH' })).toString('base64');
 
 export interface Reply {
   status: number;
@@ -68,27 +80,39 @@ export function client(base: string, maxSockets = 64) {
   function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const req = httpRequest({
-        host: url.hostname, port: url.port, method, path, agent,
-        headers: {
-          ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...headers,
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          agent,
+          headers: {
+            ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+            ...headers,
+          },
         },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          if ((res.headers['content-type'] ?? '').includes('json') && text) {
-            try { parsed = JSON.parse(text); } catch { /* keep the text */ }
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed, text });
-        });
-        res.on('error', reject);
-      });
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown = text;
+            if ((res.headers['content-type'] ?? '').includes('json') && text) {
+              try {
+                parsed = JSON.parse(text);
+              } catch {
+                /* keep the text */
+              }
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed, text });
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
-      if (payload !== undefined) req.end(payload); else req.end();
+      if (payload !== undefined) req.end(payload);
+      else req.end();
     });
   }
   return { send, close: () => agent.destroy() };
@@ -98,8 +122,12 @@ export function client(base: string, maxSockets = 64) {
 export async function token(base: string): Promise<string> {
   const c = client(base, 1);
   try {
-    const res = await c.send('POST', '/oauth2/token', new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT, client_secret: SECRET }).toString(),
-      { 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await c.send(
+      'POST',
+      '/oauth2/token',
+      new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT, client_secret: SECRET }).toString(),
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
     const t = (res.body as { access_token?: string }).access_token;
     if (res.status !== 200 || !t) throw new Error(`POST /oauth2/token answered ${res.status}: ${res.text.slice(0, 300)}`);
     return t;

@@ -34,7 +34,10 @@ const hueOf = (n: Node) => {
 
 const label = (n: Node) => {
   const { functionName, url } = n.callFrame;
-  const file = url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '').replace(/.*\/(adapters|engine|bench)\//, '$1/');
+  const file = url
+    .replace(/^file:\/\//, '')
+    .replace(/.*\/node_modules\//, '')
+    .replace(/.*\/(adapters|engine|bench)\//, '$1/');
   return `${functionName || '(anonymous)'}${file ? ` ${file.split('/').slice(-2).join('/')}` : ''}`;
 };
 
@@ -75,7 +78,9 @@ export function flameGraph(file: string, title: string, minShare = 0.002): strin
     depthMax = Math.max(depthMax, depth);
     const share = `${((frame.us / root.us) * 100).toFixed(1)}%`;
     const text = w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${0}" dy="12">${escape(frame.name.slice(0, Math.floor(w / 7)))}</text>` : '';
-    boxes.push(`<g data-depth="${depth}"><title>${escape(frame.name)} — ${share}</title><rect x="${x.toFixed(1)}" y="0" width="${Math.max(0.5, w - 0.5).toFixed(1)}" height="${row - 1}" fill="hsl(${frame.hue},70%,${70 - (depth % 4) * 4}%)"/>${text}</g>`);
+    boxes.push(
+      `<g data-depth="${depth}"><title>${escape(frame.name)} — ${share}</title><rect x="${x.toFixed(1)}" y="0" width="${Math.max(0.5, w - 0.5).toFixed(1)}" height="${row - 1}" fill="hsl(${frame.hue},70%,${70 - (depth % 4) * 4}%)"/>${text}</g>`,
+    );
     let at = x;
     for (const child of [...frame.children.values()].sort((a, b) => b.us - a.us)) {
       draw(child, at, depth + 1);
@@ -100,7 +105,10 @@ ${placed.join('\n')}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
-  const option = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
+  const option = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args.splice(i, 2)[1] : undefined;
+  };
   const title = option('--title');
   const min = Number(option('--min') ?? 0.002);
   const [input, out] = args;

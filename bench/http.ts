@@ -25,7 +25,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
   const r = report('http', `POST /v3/offers, 2 passengers, 1 trip of 2 legs; autocannon 50 connections, ${DURATION} s per run`);
   const dir = mkdtempSync(join(tmpdir(), 'signalbox-bench-http-'));
   const servers: ServerProcess[] = [];
-  const started = (s: ServerProcess) => { servers.push(s); return s; };
+  const started = (s: ServerProcess) => {
+    servers.push(s);
+    return s;
+  };
   try {
     const memory = started(await startServer('signalbox', 'memory', 'signalbox-memory'));
     const sqlite = started(await startServer('signalbox', `sqlite:${join(dir, 'signalbox.db')}`, 'signalbox-sqlite'));
@@ -53,16 +56,34 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     const ceiling = started(await startServer('replay', file, 'replay-offers'));
     const onFastify = started(await startServer('replay-fastify', file, 'replay-offers-fastify'));
     const floorServer = started(await startServer('floor', file, 'floor-offers'));
-    const top: Target = { name: "ceiling: bare node:http answering signalbox's answer", server: ceiling, headers: resellerHeaders('not-a-token-the-replay-ignores-it') };
+    const top: Target = {
+      name: "ceiling: bare node:http answering signalbox's answer",
+      server: ceiling,
+      headers: resellerHeaders('not-a-token-the-replay-ignores-it'),
+    };
     const fastify: Target = { name: "ceiling on Fastify: signalbox's answer, no other work", server: onFastify, headers: top.headers };
-    const floor: Target = { name: 'floor: Fastify, body parser, token, Requestor, the same answer', server: floorServer, headers: resellerHeaders(await token(floorServer.base)) };
+    const floor: Target = {
+      name: 'floor: Fastify, body parser, token, Requestor, the same answer',
+      server: floorServer,
+      headers: resellerHeaders(await token(floorServer.base)),
+    };
     const targets = [top, fastify, floor, mem, sql, logged];
     // BENCH_AGAINST=REF: the same servers as built at another commit, in the same rounds (bench/baseline.ts).
     const oldMemory = await memoryServerBefore('signalbox-memory');
     const oldSqlite = await sqliteServerBefore(dir, 'signalbox-sqlite');
     const old: { mem?: Target; sql?: Target } = {};
-    if (oldMemory) old.mem = { name: `signalbox at ${oldMemory.commit}, memory store`, server: started(oldMemory.server), headers: resellerHeaders(await token(oldMemory.server.base)) };
-    if (oldSqlite) old.sql = { name: `signalbox at ${oldSqlite.commit}, SQLite store`, server: started(oldSqlite.server), headers: resellerHeaders(await token(oldSqlite.server.base)) };
+    if (oldMemory)
+      old.mem = {
+        name: `signalbox at ${oldMemory.commit}, memory store`,
+        server: started(oldMemory.server),
+        headers: resellerHeaders(await token(oldMemory.server.base)),
+      };
+    if (oldSqlite)
+      old.sql = {
+        name: `signalbox at ${oldSqlite.commit}, SQLite store`,
+        server: started(oldSqlite.server),
+        headers: resellerHeaders(await token(oldSqlite.server.base)),
+      };
     for (const t of [old.mem, old.sql]) if (t) targets.push(t);
     for (const t of targets.slice(0, 3)) await check(t);
 
@@ -70,10 +91,18 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     type Run = LoadResult & { cpuUs: number; userUs: number; systemUs: number };
     const once = async (t: Target, seconds?: number): Promise<Run> => {
       const cpu0 = t.server.cpuSplitMs();
-      const x = clean(t.name, await load({ base: t.server.base, method: 'POST', path: '/v3/offers', headers: t.headers, body, ...(seconds ? { seconds } : {}) }));
+      const x = clean(
+        t.name,
+        await load({ base: t.server.base, method: 'POST', path: '/v3/offers', headers: t.headers, body, ...(seconds ? { seconds } : {}) }),
+      );
       const cpu1 = t.server.cpuSplitMs();
       const per = (ms: number) => (ms * 1000) / Math.max(1, x.requests);
-      return { ...x, cpuUs: per(cpu1.user + cpu1.system - cpu0.user - cpu0.system), userUs: per(cpu1.user - cpu0.user), systemUs: per(cpu1.system - cpu0.system) };
+      return {
+        ...x,
+        cpuUs: per(cpu1.user + cpu1.system - cpu0.user - cpu0.system),
+        userUs: per(cpu1.user - cpu0.user),
+        systemUs: per(cpu1.system - cpu0.system),
+      };
     };
     for (const t of targets) await once(t, Math.min(3, DURATION)); // warm-up: JIT, connection pools, SQLite pages
     const results = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
@@ -91,7 +120,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.row("signalbox's own work beyond the floor, memory store: signalbox's CPU − floor's", 'µs', beyond(of(mem, 'cpuUs'), of(floor, 'cpuUs')));
     r.row("signalbox's own work beyond the floor, SQLite store: signalbox's CPU − floor's", 'µs', beyond(of(sql, 'cpuUs'), of(floor, 'cpuUs')));
     r.row('what logging costs: signalbox logging as `serve` does − without logs, memory store', 'µs', beyond(of(logged, 'cpuUs'), of(mem, 'cpuUs')));
-    for (const [now, before] of [[mem, old.mem], [sql, old.sql]] as const) {
+    for (const [now, before] of [
+      [mem, old.mem],
+      [sql, old.sql],
+    ] as const) {
       if (!before) continue;
       r.ratio(`server CPU per request, ${now.name} / ${before.name}`, ratios(of(now, 'cpuUs'), of(before, 'cpuUs')));
       r.ratio(`requests/s, ${now.name} / ${before.name}`, ratios(of(now, 'rps'), of(before, 'rps')));
@@ -102,10 +134,20 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     const cpuSqlite = median(of(sql, 'cpuUs'));
     r.goal('POST /v3/offers ≤ 200 µs server CPU per request (memory store)', cpuMemory <= 200, `${fmt(cpuMemory)} µs`);
     r.goal('POST /v3/offers ≤ 230 µs server CPU per request (SQLite store)', cpuSqlite <= 230, `${fmt(cpuSqlite)} µs`);
-    r.goal("POST /v3/offers p99 at 50 connections ≤ 2× the ceiling's p99 (memory store)", median(p99Memory) <= 2, `${fmt(median(p99Memory))}×, ${fmt(median(of(mem, 'p99')))} ms against ${fmt(median(of(top, 'p99')))} ms`);
-    r.goal("POST /v3/offers p99 at 50 connections ≤ 2× the ceiling's p99 (SQLite store)", median(p99Sqlite) <= 2, `${fmt(median(p99Sqlite))}×, ${fmt(median(of(sql, 'p99')))} ms against ${fmt(median(of(top, 'p99')))} ms`);
-    r.note(`the floor (Fastify, signalbox's body parser, token and Requestor, the same answer) costs ${fmt(median(of(floor, 'cpuUs')))} µs of server CPU per request; `
-      + `the ceilings ${fmt(median(of(top, 'cpuUs')))} µs (node:http) and ${fmt(median(of(fastify, 'cpuUs')))} µs (Fastify)`);
+    r.goal(
+      "POST /v3/offers p99 at 50 connections ≤ 2× the ceiling's p99 (memory store)",
+      median(p99Memory) <= 2,
+      `${fmt(median(p99Memory))}×, ${fmt(median(of(mem, 'p99')))} ms against ${fmt(median(of(top, 'p99')))} ms`,
+    );
+    r.goal(
+      "POST /v3/offers p99 at 50 connections ≤ 2× the ceiling's p99 (SQLite store)",
+      median(p99Sqlite) <= 2,
+      `${fmt(median(p99Sqlite))}×, ${fmt(median(of(sql, 'p99')))} ms against ${fmt(median(of(top, 'p99')))} ms`,
+    );
+    r.note(
+      `the floor (Fastify, signalbox's body parser, token and Requestor, the same answer) costs ${fmt(median(of(floor, 'cpuUs')))} µs of server CPU per request; ` +
+        `the ceilings ${fmt(median(of(top, 'cpuUs')))} µs (node:http) and ${fmt(median(of(fastify, 'cpuUs')))} µs (Fastify)`,
+    );
     r.note(`request body ${fmtBytes(Buffer.byteLength(body))}; response bodies: ${sizes.join(', ')}`);
     const mm = await memory.memory();
     const sm = await sqlite.memory();

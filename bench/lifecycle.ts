@@ -48,38 +48,51 @@ const body = <T>(r: Reply) => r.body as T;
 
 export const STEPS: Step[] = [
   {
-    name: 'POST /v3/offers', writes: true,
+    name: 'POST /v3/offers',
+    writes: true,
     run: (send) => send('POST', '/v3/offers', offersBody(PASSENGERS, 'sto-gbg-0800')),
-    keep: (r, s) => { s.offerId = body<{ offers: Array<{ offerId: string }> }>(r).offers[0]?.offerId; },
+    keep: (r, s) => {
+      s.offerId = body<{ offers: Array<{ offerId: string }> }>(r).offers[0]?.offerId;
+    },
   },
   {
-    name: 'POST /v3/booking', writes: true,
+    name: 'POST /v3/booking',
+    writes: true,
     run: (send, s, n) => send('POST', '/v3/booking', bookingBody(s.offerId!, PASSENGERS, `bench-${n}`)),
-    keep: (r, s) => { s.bookingId = body<{ booking: { id: string } }>(r).booking.id; },
+    keep: (r, s) => {
+      s.bookingId = body<{ booking: { id: string } }>(r).booking.id;
+    },
   },
   {
-    name: 'POST /v3/bookings/{id}/fulfillment', writes: true,
+    name: 'POST /v3/bookings/{id}/fulfillment',
+    writes: true,
     run: (send, s) => send('POST', `/v3/bookings/${s.bookingId}/fulfillment`),
   },
   {
-    name: 'GET /v3/bookings/{id}', writes: false,
+    name: 'GET /v3/bookings/{id}',
+    writes: false,
     run: (send, s) => send('GET', `/v3/bookings/${s.bookingId}`),
-    keep: (r, s) => { s.fulfillmentIds = body<{ booking: { fulfillments: Array<{ id: string }> } }>(r).booking.fulfillments.map((f) => f.id); },
+    keep: (r, s) => {
+      s.fulfillmentIds = body<{ booking: { fulfillments: Array<{ id: string }> } }>(r).booking.fulfillments.map((f) => f.id);
+    },
   },
   {
     // CONTRACT §6, spec §4.1 rule 6: all fulfillment ids of the ticket.
-    name: 'POST /v3/bookings/{id}/refund-offers', writes: true,
+    name: 'POST /v3/bookings/{id}/refund-offers',
+    writes: true,
     run: (send, s) => send('POST', `/v3/bookings/${s.bookingId}/refund-offers`, { fulfillmentIds: s.fulfillmentIds }),
-    keep: (r, s) => { s.refundOfferId = body<{ refundOffers?: Array<{ id: string }> }>(r).refundOffers?.[0]?.id; },
+    keep: (r, s) => {
+      s.refundOfferId = body<{ refundOffers?: Array<{ id: string }> }>(r).refundOffers?.[0]?.id;
+    },
   },
   {
-    name: 'PATCH /v3/bookings/{id}/refund-offers/{refundOfferId} CONFIRMED', writes: true,
+    name: 'PATCH /v3/bookings/{id}/refund-offers/{refundOfferId} CONFIRMED',
+    writes: true,
     run: (send, s) => send('PATCH', `/v3/bookings/${s.bookingId}/refund-offers/${s.refundOfferId}`, { status: 'CONFIRMED' }),
   },
 ];
 
-const routeMissing = (r: Reply) =>
-  r.status === 404 && /\broute\b/i.test(String((r.body as { detail?: unknown })?.detail ?? r.text));
+const routeMissing = (r: Reply) => r.status === 404 && /\broute\b/i.test(String((r.body as { detail?: unknown })?.detail ?? r.text));
 
 /** Runs one lifecycle; throws on any answer that is not 2xx. Returns the time of each step in ms. */
 async function lifecycle(send: Send, steps: readonly Step[], n: number, s: State = {}): Promise<number[]> {
@@ -152,14 +165,18 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
   const until = t0 + seconds * 1000;
   try {
     while (performance.now() < until) {
-      const states = Array.from({ length: CONCURRENCY }, () => ({} as State));
+      const states = Array.from({ length: CONCURRENCY }, () => ({}) as State);
       const phase = async (list: readonly Step[], offset: number) => {
         const before = server.cpuSplitMs();
         const started = performance.now();
-        await Promise.all(states.map(async (s) => {
-          const times = await lifecycle(send, list, counter++, s);
-          times.forEach((t, i) => { sums[offset + i]! += t; });
-        }));
+        await Promise.all(
+          states.map(async (s) => {
+            const times = await lifecycle(send, list, counter++, s);
+            times.forEach((t, i) => {
+              sums[offset + i]! += t;
+            });
+          }),
+        );
         const after = server.cpuSplitMs();
         return { ms: performance.now() - started, cpu: after.user + after.system - before.user - before.system, system: after.system - before.system };
       };
@@ -177,7 +194,9 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
   return {
     salesPerSecond: sales / (saleMs / 1000),
     perSecond: sales / ((performance.now() - t0) / 1000),
-    cpuPerSale: per(cpu.sale), cpuPerRefund: per(cpu.refund), systemPerSale: per(cpu.saleSystem),
+    cpuPerSale: per(cpu.sale),
+    cpuPerRefund: per(cpu.refund),
+    systemPerSale: per(cpu.saleSystem),
     stepMs: sums.map((x) => x / Math.max(1, sales)),
   };
 }
@@ -193,7 +212,10 @@ function durableCommitsPerSecond(dir: string, seconds: number): number {
   for (let i = 0; i < 100; i++) insert.run(`b${i}`, data);
   const read = db.prepare<[string], { version: number }>('SELECT version FROM t WHERE id = ?');
   const write = db.prepare('UPDATE t SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
-  const rmw = db.transaction((id: string) => { const v = read.get(id)!.version; write.run(data, id, v); });
+  const rmw = db.transaction((id: string) => {
+    const v = read.get(id)!.version;
+    write.run(data, id, v);
+  });
   let n = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < seconds * 1000) rmw(`b${n++ % 100}`);
@@ -206,7 +228,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
   const r = report('lifecycle', `HTTP sales and refunds, ${CONCURRENCY} concurrent loops, ${DURATION} s per run, token reused`);
   const dir = mkdtempSync(join(tmpdir(), 'signalbox-bench-lifecycle-'));
   const servers: ServerProcess[] = [];
-  const started = (x: ServerProcess) => { servers.push(x); return x; };
+  const started = (x: ServerProcess) => {
+    servers.push(x);
+    return x;
+  };
   try {
     const sqlite = started(await startServer('signalbox', `sqlite:${join(dir, 'signalbox.db')}`, 'lifecycle-sqlite'));
     const memory = started(await startServer('signalbox', 'memory', 'lifecycle-memory'));
@@ -220,10 +245,22 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     const recorded = join(dir, 'lifecycle-answers.json');
     writeFileSync(recorded, JSON.stringify(answers));
     const ignored = 'not-a-token-the-replay-ignores-it';
-    const top: Target = { name: "ceiling: bare node:http answering signalbox's answers", server: started(await startServer('replay', recorded, 'replay-lifecycle')), token: ignored };
-    const fastify: Target = { name: "ceiling on Fastify: signalbox's answers, no other work", server: started(await startServer('replay-fastify', recorded, 'replay-lifecycle-fastify')), token: ignored };
+    const top: Target = {
+      name: "ceiling: bare node:http answering signalbox's answers",
+      server: started(await startServer('replay', recorded, 'replay-lifecycle')),
+      token: ignored,
+    };
+    const fastify: Target = {
+      name: "ceiling on Fastify: signalbox's answers, no other work",
+      server: started(await startServer('replay-fastify', recorded, 'replay-lifecycle-fastify')),
+      token: ignored,
+    };
     const floorServer = started(await startServer('floor', recorded, 'floor-lifecycle'));
-    const floor: Target = { name: 'floor: Fastify, body parser, token, Requestor, the same answers', server: floorServer, token: await token(floorServer.base) };
+    const floor: Target = {
+      name: 'floor: Fastify, body parser, token, Requestor, the same answers',
+      server: floorServer,
+      token: await token(floorServer.base),
+    };
     const targets = [sql, mem, top, fastify, floor];
     // BENCH_AGAINST=REF: the same servers as built at another commit, in the same rounds (bench/baseline.ts).
     const oldSqlite = await sqliteServerBefore(dir, 'lifecycle-sqlite');
@@ -250,25 +287,50 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.row(`lifecycles/s (sale and refund), ${sql.name}`, '/s', of(sql, 'perSecond'));
     r.row(`lifecycles/s (sale and refund), ${mem.name}`, '/s', of(mem, 'perSecond'));
     r.row('baseline: bare better-sqlite3 durable read-modify-write commits/s', '/s', commits);
-    r.row("signalbox's own work per sale beyond the floor, SQLite: signalbox's CPU − floor's", 'µs', of(sql, 'cpuPerSale').map((x, i) => x - of(floor, 'cpuPerSale')[i]!));
-    r.row("signalbox's own work per sale beyond the floor, memory: signalbox's CPU − floor's", 'µs', of(mem, 'cpuPerSale').map((x, i) => x - of(floor, 'cpuPerSale')[i]!));
-    for (const [now, before] of [[sql, old.sql], [mem, old.mem]] as const) {
+    r.row(
+      "signalbox's own work per sale beyond the floor, SQLite: signalbox's CPU − floor's",
+      'µs',
+      of(sql, 'cpuPerSale').map((x, i) => x - of(floor, 'cpuPerSale')[i]!),
+    );
+    r.row(
+      "signalbox's own work per sale beyond the floor, memory: signalbox's CPU − floor's",
+      'µs',
+      of(mem, 'cpuPerSale').map((x, i) => x - of(floor, 'cpuPerSale')[i]!),
+    );
+    for (const [now, before] of [
+      [sql, old.sql],
+      [mem, old.mem],
+    ] as const) {
       if (!before) continue;
       r.ratio(`server CPU per sale, ${now.name} / ${before.name}`, ratios(of(now, 'cpuPerSale'), of(before, 'cpuPerSale')));
       r.ratio(`server CPU per refund, ${now.name} / ${before.name}`, ratios(of(now, 'cpuPerRefund'), of(before, 'cpuPerRefund')));
       r.ratio(`sales/s, ${now.name} / ${before.name}`, ratios(of(now, 'salesPerSecond'), of(before, 'salesPerSecond')));
     }
     for (const [i, step] of steps.entries()) {
-      r.row(`  mean time of ${step.name} (SQLite, under load)`, 'ms', results.get(sql.name)!.map((x) => x.stepMs[i]!));
+      r.row(
+        `  mean time of ${step.name} (SQLite, under load)`,
+        'ms',
+        results.get(sql.name)!.map((x) => x.stepMs[i]!),
+      );
     }
     const complete = missing.length === 0;
     const saleSqlite = median(of(sql, 'cpuPerSale'));
     const saleMemory = median(of(mem, 'cpuPerSale'));
     r.goal('a sale ≤ 900 µs server CPU on SQLite, every acknowledged write durable', saleSqlite <= 900 && complete, `${fmt(saleSqlite)} µs`);
     r.goal('a sale ≤ 700 µs server CPU on the memory store', saleMemory <= 700 && complete, `${fmt(saleMemory)} µs`);
-    r.note(`a sale: ${steps.slice(0, SALE_STEPS).map((x) => x.name).join(' → ')}; then, measured apart: ${steps.slice(SALE_STEPS).map((x) => x.name).join(' → ')}`);
-    r.note(`the floor (Fastify, signalbox's body parser, token and Requestor, the same answers) costs ${fmt(median(of(floor, 'cpuPerSale')))} µs per sale; `
-      + `the ceilings ${fmt(median(of(top, 'cpuPerSale')))} µs (node:http) and ${fmt(median(of(fastify, 'cpuPerSale')))} µs (Fastify)`);
+    r.note(
+      `a sale: ${steps
+        .slice(0, SALE_STEPS)
+        .map((x) => x.name)
+        .join(' → ')}; then, measured apart: ${steps
+        .slice(SALE_STEPS)
+        .map((x) => x.name)
+        .join(' → ')}`,
+    );
+    r.note(
+      `the floor (Fastify, signalbox's body parser, token and Requestor, the same answers) costs ${fmt(median(of(floor, 'cpuPerSale')))} µs per sale; ` +
+        `the ceilings ${fmt(median(of(top, 'cpuPerSale')))} µs (node:http) and ${fmt(median(of(fastify, 'cpuPerSale')))} µs (Fastify)`,
+    );
     for (const m of missing) r.note(`MISSING (route not built yet, left out): ${m.name}`);
   } finally {
     for (const x of servers) await x.stop();

@@ -72,7 +72,13 @@ export function fmt(x: number): string {
 }
 
 export const fmtBytes = (b: number) =>
-  b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(2)} GiB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(2)} KiB` : `${b} B`;
+  b >= 1 << 30
+    ? `${(b / (1 << 30)).toFixed(2)} GiB`
+    : b >= 1 << 20
+      ? `${(b / (1 << 20)).toFixed(1)} MiB`
+      : b >= 1024
+        ? `${(b / 1024).toFixed(2)} KiB`
+        : `${b} B`;
 
 /** One line of a case's table: the runs of one measurement. */
 interface Row {
@@ -98,7 +104,10 @@ export interface CaseReport {
   notes: string[];
 }
 
-export function report(name: string, title: string): CaseReport & {
+export function report(
+  name: string,
+  title: string,
+): CaseReport & {
   row(name: string, unit: string, values: number[]): number[];
   ratio(name: string, values: number[], kind?: '×' | '%'): number[];
   goal(text: string, met: boolean, actual: string): void;
@@ -106,16 +115,30 @@ export function report(name: string, title: string): CaseReport & {
 } {
   const r: CaseReport = { name, title, rows: [], goals: [], notes: [] };
   return Object.assign(r, {
-    row(rowName: string, unit: string, values: number[]) { r.rows.push({ name: rowName, unit, values }); return values; },
-    ratio(rowName: string, values: number[], kind: '×' | '%' = '×') { r.rows.push({ name: rowName, unit: kind === '%' ? '%' : '×', values: kind === '%' ? values.map((v) => v * 100) : values, ratio: kind }); return values; },
-    goal(text: string, met: boolean, actual: string) { r.goals.push({ text, met, actual }); },
-    note(text: string) { r.notes.push(text); },
+    row(rowName: string, unit: string, values: number[]) {
+      r.rows.push({ name: rowName, unit, values });
+      return values;
+    },
+    ratio(rowName: string, values: number[], kind: '×' | '%' = '×') {
+      r.rows.push({ name: rowName, unit: kind === '%' ? '%' : '×', values: kind === '%' ? values.map((v) => v * 100) : values, ratio: kind });
+      return values;
+    },
+    goal(text: string, met: boolean, actual: string) {
+      r.goals.push({ text, met, actual });
+    },
+    note(text: string) {
+      r.notes.push(text);
+    },
   });
 }
 
 export function table(header: string[], lines: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(line)].join('\n');
 }
 
@@ -124,7 +147,14 @@ export function printReport(r: CaseReport): string {
     const s = stats(row.values);
     const unit = row.ratio === '×' ? '×' : row.unit;
     const v = (x: number) => (row.ratio === '×' ? `${fmt(x)}×` : row.ratio === '%' ? `${fmt(x)}%` : fmt(x));
-    return [row.name, v(s.median), s.n > 1 ? `${v(s.min)} – ${v(s.max)}` : '', s.n > 2 ? `${v(s.p25)} – ${v(s.p75)}` : '', String(s.n), unit === '×' || unit === '%' ? '' : unit];
+    return [
+      row.name,
+      v(s.median),
+      s.n > 1 ? `${v(s.min)} – ${v(s.max)}` : '',
+      s.n > 2 ? `${v(s.p25)} – ${v(s.p75)}` : '',
+      String(s.n),
+      unit === '×' || unit === '%' ? '' : unit,
+    ];
   });
   const out = [`== ${r.name}: ${r.title}`, table(['measurement', 'median', 'min – max', 'p25 – p75', 'runs', 'unit'], lines)];
   for (const g of r.goals) out.push(`goal ${g.met ? 'MET    ' : 'NOT MET'}  ${g.text}  (measured ${g.actual})`);

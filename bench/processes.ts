@@ -24,7 +24,13 @@ export interface ServerProcess {
  * `store`: the signalbox server's store, or the replay server's file of recorded answers.
  * `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits).
  */
-export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'replay-fastify' | 'floor', store = 'memory', label: string = kind, tree = root, options: string[] = []): Promise<ServerProcess> {
+export async function startServer(
+  kind: 'bare' | 'signalbox' | 'replay' | 'replay-fastify' | 'floor',
+  store = 'memory',
+  label: string = kind,
+  tree = root,
+  options: string[] = [],
+): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
   const execArgv = ['--import', 'tsx', ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {
@@ -36,15 +42,27 @@ export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'repla
   }
   // stdout to /dev/null: a server that logs (`logged`) writes its lines there, as cheaply as anywhere.
   const child: ChildProcess = fork(join(tree, 'bench/server.ts'), [kind, store, ...options], {
-    cwd: tree, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    cwd: tree,
+    execArgv,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${label} server did not start within 60 s`)), 60_000);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${label} server exited with ${code} before listening`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} server exited with ${code} before listening`));
+    });
     child.on('message', function first(m: { port?: number; error?: string }) {
-      if (m.error) { clearTimeout(timer); reject(new Error(`${label} server failed: ${m.error}`)); }
-      if (m.port) { clearTimeout(timer); child.off('message', first); resolve(m.port); }
+      if (m.error) {
+        clearTimeout(timer);
+        reject(new Error(`${label} server failed: ${m.error}`));
+      }
+      if (m.port) {
+        clearTimeout(timer);
+        child.off('message', first);
+        resolve(m.port);
+      }
     });
   });
   child.removeAllListeners('exit');
@@ -54,20 +72,25 @@ export async function startServer(kind: 'bare' | 'signalbox' | 'replay' | 'repla
     cpuMs: () => cpuMsOf(child.pid!),
     cpuSplitMs: () => cpuSplitMsOf(child.pid!),
     base: `http://127.0.0.1:${port}`,
-    memory: () => new Promise((resolve) => {
-      child.on('message', function got(m: { rss?: number; heapUsed?: number; hwm?: number }) {
-        if (m.rss === undefined) return;
-        child.off('message', got);
-        resolve({ rss: m.rss, heapUsed: m.heapUsed ?? 0, hwm: m.hwm ?? 0 });
-      });
-      child.send('memory');
-    }),
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      child.once('exit', () => { clearTimeout(kill); resolve(); });
-      child.send('stop');
-    }),
+    memory: () =>
+      new Promise((resolve) => {
+        child.on('message', function got(m: { rss?: number; heapUsed?: number; hwm?: number }) {
+          if (m.rss === undefined) return;
+          child.off('message', got);
+          resolve({ rss: m.rss, heapUsed: m.heapUsed ?? 0, hwm: m.hwm ?? 0 });
+        });
+        child.send('memory');
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.send('stop');
+      }),
   };
 }
 
@@ -87,7 +110,9 @@ export function pin(pid: number, cpu: number): void {
   if (!PIN) return;
   try {
     execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
-  } catch { /* no taskset: unpinned, as before */ }
+  } catch {
+    /* no taskset: unpinned, as before */
+  }
 }
 
 /** How the bench's processes are placed, for the report's header. */

@@ -52,7 +52,10 @@ export function summarise(file: string, top = 25): string {
   for (const [id, us] of self) {
     const n = byId.get(id)!;
     const { functionName, url, lineNumber } = n.callFrame;
-    if (functionName === '(idle)') { idle += us; continue; }
+    if (functionName === '(idle)') {
+      idle += us;
+      continue;
+    }
     const w = where(url);
     const special = functionName.startsWith('(') ? functionName : '';
     const area = special || w.area;
@@ -65,8 +68,14 @@ export function summarise(file: string, top = 25): string {
   const busy = total - idle;
   const pct = (us: number) => `${((us / busy) * 100).toFixed(1)}%`;
   const ms = (us: number) => (us / 1000).toFixed(0);
-  const fnRows = [...fns.values()].sort((a, b) => b.us - a.us).slice(0, top).map((f) => [pct(f.us), ms(f.us), f.name, f.at]);
-  const areaRows = [...areas.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([a, us]) => [pct(us), ms(us), a]);
+  const fnRows = [...fns.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, top)
+    .map((f) => [pct(f.us), ms(f.us), f.name, f.at]);
+  const areaRows = [...areas.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+    .map(([a, us]) => [pct(us), ms(us), a]);
   return [
     `${relative(process.cwd(), file)}: ${ms(total)} ms sampled, ${ms(idle)} ms idle, ${ms(busy)} ms busy (percentages are of busy time)`,
     '',
@@ -82,9 +91,14 @@ export function summarise(file: string, top = 25): string {
  * thread 0 is the main thread, the others are workers such as tsx's module loader), biggest first.
  */
 export function mainProfiles(path: string): string[] {
-  const walk = (at: string): string[] => statSync(at).isDirectory()
-    ? readdirSync(at).sort().flatMap((f) => walk(join(at, f)))
-    : at.endsWith('.cpuprofile') ? [at] : [];
+  const walk = (at: string): string[] =>
+    statSync(at).isDirectory()
+      ? readdirSync(at)
+          .sort()
+          .flatMap((f) => walk(join(at, f)))
+      : at.endsWith('.cpuprofile')
+        ? [at]
+        : [];
   const found = walk(path);
   const main = statSync(path).isDirectory() ? found.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)) : found;
   return (main.length > 0 ? main : found).sort((a, b) => statSync(b).size - statSync(a).size);

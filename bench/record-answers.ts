@@ -34,8 +34,14 @@ async function record(root: string, scenariosDir: string): Promise<RecordedCorpu
   const load = (path: string) => import(pathToFileURL(resolve(root, path)).href);
   const [{ createEngine }, { buildServer }, { memoryStore }, { virtualClock }, { sequentialIds }, { runScenario }, { scenarioFiles }, { DEMO_SECRETS }] =
     await Promise.all([
-      load('engine/index.ts'), load('adapters/http/server.ts'), load('adapters/store/memory.ts'), load('adapters/clock.ts'),
-      load('adapters/ids.ts'), load('adapters/scenarios/runner.ts'), load('adapters/scenarios/files.ts'), load('adapters/cli/demo.ts'),
+      load('engine/index.ts'),
+      load('adapters/http/server.ts'),
+      load('adapters/store/memory.ts'),
+      load('adapters/clock.ts'),
+      load('adapters/ids.ts'),
+      load('adapters/scenarios/runner.ts'),
+      load('adapters/scenarios/files.ts'),
+      load('adapters/cli/demo.ts'),
     ]);
   const engine = createEngine({ rulesDir: resolve(root, 'rules') });
   const files: string[] = [...scenarioFiles([scenariosDir]), ...scenarioFiles([resolve(scenariosDir, 'failing')])];
@@ -49,7 +55,9 @@ async function record(root: string, scenariosDir: string): Promise<RecordedCorpu
         const clock = virtualClock(new Date(start));
         const app = await buildServer({ engine, store: memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: JWT_SECRET });
         const seen: { traces?: unknown } = {};
-        app.addHook('onResponse', async (request: { traces?: unknown }) => { seen.traces = request.traces; });
+        app.addHook('onResponse', async (request: { traces?: unknown }) => {
+          seen.traces = request.traces;
+        });
         await app.ready();
         return {
           async send(x: { method: string; path: string; headers: Record<string, string>; body?: unknown }) {
@@ -59,17 +67,32 @@ async function record(root: string, scenariosDir: string): Promise<RecordedCorpu
             const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
             const contentType = headers['content-type'];
             answers.push({
-              request: `${x.method.toUpperCase()} ${x.path}`, status: res.statusCode,
-              ...(contentType ? { contentType } : {}), ...(headers['location'] ? { location: headers['location'] } : {}),
-              body: x.path === '/oauth2/token' ? withoutToken(res.body) : res.body, traces: JSON.stringify(seen.traces ?? []),
+              request: `${x.method.toUpperCase()} ${x.path}`,
+              status: res.statusCode,
+              ...(contentType ? { contentType } : {}),
+              ...(headers['location'] ? { location: headers['location'] } : {}),
+              body: x.path === '/oauth2/token' ? withoutToken(res.body) : res.body,
+              traces: JSON.stringify(seen.traces ?? []),
             });
             let body: unknown = res.body === '' ? undefined : res.body;
-            if (contentType?.includes('json') && res.body !== '') { try { body = JSON.parse(res.body); } catch { /* kept as text */ } }
+            if (contentType?.includes('json') && res.body !== '') {
+              try {
+                body = JSON.parse(res.body);
+              } catch {
+                /* kept as text */
+              }
+            }
             return { status: res.statusCode, headers, body, traces: (seen.traces ?? []) as unknown[] };
           },
-          async setClock(instant: string) { clock.set(new Date(instant)); },
-          async advanceClock(iso: string) { clock.advance(iso); },
-          async close() { await app.close(); },
+          async setClock(instant: string) {
+            clock.set(new Date(instant));
+          },
+          async advanceClock(iso: string) {
+            clock.advance(iso);
+          },
+          async close() {
+            await app.close();
+          },
         };
       },
     };

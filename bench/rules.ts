@@ -23,7 +23,9 @@ function complete(decision: string, given: Facts): Facts {
   }
   const checked = schema.safeParse(facts);
   if (!checked.success) {
-    throw new Error(`bench/rules.ts: the facts no longer fit ${decision} (engine/rules/facts.ts changed?): ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `bench/rules.ts: the facts no longer fit ${decision} (engine/rules/facts.ts changed?): ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return facts;
 }
@@ -42,9 +44,15 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     if (!typed) throw new Error(`no passenger type for age ${age}`);
     evaluations.push({ decision: decisions['passengerType']!, facts: typing });
     if (decisions['familyDiscountRole']) {
-      evaluations.push({ decision: decisions['familyDiscountRole'], facts: complete('familyDiscountRole', { internalType: typed.internalType, age, travelClass: 'SECOND' }) });
+      evaluations.push({
+        decision: decisions['familyDiscountRole'],
+        facts: complete('familyDiscountRole', { internalType: typed.internalType, age, travelClass: 'SECOND' }),
+      });
     }
-    evaluations.push({ decision: decisions['fareFactor']!, facts: complete('fareFactor', { internalType: typed.internalType, age, trafficDisturbanceTicket: false }) });
+    evaluations.push({
+      decision: decisions['fareFactor']!,
+      facts: complete('fareFactor', { internalType: typed.internalType, age, trafficDisturbanceTicket: false }),
+    });
   }
 
   // json-rules-engine: one Engine per decision, runs awaited one after the other (never two run() at once on one Engine).
@@ -86,7 +94,11 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
   r.row('compiled evaluator, 9 passengers', 'µs', compiled);
   r.row('json-rules-engine, 9 passengers', 'µs', reference);
   const speedup = r.ratio('speed-up (json-rules-engine / compiled)', ratios(reference, compiled));
-  r.row('compiled, per decision evaluation', 'µs', compiled.map((x) => x / evaluations.length));
+  r.row(
+    'compiled, per decision evaluation',
+    'µs',
+    compiled.map((x) => x / evaluations.length),
+  );
   r.goal('compiled ≥ 50× json-rules-engine', median(speedup) >= 50, `${fmt(median(speedup))}×`);
   r.goal('compiled < 20 µs for 9 passengers', median(compiled) < 20, `${fmt(median(compiled))} µs`);
   r.note(`${evaluations.length} decision evaluations per 9-passenger run; the compiled evaluator also builds its trace (the fired rows) every time.`);

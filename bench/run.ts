@@ -37,7 +37,11 @@ function sh(cmd: string, args: string[]): string {
 async function main() {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`usage: npm run bench [-- CASE…]\n\n${Object.entries(cases).map(([n, c]) => `  ${n.padEnd(10)} ${c.about}`).join('\n')}\n`);
+    process.stdout.write(
+      `usage: npm run bench [-- CASE…]\n\n${Object.entries(cases)
+        .map(([n, c]) => `  ${n.padEnd(10)} ${c.about}`)
+        .join('\n')}\n`,
+    );
     return 0;
   }
   const unknown = args.filter((a) => !cases[a]);
@@ -66,7 +70,11 @@ async function main() {
     ...(before ? { against: `${before} (BENCH_AGAINST=${process.env['BENCH_AGAINST'] ?? `unset, so ${DEFAULT_AGAINST}`})` } : {}),
     placing: placement(),
   };
-  process.stdout.write(`signalbox bench: ${chosen.join(', ')}\n${Object.entries(machine).map(([k, v]) => `  ${k.padEnd(7)} ${v}`).join('\n')}\n\n`);
+  process.stdout.write(
+    `signalbox bench: ${chosen.join(', ')}\n${Object.entries(machine)
+      .map(([k, v]) => `  ${k.padEnd(7)} ${v}`)
+      .join('\n')}\n\n`,
+  );
 
   const reports: CaseReport[] = [];
   const failures: string[] = [];
@@ -90,7 +98,10 @@ async function main() {
   return failures.length > 0 ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (e: unknown) => {
-  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

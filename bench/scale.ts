@@ -117,9 +117,12 @@ function rowJson(t: Pick<Template, 'parts' | 'holes'>, i: number, id: string): s
 /** Seeds bookings [from, to) into the store's file; returns rows per second. */
 function seed(path: string, t: Template, from: number, to: number): number {
   const db = new Database(path);
-  const columns = db.prepare<[], { name: string; notnull: number; dflt_value: unknown }>("SELECT name, \"notnull\", dflt_value FROM pragma_table_info('bookings')").all();
+  const columns = db
+    .prepare<[], { name: string; notnull: number; dflt_value: unknown }>('SELECT name, "notnull", dflt_value FROM pragma_table_info(\'bookings\')')
+    .all();
   const unknown = columns.filter((c) => c.notnull && c.dflt_value === null && !['id', 'owner', 'version', 'data'].includes(c.name));
-  if (unknown.length > 0) throw new Error(`bench/scale.ts: the bookings table has new required columns (${unknown.map((c) => c.name)}); teach seed() about them`);
+  if (unknown.length > 0)
+    throw new Error(`bench/scale.ts: the bookings table has new required columns (${unknown.map((c) => c.name)}); teach seed() about them`);
   // Only while seeding: no fsync, the rollback journal in memory (a crash here loses a bench file, no more).
   db.pragma('journal_mode = MEMORY');
   db.pragma('synchronous = OFF');
@@ -151,7 +154,11 @@ function seed(path: string, t: Template, from: number, to: number): number {
 function sizeOf(path: string): number {
   let total = 0;
   for (const p of [path, `${path}-wal`]) {
-    try { total += statSync(p).size; } catch { /* absent */ }
+    try {
+      total += statSync(p).size;
+    } catch {
+      /* absent */
+    }
   }
   return total;
 }
@@ -167,7 +174,14 @@ function tableBytes(path: string): string {
   }
 }
 
-interface Level { count: number; offers: LoadResult[]; get: LoadResult[]; rss: number; hwm: number; bytesPerBooking: number }
+interface Level {
+  count: number;
+  offers: LoadResult[];
+  get: LoadResult[];
+  rss: number;
+  hwm: number;
+  bytesPerBooking: number;
+}
 
 /** A server on each file, both up at once, their runs interleaved: noise on the machine falls on both alike. */
 async function measureLevels(files: Array<{ path: string; count: number; bytesPerBooking: number }>, runs: number): Promise<Level[]> {
@@ -175,18 +189,31 @@ async function measureLevels(files: Array<{ path: string; count: number; bytesPe
   try {
     for (const f of files) servers.push(await startServer('signalbox', `sqlite:${f.path}`, `scale-${f.count}`));
     const body = JSON.stringify(offersBody(2));
-    const levels = await Promise.all(files.map(async (f, i) => {
-      const server = servers[i]!;
-      const headers = resellerHeaders(await token(server.base));
-      const offers = (seconds?: number) => load({ base: server.base, method: 'POST', path: '/v3/offers', headers, body, connections: CONNECTIONS, ...(seconds ? { seconds } : {}) })
-        .then((x) => clean(`POST /v3/offers @${f.count}`, x));
-      const get = (seconds?: number) => load({
-        base: server.base, method: 'GET', path: '/v3/bookings/x', headers, connections: CONNECTIONS, ...(seconds ? { seconds } : {}),
-        nextPath: () => `/v3/bookings/${bookingId(Math.floor(Math.random() * f.count))}`,
-      }).then((x) => clean(`GET /v3/bookings/{id} @${f.count}`, x));
-      return { ...f, offersRun: offers, getRun: get, offers: [] as LoadResult[], get: [] as LoadResult[], rss: 0, hwm: 0 };
-    }));
-    for (const l of levels) { await l.offersRun(2); await l.getRun(2); } // warm-up
+    const levels = await Promise.all(
+      files.map(async (f, i) => {
+        const server = servers[i]!;
+        const headers = resellerHeaders(await token(server.base));
+        const offers = (seconds?: number) =>
+          load({ base: server.base, method: 'POST', path: '/v3/offers', headers, body, connections: CONNECTIONS, ...(seconds ? { seconds } : {}) }).then((x) =>
+            clean(`POST /v3/offers @${f.count}`, x),
+          );
+        const get = (seconds?: number) =>
+          load({
+            base: server.base,
+            method: 'GET',
+            path: '/v3/bookings/x',
+            headers,
+            connections: CONNECTIONS,
+            ...(seconds ? { seconds } : {}),
+            nextPath: () => `/v3/bookings/${bookingId(Math.floor(Math.random() * f.count))}`,
+          }).then((x) => clean(`GET /v3/bookings/{id} @${f.count}`, x));
+        return { ...f, offersRun: offers, getRun: get, offers: [] as LoadResult[], get: [] as LoadResult[], rss: 0, hwm: 0 };
+      }),
+    );
+    for (const l of levels) {
+      await l.offersRun(2);
+      await l.getRun(2);
+    } // warm-up
     for (let i = 0; i < runs; i++) {
       for (const l of levels) l.offers.push(await l.offersRun());
       for (const l of levels) l.get.push(await l.getRun());
@@ -217,7 +244,9 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       const t0 = performance.now();
       const rate = seed(path, template, 0, count);
       const bytes = sizeOf(path);
-      seedNotes.push(`${label(count)}: ${fmt(count)} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${fmt(rate)} rows/s); file ${fmtBytes(bytes)}: ${tableBytes(path)}`);
+      seedNotes.push(
+        `${label(count)}: ${fmt(count)} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${fmt(rate)} rows/s); file ${fmtBytes(bytes)}: ${tableBytes(path)}`,
+      );
       files.push({ path, count, bytesPerBooking: bytes / count });
     }
     const levels = await measureLevels(files, runs);
@@ -233,8 +262,14 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     }
     // Latency at a fixed number of connections is the inverse of throughput, so the mean latency ratio is
     // read from requests/s (finer than autocannon's whole-millisecond percentiles).
-    const offersRatio = r.ratio(`POST /v3/offers mean latency ${label(LARGE)} / ${label(SMALL)} (from requests/s)`, ratios(p(small, 'offers', 'rps'), p(large, 'offers', 'rps')));
-    const getRatio = r.ratio(`GET /v3/bookings/{id} mean latency ${label(LARGE)} / ${label(SMALL)} (from requests/s)`, ratios(p(small, 'get', 'rps'), p(large, 'get', 'rps')));
+    const offersRatio = r.ratio(
+      `POST /v3/offers mean latency ${label(LARGE)} / ${label(SMALL)} (from requests/s)`,
+      ratios(p(small, 'offers', 'rps'), p(large, 'offers', 'rps')),
+    );
+    const getRatio = r.ratio(
+      `GET /v3/bookings/{id} mean latency ${label(LARGE)} / ${label(SMALL)} (from requests/s)`,
+      ratios(p(small, 'get', 'rps'), p(large, 'get', 'rps')),
+    );
     r.ratio(`GET /v3/bookings/{id} p99 ${label(LARGE)} / ${label(SMALL)}`, ratios(p(large, 'get', 'p99'), p(small, 'get', 'p99')));
     for (const l of levels) r.row(`bytes per booking on disk @${label(l.count)}`, 'B', [l.bytesPerBooking]);
     for (const l of levels) r.row(`server RSS after the runs @${label(l.count)}`, 'MiB', [l.rss / 2 ** 20]);
@@ -242,11 +277,17 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.goal(`POST /v3/offers @${label(LARGE)} within 1.2× of @${label(SMALL)}`, median(offersRatio) <= 1.2, `${fmt(median(offersRatio))}×`);
     r.goal(`GET /v3/bookings/{id} @${label(LARGE)} within 1.2× of @${label(SMALL)}`, median(getRatio) <= 1.2, `${fmt(median(getRatio))}×`);
     r.goal('< 4 KB per booking on disk', large.bytesPerBooking < 4096, `${fmt(large.bytesPerBooking)} B`);
-    r.goal(`server RSS < 300 MB holding ${label(LARGE)} bookings`, Math.max(large.rss, large.hwm) < 300 * 2 ** 20, `${fmt(large.rss / 2 ** 20)} MiB (peak ${fmt(large.hwm / 2 ** 20)} MiB)`);
+    r.goal(
+      `server RSS < 300 MB holding ${label(LARGE)} bookings`,
+      Math.max(large.rss, large.hwm) < 300 * 2 ** 20,
+      `${fmt(large.rss / 2 ** 20)} MiB (peak ${fmt(large.hwm / 2 ** 20)} MiB)`,
+    );
     if (LARGE < 1_000_000) r.note('BENCH_SCALE=small: the goals speak of 1M bookings; these figures are for 100k');
     r.note(`template booking (2 passengers, 2 legs, confirmed, 2 fulfillments): ${fmt(template.bytes)} B of JSON`);
     for (const n of seedNotes) r.note(`seeding ${n}`);
-    r.note('bytes per booking = (database + WAL file size) / bookings, right after seeding a fresh file: bookings (deflated JSON, as the store writes them), the fulfillments index, the places each booking holds (train_holdings), their primary-key indexes');
+    r.note(
+      'bytes per booking = (database + WAL file size) / bookings, right after seeding a fresh file: bookings (deflated JSON, as the store writes them), the fulfillments index, the places each booking holds (train_holdings), their primary-key indexes',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

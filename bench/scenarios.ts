@@ -18,7 +18,10 @@ import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
  * are left out of the replay (the tokens it recorded stay valid: every in-process server shares the key).
  */
 type Op = { send: HttpExchange } | { setClock: string } | { advance: string };
-interface Recording { start: string; ops: Op[] }
+interface Recording {
+  start: string;
+  ops: Op[];
+}
 
 /** Wraps a target and writes down every session it opens, op by op. */
 function recorder(inner: Target, recordings: Recording[]): Target {
@@ -29,9 +32,18 @@ function recorder(inner: Target, recordings: Recording[]): Target {
       const rec: Recording = { start, ops: [] };
       recordings.push(rec);
       const wrapped: Session = {
-        send: (x) => { rec.ops.push({ send: x }); return session.send(x); },
-        setClock: (instant) => { rec.ops.push({ setClock: instant }); return session.setClock(instant); },
-        advanceClock: (iso) => { rec.ops.push({ advance: iso }); return session.advanceClock(iso); },
+        send: (x) => {
+          rec.ops.push({ send: x });
+          return session.send(x);
+        },
+        setClock: (instant) => {
+          rec.ops.push({ setClock: instant });
+          return session.setClock(instant);
+        },
+        advanceClock: (iso) => {
+          rec.ops.push({ advance: iso });
+          return session.advanceClock(iso);
+        },
         close: () => session.close(),
       };
       const traces = (session as { traces?: Session['traces'] }).traces;
@@ -83,7 +95,8 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
 
   const runner: number[] = [];
   const bare: number[] = [];
-  for (let i = -1; i < runs; i++) { // run -1 is the warm-up
+  for (let i = -1; i < runs; i++) {
+    // run -1 is the warm-up
     let passes = 0;
     let t0 = performance.now();
     while (performance.now() - t0 < seconds * 1000) {
@@ -98,23 +111,35 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
       passes++;
     }
     const bareRate = (passes * stepsPerPass) / ((performance.now() - t0) / 1000);
-    if (i >= 0) { runner.push(runnerRate); bare.push(bareRate); }
+    if (i >= 0) {
+      runner.push(runnerRate);
+      bare.push(bareRate);
+    }
   }
   r.row('runScenario, in-process', 'steps/s', runner);
   r.row('baseline: the same requests replayed into the target', 'steps/s', bare);
   r.ratio('runner / replay', ratios(runner, bare), '%');
-  r.row('runner, per step', 'µs', runner.map((x) => 1e6 / x));
+  r.row(
+    'runner, per step',
+    'µs',
+    runner.map((x) => 1e6 / x),
+  );
   const ref = against();
   if (ref) {
     // Another commit's runner and server on its own scenarios, a pass each in turns with this tree's (bench/baseline.ts).
     const before = await suiteAt(treeAt(ref).dir);
     const commit = treeAt(ref).commit;
-    const pass = async () => { for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS }); };
+    const pass = async () => {
+      for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS });
+    };
     const t = await interleaved(pass, () => before.pass(), 2 * runs, 1, 1);
     const rate = (usPerPass: number[], steps: number) => usPerPass.map((us) => steps / (us / 1e6));
     r.row(`runScenario at ${commit}, a pass in turns with this tree`, 'steps/s', rate(t.before, before.steps));
     r.row(`runScenario in this tree, a pass in turns with ${commit}`, 'steps/s', rate(t.now, stepsPerPass));
-    r.ratio(`this tree / ${commit} (steps/s)`, t.now.map((us, i) => (stepsPerPass / us) / (before.steps / t.before[i]!)));
+    r.ratio(
+      `this tree / ${commit} (steps/s)`,
+      t.now.map((us, i) => stepsPerPass / us / (before.steps / t.before[i]!)),
+    );
   }
   r.goal('≥ 2,000 scenario steps/s in-process on one core', median(runner) >= 2000, `${fmt(median(runner))} steps/s`);
   r.note(`${stepsPerPass} steps per pass over ${files.length} files; every scenario opens a session on an emptied in-process server (apps are reused)`);
@@ -125,13 +150,14 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
 /** Another tree's scenario suite run by its own runner on its own in-process server; `steps`: what one pass runs (its first). */
 async function suiteAt(dir: string): Promise<{ steps: number; pass: () => Promise<number> }> {
   const load = <T>(path: string) => import(pathToFileURL(join(dir, path)).href) as Promise<T>;
-  const [{ createEngine: engineOf }, { DEMO_SECRETS: secrets }, { scenarioFiles: filesOf }, { runScenario: runOf }, { inProcess: targetOf }] = await Promise.all([
-    load<typeof import('../engine/index.ts')>('engine/index.ts'),
-    load<typeof import('../adapters/cli/demo.ts')>('adapters/cli/demo.ts'),
-    load<typeof import('../adapters/scenarios/files.ts')>('adapters/scenarios/files.ts'),
-    load<typeof import('../adapters/scenarios/runner.ts')>('adapters/scenarios/runner.ts'),
-    load<typeof import('../adapters/scenarios/targets.ts')>('adapters/scenarios/targets.ts'),
-  ]);
+  const [{ createEngine: engineOf }, { DEMO_SECRETS: secrets }, { scenarioFiles: filesOf }, { runScenario: runOf }, { inProcess: targetOf }] =
+    await Promise.all([
+      load<typeof import('../engine/index.ts')>('engine/index.ts'),
+      load<typeof import('../adapters/cli/demo.ts')>('adapters/cli/demo.ts'),
+      load<typeof import('../adapters/scenarios/files.ts')>('adapters/scenarios/files.ts'),
+      load<typeof import('../adapters/scenarios/runner.ts')>('adapters/scenarios/runner.ts'),
+      load<typeof import('../adapters/scenarios/targets.ts')>('adapters/scenarios/targets.ts'),
+    ]);
   const files = filesOf([join(dir, 'scenarios')]);
   const target = targetOf(engineOf());
   const pass = async () => {

@@ -40,7 +40,9 @@ async function bareJson(answer: (method: string, url: string, body: unknown) => 
         const given = answer(req.method ?? '', req.url ?? '', chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
         status = given.status;
         out = JSON.stringify(given.body);
-      } catch { /* not JSON: 400 */ }
+      } catch {
+        /* not JSON: 400 */
+      }
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
       res.end(out);
     });
@@ -103,7 +105,9 @@ async function floor(file: string): Promise<Listening> {
   const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
   app.decorate('engine', engine);
   registerBodyParsers(app);
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
   app.post('/oauth2/token', async (req) => auth.issue(req.headers.authorization, req.body as Record<string, string>));
   app.all('/*', async (req, reply) => {
     const client = await auth.verify(req.headers.authorization, 'reseller');
@@ -120,7 +124,12 @@ async function signalbox(storeSpec: string, logged = false): Promise<Listening> 
   const { createEngine } = await import('../engine/index.ts');
   const { buildServer } = await import('../adapters/http/server.ts');
   const { openStore } = await import('../adapters/store/open.ts');
-  const app = await buildServer({ engine: createEngine(), store: await openStore(storeSpec), jwtSecret: JWT_SECRET, logger: logged ? { level: 'info' } : false });
+  const app = await buildServer({
+    engine: createEngine(),
+    store: await openStore(storeSpec),
+    jwtSecret: JWT_SECRET,
+    logger: logged ? { level: 'info' } : false,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
@@ -137,8 +146,18 @@ function hwm(): number {
 
 async function main() {
   const [kind, storeSpec = 'memory', option] = process.argv.slice(2);
-  const server = kind === 'bare' ? await bare() : kind === 'signalbox' ? await signalbox(storeSpec, option === 'logged') : kind === 'replay' ? await replay(storeSpec)
-    : kind === 'replay-fastify' ? await replayOnFastify(storeSpec) : kind === 'floor' ? await floor(storeSpec) : undefined;
+  const server =
+    kind === 'bare'
+      ? await bare()
+      : kind === 'signalbox'
+        ? await signalbox(storeSpec, option === 'logged')
+        : kind === 'replay'
+          ? await replay(storeSpec)
+          : kind === 'replay-fastify'
+            ? await replayOnFastify(storeSpec)
+            : kind === 'floor'
+              ? await floor(storeSpec)
+              : undefined;
   if (!server) throw new Error(`usage: server.ts bare | signalbox <store> | replay <file> | replay-fastify <file> | floor <file>; got ${kind}`);
   let stopping = false;
   const stop = async () => {

@@ -37,7 +37,14 @@ import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts
 import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
 import { runAftersales, type AftersalesCommand, type AftersalesOutcome } from './aftersales/commands.ts';
-import { confirmPendingExchange, createExchangeOffers, createExchangeOperation, expireOperations, ExchangeOfferRequest, ExchangeOperationRequest } from './aftersales/exchange.ts';
+import {
+  confirmPendingExchange,
+  createExchangeOffers,
+  createExchangeOperation,
+  expireOperations,
+  ExchangeOfferRequest,
+  ExchangeOperationRequest,
+} from './aftersales/exchange.ts';
 
 /** The three availability answers (CONTRACT §6). */
 export type AvailabilityKind = 'counts' | 'preferences' | 'place-map';
@@ -93,14 +100,25 @@ export interface Engine {
    * `onTrains`, the bookings on `read.trains`, whole or as their index entries (`trainHoldingsOf`); `passUses`, what
    * `read.travelPasses` already pay for (a pass busy at the trip's time is ignored); `call.soldPasses`, those sold.
    */
-  decideOffers(call: Call, read: Decided<OfferRequestRead>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  decideOffers(
+    call: Call,
+    read: Decided<OfferRequestRead>,
+    onTrains?: readonly OnTrain[],
+    passUses?: readonly PassUse[],
+  ): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** POST /offers in one call, both phases, for a caller with nothing to load (no store): every place and pass free. */
   offers(call: Call, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** Validates a booking request and names the offers it needs (the caller loads them). */
   readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
   /** POST /booking: the provisional booking to store and the BookingResponse. */
   /** `passUses`: what the passes paying for the offers' admissions are busy with (`Store.passUses`, spec §2.7 rule 8). */
-  book(call: Call, request: ReturnType<typeof readBookingRequest>, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  book(
+    call: Call,
+    request: ReturnType<typeof readBookingRequest>,
+    offers: ReadonlyMap<string, StoredOffer>,
+    onTrains?: readonly OnTrain[],
+    passUses?: readonly PassUse[],
+  ): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). */
   confirm(call: Call, booking: Booking): Decided<Booking>;
   /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
@@ -113,25 +131,48 @@ export interface Engine {
   renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
   renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
   /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
-  aftersales(call: Call, booking: Booking, command: AftersalesCommand): Decided<{ booking: Booking; response?: Record<string, unknown>; outcome: AftersalesOutcome }>;
+  aftersales(
+    call: Call,
+    booking: Booking,
+    command: AftersalesCommand,
+  ): Decided<{ booking: Booking; response?: Record<string, unknown>; outcome: AftersalesOutcome }>;
   /** POST /bookings/{id}/exchange-offers, first phase: the request validated, and its trains and travel passes to load. */
   readExchangeOfferRequest(body: unknown): { request: ExchangeOfferRequest; trains: string[]; travelPasses: string[] };
   /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
-  exchangeOffers(call: Call, booking: Booking, request: ExchangeOfferRequest, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
+  exchangeOffers(
+    call: Call,
+    booking: Booking,
+    request: ExchangeOfferRequest,
+    onTrains?: readonly OnTrain[],
+    passUses?: readonly PassUse[],
+  ): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
   /** POST /bookings/{id}/exchange-operations, first phase: the request validated, and the exchange offers it names. */
   readExchangeOperationRequest(body: unknown): { request: ExchangeOperationRequest; offerIds: string[] };
   /**
    * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
    * named and what the bookings on the new trip's trains hold (`onTrains`).
    */
-  exchangeOperation(call: Call, booking: Booking, request: ExchangeOperationRequest, offers: ReadonlyMap<string, StoredOffer>, onTrains?: readonly OnTrain[], passUses?: readonly PassUse[]): Decided<{ booking: Booking; response: Record<string, unknown> }>;
+  exchangeOperation(
+    call: Call,
+    booking: Booking,
+    request: ExchangeOperationRequest,
+    offers: ReadonlyMap<string, StoredOffer>,
+    onTrains?: readonly OnTrain[],
+    passUses?: readonly PassUse[],
+  ): Decided<{ booking: Booking; response: Record<string, unknown> }>;
   /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
   readAvailabilityQuery(query: unknown): AvailabilityQuery;
   /**
    * GET /availabilities, …/preferences, …/place-map (spec §2.11): for the offer or booking the query names
    * (loaded by the caller, `found`) and the bookings on its train (`onTrains`).
    */
-  availability(call: Call, kind: AvailabilityKind, query: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }, onTrains: readonly OnTrain[]): Decided<Record<string, unknown>>;
+  availability(
+    call: Call,
+    kind: AvailabilityKind,
+    query: AvailabilityQuery,
+    found: { offer?: StoredOffer; booking?: Booking },
+    onTrains: readonly OnTrain[],
+  ): Decided<Record<string, unknown>>;
   /** GET /coach-layouts/{layoutId}: the CoachLayoutResponse, or undefined for an unknown id. */
   coachLayout(layoutId: string): Record<string, unknown> | undefined;
   /**
@@ -166,14 +207,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   };
   const renderWarnings = (warnings: Warning[], language: Language) =>
-    warnings.length === 0 ? {} : {
-      warnings: {
-        warnings: warnings.map((w) => ({
-          code: w.code,
-          detail: fill(rules.warnings[w.code]?.detail[language] ?? w.code, w.params ?? {}, language),
-        })),
-      },
-    };
+    warnings.length === 0
+      ? {}
+      : {
+          warnings: {
+            warnings: warnings.map((w) => ({
+              code: w.code,
+              detail: fill(rules.warnings[w.code]?.detail[language] ?? w.code, w.params ?? {}, language),
+            })),
+          },
+        };
 
   const engine: Engine = {
     rules,
@@ -193,7 +236,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return traced(ctx, () => {
         const warnings: Warning[] = [];
         const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
-        return { offers, response: { ...renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers), ...renderWarnings(warnings, call.requestor.language) } };
+        return {
+          offers,
+          response: {
+            ...renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers),
+            ...renderWarnings(warnings, call.requestor.language),
+          },
+        };
       });
     },
     offers(call, body) {
@@ -252,7 +301,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => {
         // The booking's own journeys give their passes back when exchanged: only other bookings' uses count.
-        const offers = createExchangeOffers(ctx, expireOperations(ctx, booking), request, holdingsOf(onTrains, call.now), passUses.filter((u) => u.bookingId !== booking.id));
+        const offers = createExchangeOffers(
+          ctx,
+          expireOperations(ctx, booking),
+          request,
+          holdingsOf(onTrains, call.now),
+          passUses.filter((u) => u.bookingId !== booking.id),
+        );
         return { offers, response: { exchangeOffers: offers.map((o) => renderExchangeOffer(rules, booking, o, call.requestor.language)) } };
       });
     },
@@ -263,8 +318,21 @@ export function createEngine(options: EngineOptions = {}): Engine {
     exchangeOperation(call, booking, request, offers, onTrains = [], passUses = []) {
       const ctx = context(call);
       return traced(ctx, () => {
-        const next = createExchangeOperation(ctx, expireOperations(ctx, booking), request, offers, holdingsOf(onTrains.filter((b) => bookingIdOf(b) !== booking.id), call.now), passUses);
-        return { booking: next, response: { exchangeOperation: renderExchangeOperation(rules, next, next.exchangeOperations!.at(-1)!, call.requestor.language) } };
+        const next = createExchangeOperation(
+          ctx,
+          expireOperations(ctx, booking),
+          request,
+          offers,
+          holdingsOf(
+            onTrains.filter((b) => bookingIdOf(b) !== booking.id),
+            call.now,
+          ),
+          passUses,
+        );
+        return {
+          booking: next,
+          response: { exchangeOperation: renderExchangeOperation(rules, next, next.exchangeOperations!.at(-1)!, call.requestor.language) },
+        };
       });
     },
     isExpired,
@@ -280,7 +348,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => {
         const subject = subjectOf(ctx, query, found);
-        return kind === 'place-map' ? renderPlaceMap(ctx, subject, onTrains) : kind === 'counts' ? renderCounts(ctx, subject, onTrains) : renderPreferences(ctx, subject, onTrains);
+        return kind === 'place-map'
+          ? renderPlaceMap(ctx, subject, onTrains)
+          : kind === 'counts'
+            ? renderCounts(ctx, subject, onTrains)
+            : renderPreferences(ctx, subject, onTrains);
       });
     },
     coachLayout: (layoutId) => renderCoachLayout(rules, layoutId),

@@ -22,16 +22,26 @@ const call: Call = {
 
 // An OSDM OfferCollectionRequest: one adult on the 08:00 Stockholm C–Göteborg C of 1 December 2026.
 const offerRequest = {
-  tripSpecifications: [{
-    legs: [{
-      externalRef: 'leg-1',
-      timedLeg: {
-        start: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000001' }, serviceDeparture: { timetabledTime: '2026-12-01T08:00:00+01:00' } },
-        end: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000002' }, serviceArrival: { timetabledTime: '2026-12-01T11:00:00+01:00' } },
-        service: { vehicleNumbers: ['421'], productCategory: { productCategoryRef: 'urn:x_swe:sbc:ST' }, carriers: [{ ref: 'urn:x_swe:carrier:74' }] },
-      },
-    }],
-  }],
+  tripSpecifications: [
+    {
+      legs: [
+        {
+          externalRef: 'leg-1',
+          timedLeg: {
+            start: {
+              stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000001' },
+              serviceDeparture: { timetabledTime: '2026-12-01T08:00:00+01:00' },
+            },
+            end: {
+              stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000002' },
+              serviceArrival: { timetabledTime: '2026-12-01T11:00:00+01:00' },
+            },
+            service: { vehicleNumbers: ['421'], productCategory: { productCategoryRef: 'urn:x_swe:sbc:ST' }, carriers: [{ ref: 'urn:x_swe:carrier:74' }] },
+          },
+        },
+      ],
+    },
+  ],
   anonymousPassengerSpecifications: [{ externalRef: 'anna', type: 'PERSON', age: 46 }],
   offerSearchCriteria: { currency: 'SEK', travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
 };

@@ -20,12 +20,25 @@ const stop = (code: string, time: string) => ({
   [code === '740000001' ? 'serviceDeparture' : 'serviceArrival']: { timetabledTime: time },
 });
 const offerRequest = {
-  tripSpecifications: [{ legs: [{ externalRef: 'leg-1', timedLeg: {
-    start: stop('740000001', '2026-11-27T08:00:00+01:00'),
-    end: stop('740000002', '2026-11-27T11:00:00+01:00'),
-    service: { publishedServiceName: '421', vehicleNumbers: ['421'], productCategory: { productCategoryRef: 'urn:x_swe:sbc:ST' },
-      carriers: [{ ref: 'urn:x_swe:carrier:74' }] },
-  } }] }],
+  tripSpecifications: [
+    {
+      legs: [
+        {
+          externalRef: 'leg-1',
+          timedLeg: {
+            start: stop('740000001', '2026-11-27T08:00:00+01:00'),
+            end: stop('740000002', '2026-11-27T11:00:00+01:00'),
+            service: {
+              publishedServiceName: '421',
+              vehicleNumbers: ['421'],
+              productCategory: { productCategoryRef: 'urn:x_swe:sbc:ST' },
+              carriers: [{ ref: 'urn:x_swe:carrier:74' }],
+            },
+          },
+        },
+      ],
+    },
+  ],
   anonymousPassengerSpecifications: [
     { externalRef: 'parent', type: 'PERSON', age: 35 },
     { externalRef: 'child', type: 'PERSON', age: 8 },
@@ -43,7 +56,10 @@ for (const offer of value.response['offers'] as Offer[]) {
 const shown = new Set<string>();
 for (const trace of traces) {
   if (trace.decision !== 'passengerType' && trace.decision !== 'fareFactor') continue;
-  const facts = trace.decision === 'passengerType' ? `age=${trace.facts['age']}` : `internalType=${trace.facts['internalType']} familyDiscount=${trace.facts['familyDiscount']}`;
+  const facts =
+    trace.decision === 'passengerType'
+      ? `age=${trace.facts['age']}`
+      : `internalType=${trace.facts['internalType']} familyDiscount=${trace.facts['familyDiscount']}`;
   const line = `${trace.decision} ${facts} → ${trace.fired.map((f) => `${f.row} (${f.at})`).join(', ')}`;
   if (shown.has(line)) continue;
   shown.add(line);

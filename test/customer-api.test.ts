@@ -29,7 +29,15 @@ describe('Customer API', async () => {
     level: 'GOLD',
     email: 'anna.svensson@example.se',
     phoneNumber: '+46701234567',
-    travelPasses: [{ cardNumber: 'GOLD-0001', cardType: 'OPR_ANNUAL_GOLD', description: 'Annual pass Gold, first class, all trains', validFrom: '2026-01-01', validTo: '2027-12-31' }],
+    travelPasses: [
+      {
+        cardNumber: 'GOLD-0001',
+        cardType: 'OPR_ANNUAL_GOLD',
+        description: 'Annual pass Gold, first class, all trains',
+        validFrom: '2026-01-01',
+        validTo: '2027-12-31',
+      },
+    ],
   };
   const annaInSwedish = { ...anna, travelPasses: [{ ...anna.travelPasses[0], description: 'Årskort Guld, 1 klass, alla tåg' }] };
 
@@ -57,13 +65,23 @@ describe('Customer API', async () => {
     it('finds a contract by contract number', async () => {
       const res = await lookup('/contracts/contract-number', { contractNumber: 'CORP-ACTIVE-1' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ organizationName: 'Exempelbolaget AB', department: 'Inköp och resor', contractNumber: 'CORP-ACTIVE-1', organizationNumber: '556123-4567' });
+      expect(res.body).toEqual({
+        organizationName: 'Exempelbolaget AB',
+        department: 'Inköp och resor',
+        contractNumber: 'CORP-ACTIVE-1',
+        organizationNumber: '556123-4567',
+      });
     });
 
     it('finds an inactive contract too, with department null when it has none', async () => {
       const res = await lookup('/contracts/contract-number', { contractNumber: 'CORP-INACTIVE-1' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ organizationName: 'Gamla Bolaget AB', department: null, contractNumber: 'CORP-INACTIVE-1', organizationNumber: '556765-4321' });
+      expect(res.body).toEqual({
+        organizationName: 'Gamla Bolaget AB',
+        department: null,
+        contractNumber: 'CORP-INACTIVE-1',
+        organizationNumber: '556765-4321',
+      });
     });
 
     it('leaves out memberNumber, level and travelPasses a customer does not have', async () => {
@@ -73,9 +91,26 @@ describe('Customer API', async () => {
 
     it('describes a monthly and a multi-ride pass, with the rides it has left', async () => {
       const erik = await lookup('/contacts/prio-number', { memberNumber: '1000000002' }, { 'accept-language': 'sv-SE' });
-      expect(erik.body.travelPasses).toEqual([{ cardNumber: 'MONTHLY-0001', cardType: 'OPR_MONTHLY', description: 'Månadskort mellan två stationer, 2 klass', validFrom: '2026-11-15', validTo: '2026-12-14' }]);
+      expect(erik.body.travelPasses).toEqual([
+        {
+          cardNumber: 'MONTHLY-0001',
+          cardType: 'OPR_MONTHLY',
+          description: 'Månadskort mellan två stationer, 2 klass',
+          validFrom: '2026-11-15',
+          validTo: '2026-12-14',
+        },
+      ]);
       const maria = await lookup('/contacts/prio-number', { memberNumber: '1000000003' });
-      expect(maria.body.travelPasses).toEqual([{ cardNumber: 'MULTI-0001', cardType: 'OPR_MULTIRIDE_10', description: 'Ten-ride card, second class, high-speed trains', validFrom: '2026-06-01', validTo: '2027-05-31', ridesLeft: 7 }]);
+      expect(maria.body.travelPasses).toEqual([
+        {
+          cardNumber: 'MULTI-0001',
+          cardType: 'OPR_MULTIRIDE_10',
+          description: 'Ten-ride card, second class, high-speed trains',
+          validFrom: '2026-06-01',
+          validTo: '2027-05-31',
+          ridesLeft: 7,
+        },
+      ]);
     });
   });
 
@@ -124,7 +159,13 @@ describe('Customer API', async () => {
       ['/contracts/contract-number', 'contractNumber'],
     ];
     it.each(fields)('%s: %s missing, null, empty or blank', async (path, field) => {
-      for (const [body, detail] of [[{}, 'required'], [{ [field]: null }, 'must not be null'], [{ [field]: '' }, 'must not be empty'], [{ [field]: '   ' }, 'must not be empty'], [{ [field]: 42 }, 'must be a string']] as const) {
+      for (const [body, detail] of [
+        [{}, 'required'],
+        [{ [field]: null }, 'must not be null'],
+        [{ [field]: '' }, 'must not be empty'],
+        [{ [field]: '   ' }, 'must not be empty'],
+        [{ [field]: 42 }, 'must be a string'],
+      ] as const) {
         const res = await lookup(path, body);
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body).toMatchObject({ code: '86001', status: 400, title: 'Validation error', pointers: [{ requestPointer: `#/${field}`, detail }] });
@@ -159,8 +200,12 @@ describe('Customer API', async () => {
       expect(res.body).toMatchObject({ code: 'X_SUBSCRIPTION_KEY_INVALID', status: 401, pointers: [{ requestPointer: 'header:Ocp-Apim-Subscription-Key' }] });
     });
 
-    it('an unknown subscription key → 401, in the caller\'s language', async () => {
-      const res = await lookup('/contacts/email', { email: 'anna.svensson@example.se' }, { 'ocp-apim-subscription-key': 'not-a-known-key', 'accept-language': 'sv-SE' });
+    it("an unknown subscription key → 401, in the caller's language", async () => {
+      const res = await lookup(
+        '/contacts/email',
+        { email: 'anna.svensson@example.se' },
+        { 'ocp-apim-subscription-key': 'not-a-known-key', 'accept-language': 'sv-SE' },
+      );
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ code: 'X_SUBSCRIPTION_KEY_INVALID', title: 'Prenumerationsnyckel saknas eller är okänd' });
     });
@@ -180,7 +225,9 @@ describe('Customer API', async () => {
 
     it('a token asked for with scope reseller only → 403, even for a client that may hold customer', async () => {
       const grant = await server.app.inject({
-        method: 'POST', url: '/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        url: '/oauth2/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret&scope=reseller',
       });
       const res = await lookup('/contacts/email', { email: 'anna.svensson@example.se' }, { authorization: `Bearer ${grant.json().access_token}` });

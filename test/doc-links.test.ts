@@ -6,14 +6,32 @@ import { describe, expect, it } from 'vitest';
  * The README, rules/README.md and every page of docs/ link to files and headings that exist, so a newcomer
  * following them never lands nowhere. Headings are addressed as GitHub names them (`#osdm-34-conformance`).
  */
-const pages = ['README.md', 'rules/README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  'rules/README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Paths the docs ask the reader to create. */
 const toBeWritten = ['scenarios/mine/'];
 const withoutCode = (text: string) => text.replace(/```[\s\S]*?```/g, '');
 
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-const anchorsOf = (file: string) => new Set([...readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)].map(([, h]) => slug(h!)));
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+const anchorsOf = (file: string) =>
+  new Set(
+    [
+      ...readFileSync(file, 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .matchAll(/^#{1,6} (.+)$/gm),
+    ].map(([, h]) => slug(h!)),
+  );
 
 describe('links between the docs', () => {
   it.each(pages)('%s links only to files and headings that exist', (page) => {
@@ -34,8 +52,9 @@ describe('links between the docs', () => {
 
   it.each(pages)('%s names only files of the repository that exist', (page) => {
     const folders = 'engine|machines|adapters|rules|scenarios|test|bench|examples|schemas|bin|docs|\\.ci';
-    const named = [...withoutCode(readFileSync(page, 'utf8')).matchAll(new RegExp(`\`((?:${folders})/[^\`\\s*<>{}…]*)\``, 'g'))]
-      .map(([, path]) => path!.replace(/:\d.*$/, ''));
+    const named = [...withoutCode(readFileSync(page, 'utf8')).matchAll(new RegExp(`\`((?:${folders})/[^\`\\s*<>{}…]*)\``, 'g'))].map(([, path]) =>
+      path!.replace(/:\d.*$/, ''),
+    );
     const missing = named.filter((path) => !existsSync(path) && !toBeWritten.some((p) => path.startsWith(p)));
     expect([...new Set(missing)]).toEqual([]);
   });

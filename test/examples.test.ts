@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
  * names nothing must still print something. Shell examples start their own server on a free port.
  */
 const run = promisify(execFile);
-const examples = readdirSync('examples').filter((f) => /^\d\d-[\w-]+\.(sh|ts|js|mjs)$/.test(f)).sort();
+const examples = readdirSync('examples')
+  .filter((f) => /^\d\d-[\w-]+\.(sh|ts|js|mjs)$/.test(f))
+  .sort();
 
 function commandOf(file: string): [string, string[]] {
   const path = `examples/${file}`;
@@ -31,18 +33,22 @@ describe('the numbered examples', () => {
     expect(examples[0]).toMatch(/^01-/);
   });
 
-  it.each(examples)('%s runs and prints what it says it prints', async (file) => {
-    const { BASE: _base, PORT: _port, ...env } = process.env;
-    const [command, args] = commandOf(file);
-    const { stdout } = await run(command, args, { env, timeout: 60_000 }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`${file} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
-    });
-    expect(stdout.trim()).not.toBe('');
-    for (const expected of expectedOutputOf(file)) {
-      if (typeof expected === 'string') expect(stdout).toContain(expected);
-      else expect(stdout).toMatch(expected);
-    }
-  }, 70_000);
+  it.each(examples)(
+    '%s runs and prints what it says it prints',
+    async (file) => {
+      const { BASE: _base, PORT: _port, ...env } = process.env;
+      const [command, args] = commandOf(file);
+      const { stdout } = await run(command, args, { env, timeout: 60_000 }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`${file} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+      });
+      expect(stdout.trim()).not.toBe('');
+      for (const expected of expectedOutputOf(file)) {
+        if (typeof expected === 'string') expect(stdout).toContain(expected);
+        else expect(stdout).toMatch(expected);
+      }
+    },
+    70_000,
+  );
 
   it('each is listed in the README', () => {
     const readme = readFileSync('README.md', 'utf8');

@@ -18,15 +18,26 @@ describe('signalbox explain', () => {
 
   it('shows both sides of a comparison between instants', () => {
     const x = engine().explain('onHold', {
-      channelAllowsOnHold: true, bookingState: 'PREBOOKED', passPurchase: false, activeOnHoldOffer: false, alreadyOnHold: false, contactComplete: true,
-      now: '2026-11-30T08:00:00Z', departure: '2026-12-01T07:00:00Z', provisionalTimeLimit: '2026-11-30T09:00:00Z',
+      channelAllowsOnHold: true,
+      bookingState: 'PREBOOKED',
+      passPurchase: false,
+      activeOnHoldOffer: false,
+      alreadyOnHold: false,
+      contactComplete: true,
+      now: '2026-11-30T08:00:00Z',
+      departure: '2026-12-01T07:00:00Z',
+      provisionalTimeLimit: '2026-11-30T09:00:00Z',
     });
     expect(x.rows.find((r) => r.fired)!.row).toBe('too-close-to-departure');
-    expect(renderExplanation(x)).toContain('now after {"fact":"departure","minus":"PT24H"}  (actual "2026-11-30T08:00:00Z", departure = "2026-12-01T07:00:00Z")');
+    expect(renderExplanation(x)).toContain(
+      'now after {"fact":"departure","minus":"PT24H"}  (actual "2026-11-30T08:00:00Z", departure = "2026-12-01T07:00:00Z")',
+    );
   });
 
   it('prints the same as data with --json, and refuses facts of the wrong type', () => {
-    const out = execFileSync(process.execPath, ['bin/signalbox.js', 'explain', 'passengerType', '--facts', '{"age":17,"cards":["SWE_STUDENT"]}', '--json'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['bin/signalbox.js', 'explain', 'passengerType', '--facts', '{"age":17,"cards":["SWE_STUDENT"]}', '--json'], {
+      encoding: 'utf8',
+    });
     const json = JSON.parse(out);
     expect(json.outcome).toMatchObject({ internalType: 'STUDENT', responseType: 'PERSON' });
     expect(json.rows.find((r: { fired: boolean }) => r.fired).row).toBe('student');
@@ -34,10 +45,13 @@ describe('signalbox explain', () => {
   });
 
   it('names a missing or wrong fact with what it may be, and takes a declared default', () => {
-    expect(() => engine().explain('nightGender', { compartment: 'PRIVATE', accommodationType: 'COUCHETTE', genderCount: 2 }))
-      .toThrow('nightGender needs the fact gender: one of NONE, MEN, LADIES, MIXED');
+    expect(() => engine().explain('nightGender', { compartment: 'PRIVATE', accommodationType: 'COUCHETTE', genderCount: 2 })).toThrow(
+      'nightGender needs the fact gender: one of NONE, MEN, LADIES, MIXED',
+    );
     expect(() => engine().explain('passengerType', { age: 'seventeen' })).toThrow('age is a whole number from 0 to 130; "seventeen" is not');
-    expect(() => engine().explain('passengerType', { age: 17, typingcard: 'NONE' })).toThrow('typingcard is not a fact of passengerType; its facts are age, typingCard');
+    expect(() => engine().explain('passengerType', { age: 17, typingcard: 'NONE' })).toThrow(
+      'typingcard is not a fact of passengerType; its facts are age, typingCard',
+    );
     // typingCard is declared with the default NONE: leaving it out is not an error.
     expect(engine().explain('passengerType', { age: 17 }).facts).toEqual({ age: 17, typingCard: 'NONE' });
   });
@@ -47,7 +61,10 @@ describe('signalbox explain', () => {
     try {
       const file = join(dir, 'facts.yaml');
       writeFileSync(file, 'age: 17\ncards: [SWE_STUDENT]\n');
-      const ok = spawnSync(process.execPath, ['bin/signalbox.js', 'explain', 'passengerType', '--facts', file], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const ok = spawnSync(process.execPath, ['bin/signalbox.js', 'explain', 'passengerType', '--facts', file], {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
       expect(ok.stdout).toContain('decided by: row "student"');
       expect(ok.stdout).not.toContain('\u001b[');
       const bad = spawnSync(process.execPath, ['bin/signalbox.js', 'explain', 'passengerType', '--facts', '{"age": 17,'], { encoding: 'utf8' });

@@ -35,8 +35,12 @@ const exportTo = async (format: string, file: string) => {
 
 describe('signalbox export', () => {
   let server: ServerProcess;
-  beforeAll(async () => { server = await serveProcess('memory', {}, ['--sandbox']); }, 30_000);
-  afterAll(async () => { await server?.stop(); });
+  beforeAll(async () => {
+    server = await serveProcess('memory', {}, ['--sandbox']);
+  }, 30_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
 
   it('--format postman: newman runs every request against a served instance, each expected status met', async () => {
     const file = join(dir, 'collection.json');
@@ -64,7 +68,9 @@ describe('signalbox export', () => {
   it('--format http: named requests, later ones reading saved values from earlier responses', async () => {
     const text = await exportTo('http', join(dir, 'requests.http'));
     expect(text).toContain('@baseUrl = http://127.0.0.1:8080');
-    expect(text).toMatch(/POST \{\{baseUrl\}\}\/oauth2\/token\nContent-Type: application\/x-www-form-urlencoded\n\ngrant_type=client_credentials&client_id=demo-reseller&client_secret=\{\{secret_demo_reseller\}\}/);
+    expect(text).toMatch(
+      /POST \{\{baseUrl\}\}\/oauth2\/token\nContent-Type: application\/x-www-form-urlencoded\n\ngrant_type=client_credentials&client_id=demo-reseller&client_secret=\{\{secret_demo_reseller\}\}/,
+    );
     expect(text).toContain('Authorization: Bearer {{r2.response.body.$.access_token}}');
     expect(text).toMatch(/"offerId": "\{\{r3\.response\.body\.\$\.offers\[0\]\.offerId\}\}"/);
     expect(text).not.toMatch(/\$\{\w+\}/); // no runner template is left
@@ -72,7 +78,10 @@ describe('signalbox export', () => {
 
   it('refuses an unknown format and says which there are', async () => {
     let stderr = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((t) => { stderr += String(t); return true; });
+    vi.spyOn(process.stderr, 'write').mockImplementation((t) => {
+      stderr += String(t);
+      return true;
+    });
     try {
       expect(await exportCommand(['--format', 'soap', ...SCENARIOS])).toBe(2);
     } finally {
@@ -93,9 +102,13 @@ describe('signalbox export --format bruno', () => {
     }
     const folder = join(out, '01-one-journey-sold-end-to-end-spec-3-4-1');
     expect(JSON.parse(readFileSync(join(out, 'bruno.json'), 'utf8'))).toMatchObject({ version: '1', type: 'collection' });
-    expect(readFileSync(join(out, 'environments/local.bru'), 'utf8')).toBe('vars {\n  baseUrl: http://127.0.0.1:8080\n  secret_demo_reseller: demo-reseller-secret\n}\n');
+    expect(readFileSync(join(out, 'environments/local.bru'), 'utf8')).toBe(
+      'vars {\n  baseUrl: http://127.0.0.1:8080\n  secret_demo_reseller: demo-reseller-secret\n}\n',
+    );
     const token = readFileSync(join(folder, '02-token-for-demo-reseller.bru'), 'utf8');
-    expect(token).toContain('body:form-urlencoded {\n  grant_type: client_credentials\n  client_id: demo-reseller\n  client_secret: {{secret_demo_reseller}}\n}');
+    expect(token).toContain(
+      'body:form-urlencoded {\n  grant_type: client_credentials\n  client_id: demo-reseller\n  client_secret: {{secret_demo_reseller}}\n}',
+    );
     expect(token).toContain('bru.setVar("token_demo_reseller", res.getBody()["access_token"]);');
     const offers = readFileSync(join(folder, '03-offers-for-one-adult-on-the-08-00-stockholm-g-teborg.bru'), 'utf8');
     expect(offers).toContain('Authorization: Bearer {{token_demo_reseller}}');

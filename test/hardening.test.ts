@@ -16,13 +16,28 @@ import { engine, passengers, requestorHeader, trip } from './helpers/server.ts';
  * keep serving. docs/limits.md lists the limits these tests hold the server to.
  */
 const JWT_SECRET = 'hardening-test-secret';
-const app = await buildServer({ engine: engine(), store: memoryStore(), clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')), ids: sequentialIds(), sandbox: true, jwtSecret: JWT_SECRET });
+const app = await buildServer({
+  engine: engine(),
+  store: memoryStore(),
+  clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
+  ids: sequentialIds(),
+  sandbox: true,
+  jwtSecret: JWT_SECRET,
+});
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as AddressInfo).port;
 afterAll(() => app.close());
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
-const tokenOf = async (client = 'demo-reseller') => (await app.inject({ method: 'POST', url: '/oauth2/token', headers: form, payload: `grant_type=client_credentials&client_id=${client}&client_secret=${client}-secret` })).json().access_token as string;
+const tokenOf = async (client = 'demo-reseller') =>
+  (
+    await app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      headers: form,
+      payload: `grant_type=client_credentials&client_id=${client}&client_secret=${client}-secret`,
+    })
+  ).json().access_token as string;
 const token = await tokenOf();
 const asReseller = { authorization: `Bearer ${token}`, requestor: requestorHeader(), 'content-type': 'application/json' };
 const offerBody = { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) };
@@ -36,8 +51,15 @@ async function confirmedBooking(): Promise<string> {
   const offers = (await app.inject({ method: 'POST', url: '/v3/offers', headers: asReseller, payload: offerBody })).json();
   const offerId = offers.offers[0].offerId as string;
   const booking = await app.inject({
-    method: 'POST', url: '/v3/bookings', headers: asReseller,
-    payload: { externalRef: 'mine', offers: [{ offerId, passengerRefs: ['p1'] }], passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 35, detail: { firstName: 'Anna', lastName: 'Svensson' } }], purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna@example.se', phoneNumber: '+46701234567' } } },
+    method: 'POST',
+    url: '/v3/bookings',
+    headers: asReseller,
+    payload: {
+      externalRef: 'mine',
+      offers: [{ offerId, passengerRefs: ['p1'] }],
+      passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 35, detail: { firstName: 'Anna', lastName: 'Svensson' } }],
+      purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna@example.se', phoneNumber: '+46701234567' } },
+    },
   });
   booked = booking.json().booking.id as string;
   const { 'content-type': _, ...noBody } = asReseller;
@@ -50,9 +72,13 @@ async function confirmedBooking(): Promise<string> {
  * /health answers after the event loop has had time to deliver any stray stream error.
  */
 const unheard: Error[] = [];
-const hear = (e: Error) => { unheard.push(e); };
+const hear = (e: Error) => {
+  unheard.push(e);
+};
 process.on('uncaughtException', hear);
-afterAll(() => { process.off('uncaughtException', hear); });
+afterAll(() => {
+  process.off('uncaughtException', hear);
+});
 async function stillServing() {
   await new Promise((r) => setTimeout(r, 50));
   expect(unheard.map((e) => `${(e as NodeJS.ErrnoException).code}: ${e.message}`)).toEqual([]);
@@ -94,9 +120,19 @@ describe('a small request cannot make a huge answer', () => {
   });
 
   it('too many passengers, trips or legs are refused by count, whatever the elements hold', async () => {
-    const tooMany = await app.inject({ method: 'POST', url: '/v3/offers', headers: asReseller, payload: { tripSpecifications: [trip()], anonymousPassengerSpecifications: Array.from({ length: 10 }, () => ({})) } });
+    const tooMany = await app.inject({
+      method: 'POST',
+      url: '/v3/offers',
+      headers: asReseller,
+      payload: { tripSpecifications: [trip()], anonymousPassengerSpecifications: Array.from({ length: 10 }, () => ({})) },
+    });
     expect(tooMany.json()).toMatchObject({ status: 400, code: '86003' });
-    const trips = await app.inject({ method: 'POST', url: '/v3/offers', headers: asReseller, payload: { tripSpecifications: Array.from({ length: 7 }, () => ({})), anonymousPassengerSpecifications: passengers(35) } });
+    const trips = await app.inject({
+      method: 'POST',
+      url: '/v3/offers',
+      headers: asReseller,
+      payload: { tripSpecifications: Array.from({ length: 7 }, () => ({})), anonymousPassengerSpecifications: passengers(35) },
+    });
     expect(trips.json()).toMatchObject({ status: 400, code: '86001', pointers: [{ requestPointer: '#/tripSpecifications' }] });
   });
 
@@ -111,7 +147,10 @@ describe('a small request cannot make a huge answer', () => {
   });
 
   it('a Problem lists at most 20 pointers (rules/limits.yaml) and says how many more there are', async () => {
-    const body = { tripSpecifications: [trip()], anonymousPassengerSpecifications: Array.from({ length: 9 }, () => ({ externalRef: 1, type: 2, age: 'x', cards: 3, extra1: 1, extra2: 2 })) };
+    const body = {
+      tripSpecifications: [trip()],
+      anonymousPassengerSpecifications: Array.from({ length: 9 }, () => ({ externalRef: 1, type: 2, age: 'x', cards: 3, extra1: 1, extra2: 2 })),
+    };
     const res = await app.inject({ method: 'POST', url: '/v3/offers', headers: asReseller, payload: body });
     expect(res.statusCode).toBe(400);
     const pointers = res.json().pointers as Array<{ requestPointer: string; detail?: string }>;
@@ -167,9 +206,22 @@ describe('the token endpoint refuses what it cannot use with an RFC 6749 answer,
     // of turns in all; hashed on the thread pool, tens of thousands.
     let turns = 0;
     let done = false;
-    const spin = () => { turns++; if (!done) setImmediate(spin); };
+    const spin = () => {
+      turns++;
+      if (!done) setImmediate(spin);
+    };
     setImmediate(spin);
-    const attempts = await Promise.all(Array.from({ length: 6 }, (_, i) => app.inject({ method: 'POST', url: '/oauth2/token', headers: form, payload: `grant_type=client_credentials&client_id=nobody-${i}&client_secret=wrong`, remoteAddress: `10.1.0.${i}` })));
+    const attempts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        app.inject({
+          method: 'POST',
+          url: '/oauth2/token',
+          headers: form,
+          payload: `grant_type=client_credentials&client_id=nobody-${i}&client_secret=wrong`,
+          remoteAddress: `10.1.0.${i}`,
+        }),
+      ),
+    );
     done = true;
     expect(attempts.map((res) => res.statusCode)).toEqual(Array(6).fill(401));
     expect(turns).toBeGreaterThan(100);
@@ -182,13 +234,19 @@ describe('the token endpoint refuses what it cannot use with an RFC 6749 answer,
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     expect(last.json()).toMatchObject({ error: 'invalid_request' });
     // Another client from another address is untouched.
-    const other = await app.inject({ method: 'POST', url: '/oauth2/token', headers: form, payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret', remoteAddress: '10.0.0.9' });
+    const other = await app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      headers: form,
+      payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+      remoteAddress: '10.0.0.9',
+    });
     expect(other.statusCode).toBe(200);
   });
 });
 
 describe('ids from outside are never looked up on a plain object', () => {
-  it("a path starting with // is a Problem on this server: 404, instance on this host, never another one", async () => {
+  it('a path starting with // is a Problem on this server: 404, instance on this host, never another one', async () => {
     for (const path of ['//[', '//evil.example/x']) {
       const res = await raw(`GET ${path} HTTP/1.1\r\nHost: signalbox.test\r\n\r\n`);
       expect(res.status, path).toBe(404);
@@ -208,14 +266,28 @@ describe('ids from outside are never looked up on a plain object', () => {
 
   it('a token whose sub is __proto__ or constructor reads nothing → 401', async () => {
     for (const sub of ['__proto__', 'constructor']) {
-      const forged = await new SignJWT({ scope: 'reseller customer' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('signalbox').setSubject(sub).setExpirationTime('1h').sign(new TextEncoder().encode(JWT_SECRET));
-      const res = await app.inject({ method: 'POST', url: '/customer/contacts/email', headers: { authorization: `Bearer ${forged}`, 'ocp-apim-subscription-key': 'demo-subscription-key', 'content-type': 'application/json' }, payload: { email: 'anna.svensson@example.se' } });
+      const forged = await new SignJWT({ scope: 'reseller customer' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('signalbox')
+        .setSubject(sub)
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode(JWT_SECRET));
+      const res = await app.inject({
+        method: 'POST',
+        url: '/customer/contacts/email',
+        headers: { authorization: `Bearer ${forged}`, 'ocp-apim-subscription-key': 'demo-subscription-key', 'content-type': 'application/json' },
+        payload: { email: 'anna.svensson@example.se' },
+      });
       expect(res.statusCode, sub).toBe(401);
     }
   });
 
   it('a token without exp → 401', async () => {
-    const forever = await new SignJWT({ scope: 'reseller' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('signalbox').setSubject('demo-reseller').sign(new TextEncoder().encode(JWT_SECRET));
+    const forever = await new SignJWT({ scope: 'reseller' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('signalbox')
+      .setSubject('demo-reseller')
+      .sign(new TextEncoder().encode(JWT_SECRET));
     const res = await app.inject({ method: 'POST', url: '/v3/offers', headers: { ...asReseller, authorization: `Bearer ${forever}` }, payload: offerBody });
     expect(res.statusCode).toBe(401);
   });
@@ -223,7 +295,12 @@ describe('ids from outside are never looked up on a plain object', () => {
 
 describe('bodies of the wrong shape on routes that take a body', () => {
   it('booked-offers with "offers": "AAAA" → the 501 every booked-offers call gets, not a 500', async () => {
-    const res = await app.inject({ method: 'POST', url: `/v3/bookings/${await confirmedBooking()}/booked-offers`, headers: asReseller, payload: { offers: 'AAAA' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v3/bookings/${await confirmedBooking()}/booked-offers`,
+      headers: asReseller,
+      payload: { offers: 'AAAA' },
+    });
     expect(res.json()).toMatchObject({ status: 501, code: 'X_NOT_SUPPORTED' });
   });
 
@@ -234,18 +311,16 @@ describe('bodies of the wrong shape on routes that take a body', () => {
 });
 
 describe('the sandbox clock refuses instants and durations it cannot hold, and keeps its time', () => {
-  it.each([
-    { now: '2026-12-01T08:00:00+25:00' },
-    { now: '2026-02-30T25:61:00+01:00' },
-    { advance: 'PT999999999999999999S' },
-    { advance: 'P99999999Y' },
-  ])('%j → 400, the clock unchanged, offers still answer', async (change) => {
-    const before = (await app.inject({ method: 'GET', url: '/sandbox/clock' })).json().now;
-    const res = await app.inject({ method: 'POST', url: '/sandbox/clock', headers: { 'content-type': 'application/json' }, payload: change });
-    expect(res.json()).toMatchObject({ status: 400, code: '86001' });
-    expect((await app.inject({ method: 'GET', url: '/sandbox/clock' })).json().now).toBe(before);
-    expect((await app.inject({ method: 'POST', url: '/v3/offers', headers: asReseller, payload: offerBody })).statusCode).toBe(200);
-  });
+  it.each([{ now: '2026-12-01T08:00:00+25:00' }, { now: '2026-02-30T25:61:00+01:00' }, { advance: 'PT999999999999999999S' }, { advance: 'P99999999Y' }])(
+    '%j → 400, the clock unchanged, offers still answer',
+    async (change) => {
+      const before = (await app.inject({ method: 'GET', url: '/sandbox/clock' })).json().now;
+      const res = await app.inject({ method: 'POST', url: '/sandbox/clock', headers: { 'content-type': 'application/json' }, payload: change });
+      expect(res.json()).toMatchObject({ status: 400, code: '86001' });
+      expect((await app.inject({ method: 'GET', url: '/sandbox/clock' })).json().now).toBe(before);
+      expect((await app.inject({ method: 'POST', url: '/v3/offers', headers: asReseller, payload: offerBody })).statusCode).toBe(200);
+    },
+  );
 });
 
 describe('a trickling body', () => {
@@ -260,7 +335,9 @@ describe('a trickling body', () => {
           socket.write('POST /oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ng');
         });
         let out = '';
-        socket.on('data', (d: Buffer) => { out += d.toString(); });
+        socket.on('data', (d: Buffer) => {
+          out += d.toString();
+        });
         socket.on('error', () => undefined);
         socket.on('close', () => resolve(out));
       });

@@ -13,7 +13,11 @@ describe('headers read once per text', () => {
   it('refuse a malformed version every time it is sent, and name the header it came in', () => {
     for (let i = 0; i < 2; i++) expect(() => requestedOsdmVersion({ accept: 'application/json; version=three' })).toThrow();
     let pointer: unknown;
-    try { requestedOsdmVersion({ 'content-type': 'application/json; version=three' }); } catch (e) { pointer = (e as { pointers?: unknown }).pointers; }
+    try {
+      requestedOsdmVersion({ 'content-type': 'application/json; version=three' });
+    } catch (e) {
+      pointer = (e as { pointers?: unknown }).pointers;
+    }
     expect(JSON.stringify(pointer)).toContain('header:Content-Type');
   });
 

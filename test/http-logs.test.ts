@@ -11,14 +11,21 @@ import { engine, passengers, requestorHeader, trip } from './helpers/server.ts';
  */
 describe('structured JSON logs', async () => {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
   const app = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'logs-secret', logger: { level: 'trace', stream } });
   // Code that logs carelessly: the redaction still censors the secrets.
   app.post('/test-only/careless', { config: { notInRouteTable: true } }, async (request) => {
     request.log.info({ headers: request.headers, body: request.body }, 'careless');
     return { ok: true };
   });
-  app.get('/test-only/boom', { config: { notInRouteTable: true } }, async () => { throw new Error('kaboom'); });
+  app.get('/test-only/boom', { config: { notInRouteTable: true } }, async () => {
+    throw new Error('kaboom');
+  });
   afterAll(() => app.close());
 
   const SECRET = 'demo-reseller-secret';
@@ -30,16 +37,33 @@ describe('structured JSON logs', async () => {
   const token = (await app.inject({ method: 'POST', url: '/oauth2/token', payload: form(), headers: formHeaders })).json().access_token as string;
   const incoming = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
   const responses = [
-    await app.inject({ method: 'POST', url: '/oauth2/token', payload: 'grant_type=client_credentials', headers: { ...formHeaders, authorization: `Basic ${basic}` } }),
+    await app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: 'grant_type=client_credentials',
+      headers: { ...formHeaders, authorization: `Basic ${basic}` },
+    }),
     await app.inject({ method: 'POST', url: `/oauth2/token?client_secret=${SECRET}&x=1`, payload: form(), headers: formHeaders }),
     await app.inject({ method: 'POST', url: '/oauth2/token', payload: form('&scope=nonsense'), headers: formHeaders }),
     await app.inject({
-      method: 'POST', url: '/v3/offers', payload: { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) },
+      method: 'POST',
+      url: '/v3/offers',
+      payload: { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) },
       headers: { authorization: `Bearer ${token}`, requestor: requestorHeader(), traceparent: incoming, 'x-request-id': 'offers-1' },
     }),
-    await app.inject({ method: 'POST', url: '/customer/contacts/email', payload: { email: 'anna.svensson@example.se' }, headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY } }),
+    await app.inject({
+      method: 'POST',
+      url: '/customer/contacts/email',
+      payload: { email: 'anna.svensson@example.se' },
+      headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY },
+    }),
     await app.inject({ method: 'POST', url: '/v3/offers', payload: {}, headers: { authorization: `Bearer ${token}x` } }),
-    await app.inject({ method: 'POST', url: '/test-only/careless', payload: { client_secret: SECRET, nested: { client_secret: SECRET } }, headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY } }),
+    await app.inject({
+      method: 'POST',
+      url: '/test-only/careless',
+      payload: { client_secret: SECRET, nested: { client_secret: SECRET } },
+      headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY },
+    }),
     await app.inject({ method: 'GET', url: '/test-only/boom', headers: { authorization: `Bearer ${token}`, 'x-request-id': 'boom-1' } }),
   ];
   const logs = lines.map((l) => JSON.parse(l) as Record<string, any>);
@@ -63,7 +87,11 @@ describe('structured JSON logs', async () => {
     const answered = parseTraceparent(responses[3]!.headers['traceparent'] as string)!;
     expect(answered).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentSpanId: offers[0]!['spanId'], flags: '01' });
     expect(answered.parentSpanId).not.toBe('00f067aa0ba902b7');
-    expect(offers.find((l) => l['msg'] === 'incoming request')!['req']).toMatchObject({ method: 'POST', url: '/v3/offers', headers: { requestor: requestorHeader() } });
+    expect(offers.find((l) => l['msg'] === 'incoming request')!['req']).toMatchObject({
+      method: 'POST',
+      url: '/v3/offers',
+      headers: { requestor: requestorHeader() },
+    });
     expect(offers.find((l) => l['msg'] === 'request completed')!['res']).toMatchObject({ statusCode: 200 });
   });
 

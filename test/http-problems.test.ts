@@ -14,13 +14,20 @@ describe('Problems for bad requests', async () => {
   });
 
   it('an unknown field is named in the pointer (a typo must not pass silently)', async () => {
-    const res = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(30), offerSearchCritera: {} });
+    const res = await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [trip()],
+      anonymousPassengerSpecifications: passengers(30),
+      offerSearchCritera: {},
+    });
     expect(res.status).toBe(400);
     expect(res.body.pointers).toContainEqual({ requestPointer: '#/offerSearchCritera', detail: 'unknown field "offerSearchCritera"' });
   });
 
   it('a field of the wrong type is pointed at', async () => {
-    const res = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 'forty' }] });
+    const res = await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [trip()],
+      anonymousPassengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 'forty' }],
+    });
     expect(res.status).toBe(400);
     expect(res.body.pointers[0].requestPointer).toBe('#/anonymousPassengerSpecifications/0/age');
   });
@@ -35,8 +42,15 @@ describe('Problems for bad requests', async () => {
   it('a gzip-compressed body is accepted', async () => {
     const body = gzipSync(JSON.stringify({ tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(30) }));
     const res = await server.app.inject({
-      method: 'POST', url: '/v3/offers', payload: body,
-      headers: { authorization: `Bearer ${await server.token()}`, requestor: requestorHeader(), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      method: 'POST',
+      url: '/v3/offers',
+      payload: body,
+      headers: {
+        authorization: `Bearer ${await server.token()}`,
+        requestor: requestorHeader(),
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
     });
     expect(res.statusCode).toBe(200);
   });
@@ -44,8 +58,15 @@ describe('Problems for bad requests', async () => {
   it('a body beyond 1 MiB after decompression → 413', async () => {
     const bomb = gzipSync(Buffer.alloc(5 * 1024 * 1024, 32));
     const res = await server.app.inject({
-      method: 'POST', url: '/v3/offers', payload: bomb,
-      headers: { authorization: `Bearer ${await server.token()}`, requestor: requestorHeader(), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      method: 'POST',
+      url: '/v3/offers',
+      payload: bomb,
+      headers: {
+        authorization: `Bearer ${await server.token()}`,
+        requestor: requestorHeader(),
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
     });
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('X_PAYLOAD_TOO_LARGE');
@@ -59,16 +80,31 @@ describe('Problems for bad requests', async () => {
   });
 
   it('a sales application not registered for the client → 403', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/v3/offers', payload: {}, headers: { authorization: `Bearer ${await server.token('demo-other')}`, requestor: requestorHeader('AGENT_SE') } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/v3/offers',
+      payload: {},
+      headers: { authorization: `Bearer ${await server.token('demo-other')}`, requestor: requestorHeader('AGENT_SE') },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('FORBIDDEN');
   });
 
   it('a Requestor one client may send is still refused to another that sends the same header next', async () => {
     const header = requestorHeader('KIOSK_SE');
-    const mine = await server.app.inject({ method: 'POST', url: '/v3/offers', payload: {}, headers: { authorization: `Bearer ${await server.token()}`, requestor: header } });
+    const mine = await server.app.inject({
+      method: 'POST',
+      url: '/v3/offers',
+      payload: {},
+      headers: { authorization: `Bearer ${await server.token()}`, requestor: header },
+    });
     expect(mine.json().code).not.toBe('FORBIDDEN');
-    const theirs = await server.app.inject({ method: 'POST', url: '/v3/offers', payload: {}, headers: { authorization: `Bearer ${await server.token('demo-other')}`, requestor: header } });
+    const theirs = await server.app.inject({
+      method: 'POST',
+      url: '/v3/offers',
+      payload: {},
+      headers: { authorization: `Bearer ${await server.token('demo-other')}`, requestor: header },
+    });
     expect(theirs.statusCode).toBe(403);
     expect(theirs.json().code).toBe('FORBIDDEN');
   });
@@ -85,11 +121,16 @@ describe('Problems for bad requests', async () => {
   it('another client cannot see a booking (404, as if it did not exist)', async () => {
     const offers = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(30) });
     const booking = await server.reseller('POST', '/v3/booking', {
-      externalRef: 'x', offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
+      externalRef: 'x',
+      offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
       passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON' }],
     });
     expect(booking.status).toBe(200);
-    const other = await server.app.inject({ method: 'GET', url: `/v3/bookings/${booking.body.booking.id}`, headers: { authorization: `Bearer ${await server.token('demo-other')}`, requestor: requestorHeader() } });
+    const other = await server.app.inject({
+      method: 'GET',
+      url: `/v3/bookings/${booking.body.booking.id}`,
+      headers: { authorization: `Bearer ${await server.token('demo-other')}`, requestor: requestorHeader() },
+    });
     expect(other.statusCode).toBe(404);
   });
 });
@@ -97,7 +138,12 @@ describe('Problems for bad requests', async () => {
 describe('OAuth token endpoint (spec §5, CONTRACT §3)', async () => {
   const server = await testServer();
   const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    server.app.inject({ method: 'POST', url: '/oauth2/token', payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    server.app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
 
   it('issues a bearer token with client_id and client_secret fields', async () => {
     const res = await form({ grant_type: 'client_credentials', client_id: 'demo-reseller', client_secret: 'demo-reseller-secret', scope: 'reseller' });
@@ -113,8 +159,12 @@ describe('OAuth token endpoint (spec §5, CONTRACT §3)', async () => {
   });
 
   it('refuses a wrong secret, another grant and a scope the client lacks, as RFC 6749 says', async () => {
-    expect((await form({ grant_type: 'client_credentials', client_id: 'demo-reseller', client_secret: 'nope' })).json()).toMatchObject({ error: 'invalid_client' });
-    expect((await form({ grant_type: 'password', client_id: 'demo-reseller', client_secret: 'demo-reseller-secret' })).json()).toMatchObject({ error: 'unsupported_grant_type' });
+    expect((await form({ grant_type: 'client_credentials', client_id: 'demo-reseller', client_secret: 'nope' })).json()).toMatchObject({
+      error: 'invalid_client',
+    });
+    expect((await form({ grant_type: 'password', client_id: 'demo-reseller', client_secret: 'demo-reseller-secret' })).json()).toMatchObject({
+      error: 'unsupported_grant_type',
+    });
     const scope = await form({ grant_type: 'client_credentials', client_id: 'demo-other', client_secret: 'demo-other-secret', scope: 'customer' });
     expect(scope.statusCode).toBe(400);
     expect(scope.json().error).toBe('invalid_scope');
@@ -140,7 +190,8 @@ describe("a Problem's type and instance", async () => {
   it('the page names the rule rows that reject with the code; JSON on request; an unknown code is a 404 Problem', async () => {
     const page = await server.app.inject({ method: 'GET', url: '/errors/86005', headers: { accept: 'application/json' } });
     expect(page.json()).toMatchObject({
-      code: '86005', status: 400,
+      code: '86005',
+      status: 400,
       texts: { 'en-GB': { title: 'Gender place property required' }, 'sv-SE': { title: 'Könsplacering krävs' } },
       raisedBy: expect.arrayContaining([expect.objectContaining({ at: expect.stringMatching(/^rules\/night-gender\.yaml:\d+/) })]),
     });

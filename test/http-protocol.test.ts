@@ -43,7 +43,10 @@ describe('OSDM version negotiation (CONTRACT §4)', async () => {
   it('reads version= from Accept', async () => {
     const res = await server.reseller('POST', '/v3/offers', offerBody(), { accept: 'application/json; version=3.4' });
     expect(res.headers['content-type']).toBe('application/json; version=3.4');
-    expect((await server.reseller('GET', '/v3/test-only/version', undefined, { accept: 'application/json;version="3.4"' })).body).toEqual({ version: '3.4', number: 304 });
+    expect((await server.reseller('GET', '/v3/test-only/version', undefined, { accept: 'application/json;version="3.4"' })).body).toEqual({
+      version: '3.4',
+      number: 304,
+    });
   });
 
   it('reads version= from the Content-Type of the body, and answers in the OSDM media type when Accept asks for it', async () => {
@@ -55,12 +58,19 @@ describe('OSDM version negotiation (CONTRACT §4)', async () => {
   });
 
   it('Accept wins over Content-Type', async () => {
-    const res = await server.reseller('POST', '/v3/offers', offerBody(), { accept: 'application/json; version=3.4', 'content-type': 'application/json; version=3.0.4' });
+    const res = await server.reseller('POST', '/v3/offers', offerBody(), {
+      accept: 'application/json; version=3.4',
+      'content-type': 'application/json; version=3.0.4',
+    });
     expect(res.headers['content-type']).toBe('application/json; version=3.4');
   });
 
   it('a malformed version → 400 86001 at the header', async () => {
-    for (const [header, value] of [['accept', 'application/json; version=latest'], ['accept', 'application/json; version=3'], ['content-type', 'application/json; version=3.4.x']] as const) {
+    for (const [header, value] of [
+      ['accept', 'application/json; version=latest'],
+      ['accept', 'application/json; version=3'],
+      ['content-type', 'application/json; version=3.4.x'],
+    ] as const) {
       const res = await server.reseller('POST', '/v3/offers', offerBody(), { [header]: value });
       expect(res.status, value).toBe(400);
       expect(res.body).toMatchObject({ code: '86001', pointers: [{ requestPointer: header === 'accept' ? 'header:Accept' : 'header:Content-Type' }] });
@@ -70,7 +80,8 @@ describe('OSDM version negotiation (CONTRACT §4)', async () => {
   it('cleanup below 3.4 → 406 Problem saying how to ask for 3.4', async () => {
     const offers = await server.reseller('POST', '/v3/offers', offerBody());
     const booking = await server.reseller('POST', '/v3/booking', {
-      externalRef: 'cleanup-406', offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
+      externalRef: 'cleanup-406',
+      offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
       passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 35, detail: { firstName: 'Anna', lastName: 'Svensson' } }],
       purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna.svensson@example.se', phoneNumber: '+46701234567' } },
     });
@@ -94,11 +105,30 @@ describe('a sales application with its own OSDM version (rules/sales-application
     cpSync(defaultRulesDir(), dir, { recursive: true });
     const file = join(dir, 'sales-applications.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/(\n {2}AGENT_SE:\n)/, '$1    osdmVersion: "3.4"\n'));
-    const app = await buildServer({ engine: createEngine({ rulesDir: dir }), store: memoryStore(), clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')), ids: sequentialIds(), jwtSecret: 'v' });
+    const app = await buildServer({
+      engine: createEngine({ rulesDir: dir }),
+      store: memoryStore(),
+      clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
+      ids: sequentialIds(),
+      jwtSecret: 'v',
+    });
     addVersionProbe(app);
-    const token = (await app.inject({ method: 'POST', url: '/oauth2/token', payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json().access_token;
+    const token = (
+      await app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
+    ).json().access_token;
     const probe = async (salesApplication: string, headers: Record<string, string> = {}) =>
-      (await app.inject({ method: 'GET', url: '/v3/test-only/version', headers: { authorization: `Bearer ${token}`, requestor: requestorHeader(salesApplication), ...headers } })).json();
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/v3/test-only/version',
+          headers: { authorization: `Bearer ${token}`, requestor: requestorHeader(salesApplication), ...headers },
+        })
+      ).json();
     expect(await probe('AGENT_SE')).toEqual({ version: '3.4', number: 304 });
     expect(await probe('WEB_SE')).toEqual({ version: '3.0.4', number: 300 });
     expect(await probe('AGENT_SE', { accept: 'application/json; version=3.2' })).toEqual({ version: '3.2', number: 302 });
@@ -111,7 +141,9 @@ describe('compression (CONTRACT §4)', async () => {
 
   it('gzip-compresses an answer when Accept-Encoding allows it', async () => {
     const res = await server.app.inject({
-      method: 'POST', url: '/v3/offers', payload: offerBody(),
+      method: 'POST',
+      url: '/v3/offers',
+      payload: offerBody(),
       headers: { authorization: `Bearer ${await server.token()}`, requestor: requestorHeader(), 'accept-encoding': 'br;q=1, gzip;q=0.8' },
     });
     expect(res.statusCode).toBe(200);
@@ -124,7 +156,9 @@ describe('compression (CONTRACT §4)', async () => {
   it('sends plain JSON without Accept-Encoding, or when gzip is refused', async () => {
     for (const encoding of [undefined, 'identity', 'gzip;q=0']) {
       const res = await server.app.inject({
-        method: 'POST', url: '/v3/offers', payload: offerBody(),
+        method: 'POST',
+        url: '/v3/offers',
+        payload: offerBody(),
         headers: { authorization: `Bearer ${await server.token()}`, requestor: requestorHeader(), ...(encoding ? { 'accept-encoding': encoding } : {}) },
       });
       expect(res.headers['content-encoding'], encoding).toBeUndefined();
@@ -136,8 +170,17 @@ describe('compression (CONTRACT §4)', async () => {
 describe('every answer names its language; every error is a Problem', async () => {
   const app = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'p', sandbox: true, logger: false });
   // A route that fails the way a bug would, with a message and a stack that must not leave the server.
-  app.get('/test-only/boom', { config: { notInRouteTable: true } }, async () => { throw new Error('kaboom: secret internals at /srv/signalbox'); });
-  const token = (await app.inject({ method: 'POST', url: '/oauth2/token', payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json().access_token as string;
+  app.get('/test-only/boom', { config: { notInRouteTable: true } }, async () => {
+    throw new Error('kaboom: secret internals at /srv/signalbox');
+  });
+  const token = (
+    await app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+  ).json().access_token as string;
   const auth = { authorization: `Bearer ${token}`, requestor: requestorHeader() };
   afterAll(() => app.close());
 
@@ -181,8 +224,12 @@ describe('every answer names its language; every error is a Problem', async () =
     const res = await app.inject({ method: 'GET', url: '/test-only/boom', headers: { 'x-request-id': 'ref-4711' } });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
-      code: 'INTERNAL_ERROR', type: 'http://localhost/errors/INTERNAL_ERROR', title: 'Internal error', status: 500,
-      detail: 'Something went wrong on our side; the reference is ref-4711.', instance: 'http://localhost/test-only/boom',
+      code: 'INTERNAL_ERROR',
+      type: 'http://localhost/errors/INTERNAL_ERROR',
+      title: 'Internal error',
+      status: 500,
+      detail: 'Something went wrong on our side; the reference is ref-4711.',
+      instance: 'http://localhost/test-only/boom',
     });
     expect(res.body).not.toMatch(/kaboom|\/srv\/|stack|\bat\s+\S+\s+\(/);
   });

@@ -7,7 +7,10 @@ import { engine } from './helpers/server.ts';
 /** GET / is where a newcomer lands: what this is, where the docs are, and on a sandbox how to get in. */
 const sandbox = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, demoSecrets: DEMO_SECRETS, jwtSecret: 'l' });
 const plain = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'l' });
-afterAll(async () => { await sandbox.close(); await plain.close(); });
+afterAll(async () => {
+  await sandbox.close();
+  await plain.close();
+});
 
 describe('GET /', () => {
   it('is a page linking the docs, the OpenAPI document and the health check, with the demo credentials on a sandbox', async () => {
@@ -30,13 +33,21 @@ describe('GET /', () => {
 
   it('answers the same links as JSON to a caller asking for JSON', async () => {
     const res = await sandbox.inject({ method: 'GET', url: '/', headers: { accept: 'application/json' } });
-    expect(res.json()).toMatchObject({ name: 'signalbox', sandbox: true, links: expect.arrayContaining([{ href: '/docs', title: expect.any(String) }]), demo: { clients: expect.arrayContaining([{ id: 'demo-reseller', secret: 'demo-reseller-secret' }]) } });
+    expect(res.json()).toMatchObject({
+      name: 'signalbox',
+      sandbox: true,
+      links: expect.arrayContaining([{ href: '/docs', title: expect.any(String) }]),
+      demo: { clients: expect.arrayContaining([{ id: 'demo-reseller', secret: 'demo-reseller-secret' }]) },
+    });
   });
 });
 
 describe('GET /openapi.json for /docs', () => {
   const operations = async (app: typeof plain) => {
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>>; tags: Array<{ name: string }> };
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+      tags: Array<{ name: string }>;
+    };
     return { doc, keys: Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)) };
   };
 

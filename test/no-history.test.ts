@@ -24,10 +24,12 @@ describe('no issue numbers in code or docs', () => {
     for (const root of roots) {
       for (const file of filesUnder(root)) {
         if (file === join('test', 'no-history.test.ts')) continue;
-        readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-          const hit = issueReference.exec(line);
-          if (hit) found.push(`${file}:${i + 1}: ${hit[0]}`);
-        });
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            const hit = issueReference.exec(line);
+            if (hit) found.push(`${file}:${i + 1}: ${hit[0]}`);
+          });
       }
     }
     expect(found).toEqual([]);

@@ -38,7 +38,10 @@ function markers(language: Language): string[] {
       if (words.length >= 12 && words.includes(' ') && !pair[other(language)].includes(words)) fixed.add(words);
     }
   }
-  const zod = language === 'en-GB' ? ['Invalid input', 'Invalid option', 'Unrecognized key', 'Too small', 'Too big', 'Invalid string'] : ['Ogiltig inmatning', 'Ogiltigt val', 'Okänd nyckel', 'För lite', 'För stor'];
+  const zod =
+    language === 'en-GB'
+      ? ['Invalid input', 'Invalid option', 'Unrecognized key', 'Too small', 'Too big', 'Invalid string']
+      : ['Ogiltig inmatning', 'Ogiltigt val', 'Okänd nyckel', 'För lite', 'För stor'];
   return [...fixed, ...zod];
 }
 
@@ -57,7 +60,9 @@ function speaking(target: Target, language: Language, answers: HttpResult[]): Ta
       return {
         ...session,
         async send(x) {
-          const headers = Object.fromEntries(Object.entries(x.headers).map(([h, v]) => [h, h.toLowerCase() === 'accept-language' && v === 'en-GB' ? language : v]));
+          const headers = Object.fromEntries(
+            Object.entries(x.headers).map(([h, v]) => [h, h.toLowerCase() === 'accept-language' && v === 'en-GB' ? language : v]),
+          );
           const res = await session.send({ ...x, headers });
           answers.push(res);
           return res;
@@ -79,12 +84,18 @@ describe('every answer speaks one language', () => {
       const mixed = answers.flatMap((res) => {
         const said = (res.headers['content-language'] ?? '') as Language;
         if (!foreign[said]) return [];
-        return strings(res.body).flatMap(({ path, text }) => foreign[said].filter((m) => text.includes(m)).map((m) => `${said} answer ${path}: "${text}" has "${m}"`));
+        return strings(res.body).flatMap(({ path, text }) =>
+          foreign[said].filter((m) => text.includes(m)).map((m) => `${said} answer ${path}: "${text}" has "${m}"`),
+        );
       });
       expect(answers.length).toBeGreaterThan(300);
       expect([...new Set(mixed)]).toEqual([]);
       // Answers speak to integrators: no citation of the operator's documents behind this implementation.
-      const citing = answers.flatMap((res) => strings(res.body).filter(({ text }) => /spec §|CONTRACT/.test(text)).map(({ path, text }) => `${path}: "${text}"`));
+      const citing = answers.flatMap((res) =>
+        strings(res.body)
+          .filter(({ text }) => /spec §|CONTRACT/.test(text))
+          .map(({ path, text }) => `${path}: "${text}"`),
+      );
       expect([...new Set(citing)]).toEqual([]);
     }, 120_000); // the whole corpus: seconds alone, much longer on a loaded machine
   }
@@ -92,14 +103,25 @@ describe('every answer speaks one language', () => {
 
 describe('the mixed answers an analyst found, in Swedish', async () => {
   const server = await testServer();
-  const ask = async (method: 'GET' | 'POST', url: string, payload?: unknown) => (await server.app.inject({
-    method, url, ...(payload !== undefined ? { payload: payload as object } : {}),
-    headers: { authorization: `Bearer ${await server.token()}`, requestor: requestorHeader(), 'content-type': 'application/json', 'accept-language': 'sv-SE' },
-  })).json() as { detail: string; pointers?: Array<{ detail?: string }> };
+  const ask = async (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    (
+      await server.app.inject({
+        method,
+        url,
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+        headers: {
+          authorization: `Bearer ${await server.token()}`,
+          requestor: requestorHeader(),
+          'content-type': 'application/json',
+          'accept-language': 'sv-SE',
+        },
+      })
+    ).json() as { detail: string; pointers?: Array<{ detail?: string }> };
 
   it('a reason of the engine', async () => {
-    expect((await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: passengers(30) })).detail)
-      .toBe('Förfrågan är ogiltig: en offertförfrågan för resor behöver tripSpecifications');
+    expect((await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: passengers(30) })).detail).toBe(
+      'Förfrågan är ogiltig: en offertförfrågan för resor behöver tripSpecifications',
+    );
   });
   it('a resource name', async () => {
     expect((await ask('GET', '/v3/bookings/NOPE')).detail).toBe('Det finns ingen bokning med id NOPE.');
@@ -116,9 +138,17 @@ describe('the code hands the Problem texts it names to the catalogue', () => {
   // only finds texts of the catalogue, so literals in the code are looked for here.
   it('gives every reason and resource as a phrase of rules/errors.yaml texts, never a string literal', () => {
     const sources = ['engine', 'adapters/http', 'adapters/service.ts'].flatMap((p) =>
-      statSync(p).isDirectory() ? readdirSync(p, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(p, f)) : [p]);
-    const literals = sources.flatMap((file) => readFileSync(file, 'utf8').split('\n')
-      .flatMap((line, i) => (/\b(reason|resource|feature): *[`'"]|\? *'the /.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+      statSync(p).isDirectory()
+        ? readdirSync(p, { recursive: true, encoding: 'utf8' })
+            .filter((f) => f.endsWith('.ts'))
+            .map((f) => join(p, f))
+        : [p],
+    );
+    const literals = sources.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\b(reason|resource|feature): *[`'"]|\? *'the /.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
     expect(literals).toEqual([]);
   });
 });

@@ -15,7 +15,15 @@ const REFRESH = 'stale example: run `npx signalbox examples` and commit adapters
 
 describe('the examples of GET /openapi.json', () => {
   it('cover the main Reseller API operations', () => {
-    for (const key of ['POST /v3/offers', 'POST /v3/bookings', 'GET /v3/bookings/{bookingId}', 'POST /v3/bookings/{bookingId}/fulfillments', 'POST /v3/bookings/{bookingId}/refund-offers', 'POST /v3/bookings/{bookingId}/exchange-operations', 'GET /v3/fulfillments/{fulfillmentId}']) {
+    for (const key of [
+      'POST /v3/offers',
+      'POST /v3/bookings',
+      'GET /v3/bookings/{bookingId}',
+      'POST /v3/bookings/{bookingId}/fulfillments',
+      'POST /v3/bookings/{bookingId}/refund-offers',
+      'POST /v3/bookings/{bookingId}/exchange-operations',
+      'GET /v3/fulfillments/{fulfillmentId}',
+    ]) {
       expect(Object.keys(examples), key).toContain(key);
       expect((examples as Examples)[key]!.responses['200'], key).toBeDefined();
     }
@@ -24,7 +32,10 @@ describe('the examples of GET /openapi.json', () => {
   it.each(all)('%s: every answer fits its schema', (key, { responses }) => {
     const [method, path] = key.split(' ') as [string, string];
     for (const [status, body] of Object.entries(responses)) {
-      expect(checkResponse(method, path, Number(status), body).map((m) => m.message), `${REFRESH} (${status})`).toEqual([]);
+      expect(
+        checkResponse(method, path, Number(status), body).map((m) => m.message),
+        `${REFRESH} (${status})`,
+      ).toEqual([]);
     }
   });
 
@@ -33,7 +44,9 @@ describe('the examples of GET /openapi.json', () => {
     const check = osdm as Exclude<typeof osdm, { missing: string }>;
     const broken = all.flatMap(([key, { responses }]) => {
       const [method, path] = key.split(' ') as [string, string];
-      return Object.entries(responses).flatMap(([status, body]) => check.check(method === 'ANY' ? 'GET' : method, path, Number(status), body).violations.map((v) => `${key} ${status} ${v.pointer}: ${v.message}`));
+      return Object.entries(responses).flatMap(([status, body]) =>
+        check.check(method === 'ANY' ? 'GET' : method, path, Number(status), body).violations.map((v) => `${key} ${status} ${v.pointer}: ${v.message}`),
+      );
     });
     expect(broken).toEqual([]);
   });

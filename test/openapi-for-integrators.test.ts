@@ -8,7 +8,10 @@ const app = await buildServer({ engine: engine(), store: memoryStore(), sandbox:
 afterAll(() => app.close());
 
 function texts(value: unknown, key = '', out: string[] = []): string[] {
-  if (typeof value === 'string') { if (key === 'description' || key === 'summary') out.push(value); return out; }
+  if (typeof value === 'string') {
+    if (key === 'description' || key === 'summary') out.push(value);
+    return out;
+  }
   if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) texts(v, Array.isArray(value) ? key : k, out);
   return out;
 }

@@ -15,12 +15,17 @@ import { loadRules } from '../engine/index.ts';
 const sandboxApp = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'o' });
 const plainApp = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'o' });
 await sandboxApp.ready();
-afterAll(async () => { await sandboxApp.close(); await plainApp.close(); });
+afterAll(async () => {
+  await sandboxApp.close();
+  await plainApp.close();
+});
 
 const documentOf = async (app = sandboxApp) => (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Record<string, any>;
 const doc = await documentOf();
 const operationsOf = (d: Record<string, any>) =>
-  Object.entries(d['paths'] as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+  Object.entries(d['paths'] as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 describe('GET /openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -32,17 +37,48 @@ describe('GET /openapi.json', () => {
 
   it('covers the Reseller API paths of CONTRACT §6, built or planned', () => {
     const contract = [
-      'POST /v3/offers', 'POST /v3/booking', 'POST /v3/bookings', 'GET /v3/bookings/{}', 'PATCH /v3/bookings/{}',
-      'GET /v3/bookings/{}/passengers/{}', 'PATCH /v3/bookings/{}/passengers/{}', 'GET /v3/bookings/{}/purchaser', 'PATCH /v3/bookings/{}/purchaser',
-      'POST /v3/bookings/{}/fulfillment', 'POST /v3/bookings/{}/fulfillments', 'GET /v3/fulfillments/{}',
-      'POST /v3/bookings/{}/refund-offers', 'GET /v3/bookings/{}/refund-offers/{}', 'PATCH /v3/bookings/{}/refund-offers/{}', 'DELETE /v3/bookings/{}/refund-offers/{}',
-      'POST /v3/bookings/{}/release-offers', 'GET /v3/bookings/{}/release-offers/{}', 'PATCH /v3/bookings/{}/release-offers/{}', 'DELETE /v3/bookings/{}/release-offers/{}',
-      'POST /v3/bookings/{}/on-hold-offer', 'PATCH /v3/bookings/{}/on-hold-offer/{}', 'DELETE /v3/bookings/{}/on-hold-offer/{}',
-      'POST /v3/bookings/{}/exchange-offers', 'POST /v3/bookings/{}/exchange-operations', 'GET /v3/bookings/{}/exchange-operations/{}',
-      'PATCH /v3/bookings/{}/exchange-operations/{}', 'DELETE /v3/bookings/{}/exchange-operations/{}', 'POST /v3/bookings/{}/cleanup',
-      'GET /v3/availabilities', 'GET /v3/availabilities/preferences', 'GET /v3/availabilities/place-map', 'GET /v3/coach-layouts/{}', 'GET /v3/availabilities/nearby',
-      'POST /customer/contacts/email', 'POST /customer/contacts/prio-number', 'POST /customer/contacts/ssn', 'POST /customer/contracts/contract-number',
-      'POST /oauth2/token', 'GET /openapi.json', 'GET /docs', 'GET /health',
+      'POST /v3/offers',
+      'POST /v3/booking',
+      'POST /v3/bookings',
+      'GET /v3/bookings/{}',
+      'PATCH /v3/bookings/{}',
+      'GET /v3/bookings/{}/passengers/{}',
+      'PATCH /v3/bookings/{}/passengers/{}',
+      'GET /v3/bookings/{}/purchaser',
+      'PATCH /v3/bookings/{}/purchaser',
+      'POST /v3/bookings/{}/fulfillment',
+      'POST /v3/bookings/{}/fulfillments',
+      'GET /v3/fulfillments/{}',
+      'POST /v3/bookings/{}/refund-offers',
+      'GET /v3/bookings/{}/refund-offers/{}',
+      'PATCH /v3/bookings/{}/refund-offers/{}',
+      'DELETE /v3/bookings/{}/refund-offers/{}',
+      'POST /v3/bookings/{}/release-offers',
+      'GET /v3/bookings/{}/release-offers/{}',
+      'PATCH /v3/bookings/{}/release-offers/{}',
+      'DELETE /v3/bookings/{}/release-offers/{}',
+      'POST /v3/bookings/{}/on-hold-offer',
+      'PATCH /v3/bookings/{}/on-hold-offer/{}',
+      'DELETE /v3/bookings/{}/on-hold-offer/{}',
+      'POST /v3/bookings/{}/exchange-offers',
+      'POST /v3/bookings/{}/exchange-operations',
+      'GET /v3/bookings/{}/exchange-operations/{}',
+      'PATCH /v3/bookings/{}/exchange-operations/{}',
+      'DELETE /v3/bookings/{}/exchange-operations/{}',
+      'POST /v3/bookings/{}/cleanup',
+      'GET /v3/availabilities',
+      'GET /v3/availabilities/preferences',
+      'GET /v3/availabilities/place-map',
+      'GET /v3/coach-layouts/{}',
+      'GET /v3/availabilities/nearby',
+      'POST /customer/contacts/email',
+      'POST /customer/contacts/prio-number',
+      'POST /customer/contacts/ssn',
+      'POST /customer/contracts/contract-number',
+      'POST /oauth2/token',
+      'GET /openapi.json',
+      'GET /docs',
+      'GET /health',
     ];
     const documented = new Set(operationsOf(doc).map(({ key }) => key.replace(/\{\w+\}/g, '{}')));
     expect(contract.filter((k) => !documented.has(k))).toEqual([]);
@@ -73,7 +109,10 @@ describe('GET /openapi.json', () => {
     expect(schemas.OfferCollectionRequest.additionalProperties).toBe(false);
     expect(schemas.BookingRequest.properties.passengerSpecifications.items).toEqual({ $ref: '#/components/schemas/PassengerSpecification' });
     expect(schemas.PassengerSpecification.properties.detail).toEqual({ $ref: '#/components/schemas/PersonDetail' });
-    const body = (key: string) => { const [m, p] = key.split(' ') as [string, string]; return doc['paths'][p][m.toLowerCase()].requestBody; };
+    const body = (key: string) => {
+      const [m, p] = key.split(' ') as [string, string];
+      return doc['paths'][p][m.toLowerCase()].requestBody;
+    };
     expect(body('POST /v3/offers').content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OfferCollectionRequest' });
     expect(body('POST /v3/booking').content['application/vnd.uic.osdm+json'].schema).toEqual({ $ref: '#/components/schemas/BookingRequest' });
     expect(body('POST /customer/contacts/email').content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EmailLookupRequest' });
@@ -116,7 +155,10 @@ describe('GET /openapi.json', () => {
 
   it('declares the security schemes: OAuth 2.0 client credentials, the Requestor header, the subscription key', () => {
     const schemes = doc['components']['securitySchemes'];
-    expect(schemes.oauth2.flows.clientCredentials).toMatchObject({ tokenUrl: '/oauth2/token', scopes: { reseller: expect.any(String), customer: expect.any(String) } });
+    expect(schemes.oauth2.flows.clientCredentials).toMatchObject({
+      tokenUrl: '/oauth2/token',
+      scopes: { reseller: expect.any(String), customer: expect.any(String) },
+    });
     expect(schemes.Requestor).toMatchObject({ type: 'apiKey', in: 'header', name: 'Requestor' });
     expect(schemes.SubscriptionKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' });
     expect(doc['paths']['/v3/offers'].post.security).toEqual([{ oauth2: ['reseller'], Requestor: [] }]);

@@ -31,7 +31,8 @@ describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
       for (const step of result.steps) {
         if (step.osdm) responses++;
         for (const a of step.osdm?.allowed ?? []) deviationsUsed.add(a.deviation);
-        for (const v of step.osdm?.violations ?? []) if (!seen.has(signatureOf(v))) seen.set(signatureOf(v), `${step.at} ${step.request?.method} ${step.request?.path}`);
+        for (const v of step.osdm?.violations ?? [])
+          if (!seen.has(signatureOf(v))) seen.set(signatureOf(v), `${step.at} ${step.request?.method} ${step.request?.path}`);
       }
     }
     const violations = [...seen].map(([s, where]) => `${s}\n    first at ${where}`);
@@ -48,7 +49,10 @@ describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
       return (fieldsOsdmDoesNotDefine(check, op.method, op.path, op.request.schema) ?? []).map((field) => `${keyOf(op)} ${field}`);
     });
     expect(foreign.filter((f) => !accepted.has(f))).toEqual([]);
-    expect([...accepted].filter((a) => !foreign.includes(a)), 'a deviation no request needs any more').toEqual([]);
+    expect(
+      [...accepted].filter((a) => !foreign.includes(a)),
+      'a deviation no request needs any more',
+    ).toEqual([]);
   });
 
   it('every response schema (and so /openapi.json) describes only what OSDM defines at each place, apart from the listed deviations', () => {
@@ -68,19 +72,35 @@ describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
 
   it('merges an allOf chain into one closed object: a subtype validates, a property no part defines does not', () => {
     const body = { fulfillments: [] };
-    expect(check.check('GET', '/v3/bookings/1', 200, { booking: { id: 'b1' } }).violations.map((v) => v.message))
-      .toContain('required property createdOn is missing');
-    const part = { objectType: 'Admission', id: 'a1', createdOn: '2026-11-20T10:00:00+01:00', validFrom: '2026-12-01T08:00:00+01:00', price: { currency: 'SEK', amount: 100, scale: 2 }, status: 'PREBOOKED', passengerIds: ['p1'], refundable: 'YES', exchangeable: 'YES', summary: null };
+    expect(check.check('GET', '/v3/bookings/1', 200, { booking: { id: 'b1' } }).violations.map((v) => v.message)).toContain(
+      'required property createdOn is missing',
+    );
+    const part = {
+      objectType: 'Admission',
+      id: 'a1',
+      createdOn: '2026-11-20T10:00:00+01:00',
+      validFrom: '2026-12-01T08:00:00+01:00',
+      price: { currency: 'SEK', amount: 100, scale: 2 },
+      status: 'PREBOOKED',
+      passengerIds: ['p1'],
+      refundable: 'YES',
+      exchangeable: 'YES',
+      summary: null,
+    };
     expect(check.check('POST', '/v3/bookings/1/fulfillments', 200, body).violations).toEqual([]);
-    const admissionOf = (admission: object) => check.check('GET', '/v3/bookings/1/booked-offers/2', 200, { bookedOffer: { admissions: [admission] } })
-      .violations.filter((v) => v.pointer === '/bookedOffer/admissions/0').map((v) => v.message);
+    const admissionOf = (admission: object) =>
+      check
+        .check('GET', '/v3/bookings/1/booked-offers/2', 200, { bookedOffer: { admissions: [admission] } })
+        .violations.filter((v) => v.pointer === '/bookedOffer/admissions/0')
+        .map((v) => v.message);
     expect(admissionOf(part).filter((m) => /not defined/.test(m))).toEqual([]);
     expect(admissionOf({ ...part, seatWidth: 40 })).toContain('property seatWidth is not defined here');
   });
 
   it('checks a reference to a discriminated base as the subtype its objectType names', () => {
     const account = { issuer: 'urn:x_swe:carrier:74', validFrom: '2026-01-01T00:00:00Z', validUntil: '2026-12-31T00:00:00Z', number: '1' };
-    const messages = (objectType: string, extra = {}) => check.check('GET', '/v3/travel-accounts', 200, { travelAccount: { objectType, ...account, ...extra } }).violations.map((v) => v.message);
+    const messages = (objectType: string, extra = {}) =>
+      check.check('GET', '/v3/travel-accounts', 200, { travelAccount: { objectType, ...account, ...extra } }).violations.map((v) => v.message);
     expect(messages('MultiRideAccount')).toContain('required property balance is missing');
     expect(messages('TravelPassAccount', { regionalConstraintSummary: 'Stockholm–Göteborg' })).toEqual([]);
     // The base alone, closed: a subtype's field is foreign to it.

@@ -53,7 +53,9 @@ function importedPackages(distDir: string): string[] {
 describe('the packed package', () => {
   it('can be installed and embedded by another program', () => {
     const project = packAndInstall(root, 'embedder');
-    writeFileSync(join(project, 'embed.mjs'), `
+    writeFileSync(
+      join(project, 'embed.mjs'),
+      `
       import { createEngine } from 'signalbox';
       const engine = createEngine();
       let n = 0;
@@ -66,14 +68,15 @@ describe('the packed package', () => {
         anonymousPassengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 30 }],
       });
       console.log(JSON.stringify({ offers: value.offers.length, type: value.response.offers[0].admissionOfferParts[0].appliedPassengerTypes[0].type }));
-    `);
+    `,
+    );
     const out = execFileSync(process.execPath, ['embed.mjs'], { cwd: project, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ offers: 6, type: 'PERSON' });
     const { packages, megabytes } = installSize(project);
     console.log(`signalbox (server package) installs ${packages} packages, ${megabytes} MB`);
   }, 180_000);
 
-  it('@signalbox/engine installs with only the engine\'s dependencies and runs the embedding example', () => {
+  it("@signalbox/engine installs with only the engine's dependencies and runs the embedding example", () => {
     const project = packAndInstall(join(root, 'packages/engine'), 'engine-embedder');
     const installed = join(project, 'node_modules/@signalbox/engine');
     // Built from engine/ and machines/ alone: nothing of adapters/ came along through an import.
@@ -94,13 +97,22 @@ describe('the packed package', () => {
     writeFileSync(join(project, 'embed.ts'), embedded);
     // It type-checks against the shipped declarations…
     const program = ts.createProgram([join(project, 'embed.ts')], {
-      strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
-      types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      types: ['node'],
+      typeRoots: [join(root, 'node_modules/@types')],
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
     // …and answers as it does from the sources.
-    writeFileSync(join(project, 'embed.mjs'), ts.transpileModule(embedded, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText);
+    writeFileSync(
+      join(project, 'embed.mjs'),
+      ts.transpileModule(embedded, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } })
+        .outputText,
+    );
     const packed = execFileSync(process.execPath, ['embed.mjs'], { cwd: project, encoding: 'utf8' });
     const fromSources = execFileSync(process.execPath, ['--import', 'tsx', 'examples/02-embed-the-engine.ts'], { cwd: root, encoding: 'utf8' });
     expect(packed).toMatch(/^booking \S+: FULFILLED, \d+ SEK, 2 tickets$/m);

@@ -42,11 +42,16 @@ describe('passenger type by age and reduction card (spec §2.9)', async () => {
   });
 
   it('answers in Swedish when asked', async () => {
-    const res = await server.reseller('POST', '/v3/offers', {
-      tripSpecifications: [trip()],
-      anonymousPassengerSpecifications: passengers(8),
-      offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
-    }, { 'accept-language': 'sv-SE,sv;q=0.9' });
+    const res = await server.reseller(
+      'POST',
+      '/v3/offers',
+      {
+        tripSpecifications: [trip()],
+        anonymousPassengerSpecifications: passengers(8),
+        offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
+      },
+      { 'accept-language': 'sv-SE,sv;q=0.9' },
+    );
     expect(res.headers['content-language']).toBe('sv-SE');
     expect(res.body.offers[0].admissionOfferParts[0].appliedPassengerTypes[0].description).toBe('Barn 7–15 år');
   });
@@ -67,10 +72,16 @@ describe('passenger type by age and reduction card (spec §2.9)', async () => {
   // The offers of one request share the family discount and fare factor decisions of a travel class
   // (engine/offers/admission-prices.ts): asking for both classes at once must price each as asking for it alone.
   it('prices each class of a request for both classes as a request for that class alone (family discount in second class only)', async () => {
-    const ask = async (travelClasses: string[]) => OfferCollectionResponse.parse((await server.reseller('POST', '/v3/offers', {
-      tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(40, 8, 9, 10),
-      offerSearchCriteria: { travelClasses, flexibilities: ['NON_FLEXIBLE'] },
-    })).body).offers;
+    const ask = async (travelClasses: string[]) =>
+      OfferCollectionResponse.parse(
+        (
+          await server.reseller('POST', '/v3/offers', {
+            tripSpecifications: [trip()],
+            anonymousPassengerSpecifications: passengers(40, 8, 9, 10),
+            offerSearchCriteria: { travelClasses, flexibilities: ['NON_FLEXIBLE'] },
+          })
+        ).body,
+      ).offers;
     const prices = (offers: Awaited<ReturnType<typeof ask>>) =>
       Object.fromEntries(offers.map((o) => [o.products[0]!.id, (o.admissionOfferParts ?? []).map((p) => p.price.amount)]));
     const both = prices(await ask(['FIRST', 'SECOND']));

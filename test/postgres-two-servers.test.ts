@@ -51,7 +51,11 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
   async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[]) {
     const db = new pg.Client({ connectionString: postgres.url() });
     await db.connect();
-    try { return (await db.query<T>(sql, params)).rows; } finally { await db.end(); }
+    try {
+      return (await db.query<T>(sql, params)).rows;
+    } finally {
+      await db.end();
+    }
   }
 
   /** Offers from one process, the provisional booking from the other: both read the same offers. */
@@ -60,7 +64,8 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
     const offers = await on(a, 'POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 9) });
     expect(offers.status, a.stderr()).toBe(200);
     const booking = await on(b, 'POST', '/v3/booking', {
-      externalRef, offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1', 'p2'] }],
+      externalRef,
+      offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1', 'p2'] }],
       passengerSpecifications: [
         { externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } },
         { externalRef: 'p2', type: 'PERSON', detail: { firstName: 'Bo', lastName: 'Lind' } },
@@ -74,36 +79,40 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
   it('concurrent confirmations through both processes confirm each booking once, with one set of fulfillments', async () => {
     const bookings = await Promise.all(Array.from({ length: 4 }, (_, i) => sell(`race-${i}`)));
 
-    await Promise.all(bookings.map(async (id) => {
-      // Eight confirmations at once, half per process, in both of the API's forms: the operator's
-      // (202, empty body) and OSDM's (200 with the fulfillments this confirmation ended with).
-      const answers = await race(servers, 8, (s, i) => on(s, 'POST', `/v3/bookings/${id}/${i % 4 < 2 ? 'fulfillments' : 'fulfillment'}`));
-      for (const a of answers) expect([200, 202], JSON.stringify(a.body)).toContain(a.status);
+    await Promise.all(
+      bookings.map(async (id) => {
+        // Eight confirmations at once, half per process, in both of the API's forms: the operator's
+        // (202, empty body) and OSDM's (200 with the fulfillments this confirmation ended with).
+        const answers = await race(servers, 8, (s, i) => on(s, 'POST', `/v3/bookings/${id}/${i % 4 < 2 ? 'fulfillments' : 'fulfillment'}`));
+        for (const a of answers) expect([200, 202], JSON.stringify(a.body)).toContain(a.status);
 
-      // 1. Every answer names the same fulfillments: no confirmation saw a result that was later overwritten.
-      const named = answers.filter((a) => a.status === 200).map((a) => (a.body.fulfillments as Array<{ id: string }>).map((f) => f.id).sort());
-      expect(named.length).toBeGreaterThan(0);
-      for (const ids of named) expect(ids).toEqual(named[0]);
+        // 1. Every answer names the same fulfillments: no confirmation saw a result that was later overwritten.
+        const named = answers.filter((a) => a.status === 200).map((a) => (a.body.fulfillments as Array<{ id: string }>).map((f) => f.id).sort());
+        expect(named.length).toBeGreaterThan(0);
+        for (const ids of named) expect(ids).toEqual(named[0]);
 
-      // 2. Both processes read the same booking, confirmed, with exactly those fulfillments, and serve each ticket.
-      const reads = await Promise.all(servers.map((s) => on(s, 'GET', `/v3/bookings/${id}`)));
-      for (const r of reads) expect(r.status).toBe(200);
-      expect(reads[1]!.body).toEqual(reads[0]!.body);
-      const booking = reads[0]!.body.booking;
-      expect(booking.fulfillments.map((f: { id: string }) => f.id).sort()).toEqual(named[0]);
-      expect(booking.bookedOffers[0].admissions.every((a: { status: string }) => a.status === 'FULFILLED')).toBe(true);
-      for (const f of booking.fulfillments as Array<{ id: string }>) {
-        const tickets = await Promise.all(servers.map((s) => on(s, 'GET', `/v3/fulfillments/${f.id}`)));
-        for (const t of tickets) expect(t.status).toBe(200);
-        expect(tickets[1]!.body).toEqual(tickets[0]!.body);
-      }
+        // 2. Both processes read the same booking, confirmed, with exactly those fulfillments, and serve each ticket.
+        const reads = await Promise.all(servers.map((s) => on(s, 'GET', `/v3/bookings/${id}`)));
+        for (const r of reads) expect(r.status).toBe(200);
+        expect(reads[1]!.body).toEqual(reads[0]!.body);
+        const booking = reads[0]!.body.booking;
+        expect(booking.fulfillments.map((f: { id: string }) => f.id).sort()).toEqual(named[0]);
+        expect(booking.bookedOffers[0].admissions.every((a: { status: string }) => a.status === 'FULFILLED')).toBe(true);
+        for (const f of booking.fulfillments as Array<{ id: string }>) {
+          const tickets = await Promise.all(servers.map((s) => on(s, 'GET', `/v3/fulfillments/${f.id}`)));
+          for (const t of tickets) expect(t.status).toBe(200);
+          expect(tickets[1]!.body).toEqual(tickets[0]!.body);
+        }
 
-      // 3. The database: written once after the insert (version 2), and only the winner's fulfillments indexed.
-      const [row] = await query<{ version: number; indexed: string[] }>(
-        'SELECT b.version, array(SELECT f.id FROM fulfillments f WHERE f.booking_id = b.id ORDER BY f.id) AS indexed FROM bookings b WHERE b.id = $1', [id]);
-      expect(row?.version).toBe(2);
-      expect(row?.indexed).toEqual(named[0]);
-    }));
+        // 3. The database: written once after the insert (version 2), and only the winner's fulfillments indexed.
+        const [row] = await query<{ version: number; indexed: string[] }>(
+          'SELECT b.version, array(SELECT f.id FROM fulfillments f WHERE f.booking_id = b.id ORDER BY f.id) AS indexed FROM bookings b WHERE b.id = $1',
+          [id],
+        );
+        expect(row?.version).toBe(2);
+        expect(row?.indexed).toEqual(named[0]);
+      }),
+    );
   }, 20_000);
 
   it('never double-refund: refund offers and confirmations racing through both processes refund once', async () => {
@@ -133,12 +142,19 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
 
   it('never double-book a place: bookings racing through both processes for one place get it once', async () => {
     const [a] = servers as [ServerProcess, ServerProcess];
-    const offers = await Promise.all(Array.from({ length: 8 }, () => on(a, 'POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) })));
+    const offers = await Promise.all(
+      Array.from({ length: 8 }, () => on(a, 'POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) })),
+    );
     const first = offers[0]!.body.offers[0];
-    const map = await on(a, 'GET', `/v3/availabilities/place-map?contextType=OFFER&contextId=${first.offerId}&resourceType=RESERVATION&resourceId=${first.reservationOfferParts[0].id}`);
+    const map = await on(
+      a,
+      'GET',
+      `/v3/availabilities/place-map?contextType=OFFER&contextId=${first.offerId}&resourceType=RESERVATION&resourceId=${first.reservationOfferParts[0].id}`,
+    );
     expect(map.status, JSON.stringify(map.body)).toBe(200);
-    const wanted = PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches
-      .flatMap((c) => c.compartments.flatMap((k) => k.places.filter((p) => p.status === 'FREE').map((p) => ({ coachNumber: c.number, placeNumber: p.number }))))[0]!;
+    const wanted = PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches.flatMap((c) =>
+      c.compartments.flatMap((k) => k.places.filter((p) => p.status === 'FREE').map((p) => ({ coachNumber: c.number, placeNumber: p.number }))),
+    )[0]!;
 
     // Eight bookings at once, half per process, every one asking for that place (spec §2.10 rule 3: at creation
     // an unavailable place gets another one and a warning).
@@ -146,7 +162,19 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
       const offer = offers[i]!.body.offers[0];
       return on(s, 'POST', '/v3/booking', {
         externalRef: `seat-race-${i}`,
-        offers: [{ offerId: offer.offerId, passengerRefs: ['p1'], placeSelections: [{ reservationId: offer.reservationOfferParts[0].id, tripLegCoverage: offer.reservationOfferParts[0].availablePlaces[0].tripLegCoverage, places: [{ ...wanted, passengerRef: 'p1' }] }] }],
+        offers: [
+          {
+            offerId: offer.offerId,
+            passengerRefs: ['p1'],
+            placeSelections: [
+              {
+                reservationId: offer.reservationOfferParts[0].id,
+                tripLegCoverage: offer.reservationOfferParts[0].availablePlaces[0].tripLegCoverage,
+                places: [{ ...wanted, passengerRef: 'p1' }],
+              },
+            ],
+          },
+        ],
         passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } }],
         purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
       });
@@ -156,13 +184,18 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
       const [place] = BookingResponse.parse(x.body).booking.bookedOffers[0]!.reservations[0]!.placeAllocation!.reservedPlaces;
       return `${place!.coachNumber}/${place!.placeNumbers[0]}`;
     });
-    expect(places.filter((p) => p === `${wanted.coachNumber}/${wanted.placeNumber}`), places.join(' ')).toHaveLength(1);
+    expect(
+      places.filter((p) => p === `${wanted.coachNumber}/${wanted.placeNumber}`),
+      places.join(' '),
+    ).toHaveLength(1);
     expect(new Set(places).size, places.join(' ')).toBe(8);
 
     // The database agrees: across what every booking on the train holds, no place appears twice.
     const rows = await query<{ coach: string; place: string; holders: number }>(
       `SELECT t.train_key, h->>'coachNumber' AS coach, h->>'placeNumber' AS place, count(*)::int AS holders
-         FROM train_holdings t CROSS JOIN json_array_elements(t.data->'holdings') AS h GROUP BY 1, 2, 3 HAVING count(*) > 1`, []);
+         FROM train_holdings t CROSS JOIN json_array_elements(t.data->'holdings') AS h GROUP BY 1, 2, 3 HAVING count(*) > 1`,
+      [],
+    );
     expect(rows).toEqual([]);
   }, 20_000);
 
@@ -171,17 +204,24 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
     const maria = [{ externalRef: 'maria', type: 'PERSON', age: 40, cards: [{ type: 'TRAVEL_PASS', code: 'OPR_MULTIRIDE_10', number: 'MULTI-0001' }] }];
     const day = (d: number) => trip('ST', `2026-12-${String(d).padStart(2, '0')}T08:00:00+01:00`, `2026-12-${String(d).padStart(2, '0')}T11:00:00+01:00`);
     const offerOn = async (s: ServerProcess, d: number) => {
-      const offers = await on(s, 'POST', '/v3/offers', { tripSpecifications: [day(d)], anonymousPassengerSpecifications: maria, offerSearchCriteria: { travelClasses: ['SECOND'] } });
+      const offers = await on(s, 'POST', '/v3/offers', {
+        tripSpecifications: [day(d)],
+        anonymousPassengerSpecifications: maria,
+        offerSearchCriteria: { travelClasses: ['SECOND'] },
+      });
       expect(offers.status, s.stderr()).toBe(200);
       return offers.body.offers[0] as { offerId: string; admissionOfferParts: Array<{ price: { amount: number } }> };
     };
     const offers = await Promise.all(Array.from({ length: 8 }, (_, i) => offerOn(servers[i % 2]!, i + 1)));
     expect(offers.map((o) => o.admissionOfferParts[0]!.price.amount)).toEqual(Array(8).fill(0));
-    const answers = await race(servers, 8, (s, i) => on(s, 'POST', '/v3/booking', {
-      externalRef: `ride-${i}`, offers: [{ offerId: offers[i]!.offerId, passengerRefs: ['maria'] }],
-      passengerSpecifications: [{ externalRef: 'maria', type: 'PERSON', detail: { firstName: 'Maria', lastName: 'Nilsson' } }],
-      purchaser: { detail: { firstName: 'Maria', lastName: 'Nilsson', email: 'maria.nilsson@example.se', phoneNumber: '+46703456789' } },
-    }));
+    const answers = await race(servers, 8, (s, i) =>
+      on(s, 'POST', '/v3/booking', {
+        externalRef: `ride-${i}`,
+        offers: [{ offerId: offers[i]!.offerId, passengerRefs: ['maria'] }],
+        passengerSpecifications: [{ externalRef: 'maria', type: 'PERSON', detail: { firstName: 'Maria', lastName: 'Nilsson' } }],
+        purchaser: { detail: { firstName: 'Maria', lastName: 'Nilsson', email: 'maria.nilsson@example.se', phoneNumber: '+46703456789' } },
+      }),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([...Array(7).fill(200), 409]);
     expect(answers.find((a) => a.status === 409)!.body.code).toBe('X_TRAVEL_PASS_USED_UP');
     const booked = answers.filter((a) => a.status === 200).map((a) => a.body.booking.id as string);

@@ -9,15 +9,24 @@ import { engine, passengers, requestorHeader, trip } from './helpers/server.ts';
 describe('readable request lines', async () => {
   const out = new PassThrough();
   let text = '';
-  out.on('data', (c: Buffer) => { text += c.toString(); });
+  out.on('data', (c: Buffer) => {
+    text += c.toString();
+  });
   const app = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'r', logger: { stream: readableLog(out) } });
   afterAll(() => app.close());
 
   const form = 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret';
-  const token = (await app.inject({ method: 'POST', url: '/oauth2/token', payload: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json().access_token as string;
+  const token = (
+    await app.inject({ method: 'POST', url: '/oauth2/token', payload: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  ).json().access_token as string;
   const headers = { authorization: `Bearer ${token}`, requestor: requestorHeader() };
   await app.inject({ method: 'POST', url: '/v3/offers', payload: { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) }, headers });
-  await app.inject({ method: 'POST', url: '/v3/offers', payload: { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(...Array(10).fill(30)) }, headers });
+  await app.inject({
+    method: 'POST',
+    url: '/v3/offers',
+    payload: { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(...Array(10).fill(30)) },
+    headers,
+  });
   await app.inject({ method: 'GET', url: '/health' });
   const lines = () => text.trimEnd().split('\n');
 
@@ -37,7 +46,9 @@ describe('readable request lines', async () => {
 describe('JSON request lines', async () => {
   const lines: Array<Record<string, any>> = [];
   const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => { for (const l of c.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l)); });
+  stream.on('data', (c: Buffer) => {
+    for (const l of c.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+  });
   const app = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'j', logger: { stream } });
   afterAll(() => app.close());
   await app.inject({ method: 'POST', url: '/v3/offers', payload: {} });

@@ -52,7 +52,7 @@ describe('renderers return what their response schemas describe', () => {
 
   // Each renderer is declared with its schema's type, so a field the schema does not know, or one it requires and
   // the renderer may leave out, is a compile error (`npm test` runs tsc first).
-  it('every renderer returns its response schema\'s type', () => {
+  it("every renderer returns its response schema's type", () => {
     expectTypeOf(renderOffer).returns.toExtend<Out<typeof OfferBodies.Offer>>();
     expectTypeOf(renderOfferCollection).returns.toExtend<Out<typeof OfferBodies.OfferCollectionResponse>>();
     expectTypeOf(renderBooking).returns.toExtend<Out<typeof BookingBodies.Booking>>();

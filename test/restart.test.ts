@@ -13,7 +13,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function sell(server: Awaited<ReturnType<typeof testServer>>) {
   const offers = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(30) });
   const booking = await server.reseller('POST', '/v3/booking', {
-    externalRef: 'restart', offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
+    externalRef: 'restart',
+    offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
     passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } }],
     purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
   });
@@ -39,23 +40,52 @@ describe('restart keeps bookings', () => {
   it('kill -9 right after a 200 on a booking loses nothing', async () => {
     const path = join(dir, 'kill.db');
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const start = () => spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', String(port), '--store', `sqlite:${path}`, '--quiet'], {
-      env: { ...process.env, SIGNALBOX_JWT_SECRET: 'kill-test-secret' }, stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const ready = (child: ChildProcess) => new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('listening')) resolve(); });
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+    const start = () =>
+      spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', String(port), '--store', `sqlite:${path}`, '--quiet'], {
+        env: { ...process.env, SIGNALBOX_JWT_SECRET: 'kill-test-secret' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+    const ready = (child: ChildProcess) =>
+      new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('listening')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      });
     const base = `http://127.0.0.1:${port}`;
-    const token = async () => ((await (await fetch(`${base}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret' })).json()) as { access_token: string }).access_token;
-    const headers = async () => ({ authorization: `Bearer ${await token()}`, requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'T' })).toString('base64'), 'content-type': 'application/json' });
+    const token = async () =>
+      (
+        (await (
+          await fetch(`${base}/oauth2/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+          })
+        ).json()) as { access_token: string }
+      ).access_token;
+    const headers = async () => ({
+      authorization: `Bearer ${await token()}`,
+      requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'T' })).toString('base64'),
+      'content-type': 'application/json',
+    });
 
     let child = start();
     await ready(child);
-    const offers = (await (await fetch(`${base}/v3/offers`, { method: 'POST', headers: await headers(), body: JSON.stringify({ tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(30) }) })).json()) as { offers: Array<{ offerId: string }> };
+    const offers = (await (
+      await fetch(`${base}/v3/offers`, {
+        method: 'POST',
+        headers: await headers(),
+        body: JSON.stringify({ tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(30) }),
+      })
+    ).json()) as { offers: Array<{ offerId: string }> };
     const res = await fetch(`${base}/v3/booking`, {
-      method: 'POST', headers: await headers(),
-      body: JSON.stringify({ externalRef: 'kill', offers: [{ offerId: offers.offers[0]!.offerId, passengerRefs: ['p1'] }], passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON' }] }),
+      method: 'POST',
+      headers: await headers(),
+      body: JSON.stringify({
+        externalRef: 'kill',
+        offers: [{ offerId: offers.offers[0]!.offerId, passengerRefs: ['p1'] }],
+        passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON' }],
+      }),
     });
     expect(res.status).toBe(200);
     const id = ((await res.json()) as { booking: { id: string } }).booking.id;

@@ -25,15 +25,21 @@ describe('the route table', () => {
     expect(operations.filter((op) => !registered.has(op)).map(keyOf), 'table entries no route serves').toEqual([]);
     expect(new Set(operations.map(keyOf)).size).toBe(operations.length);
 
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { 'x-osdm-operation-ids'?: string[] }>> };
-    const listed = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op['x-osdm-operation-ids'] ?? []] as const));
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { 'x-osdm-operation-ids'?: string[] }>>;
+    };
+    const listed = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op['x-osdm-operation-ids'] ?? []] as const),
+    );
     expect(listed).toEqual(operations.map((op) => [documentKey(op), op.osdm ?? []]));
   });
 
   it('refuses a route without an entry: the server cannot serve what the table does not declare', async () => {
     const other = await buildServer({ engine: engine(), store: memoryStore(), jwtSecret: 'table' });
     try {
-      expect(() => other.get('/v3/bookings/:bookingId/history', async () => ({}))).toThrow(/GET \/v3\/bookings\/:bookingId\/history has no entry in the route table/);
+      expect(() => other.get('/v3/bookings/:bookingId/history', async () => ({}))).toThrow(
+        /GET \/v3\/bookings\/:bookingId\/history has no entry in the route table/,
+      );
       // A method the table does not declare for a path it has is refused as well.
       expect(() => other.delete('/v3/bookings/:bookingId', async () => ({}))).toThrow(/no entry in the route table/);
       // Under another name for the path parameter too: the table's names are the routes' names.
@@ -55,7 +61,10 @@ describe('the route table', () => {
   });
 });
 
-const osdm = 'missing' in defaultOsdmConformance() ? undefined : (parse(readFileSync(DEFAULT_OSDM_DOCUMENT, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> });
+const osdm =
+  'missing' in defaultOsdmConformance()
+    ? undefined
+    : (parse(readFileSync(DEFAULT_OSDM_DOCUMENT, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> });
 
 describe.skipIf(!osdm)('the OSDM operations of the route table', () => {
   it('are operationIds of OSDM 3.4, and only Reseller API operations name one', () => {

@@ -28,16 +28,21 @@ function editedRules(name: string, edits: Record<string, Array<[string, string]>
   return dir;
 }
 
-const childUpTo16 = () => editedRules('child-16', {
-  'passenger-types.yaml': [
-    ['when: { age: { between: [7, 15] } }', 'when: { age: { between: [7, 16] } }'],
-    ['when: { age: { between: [16, 19] }, typingCard: NONE }', 'when: { age: { between: [17, 19] }, typingCard: NONE }'],
-    ['between: [16, 64]', 'between: [17, 64]'],
-  ],
-});
-const agentFee30 = () => editedRules('fee-30', {
-  'refund-fees.yaml': [['then: { refundPercent: 100, fee: 2500 }', 'then: { refundPercent: 100, fee: 3000 }'], ['expect: { refundPercent: 100, fee: 2500 }', 'expect: { refundPercent: 100, fee: 3000 }']],
-});
+const childUpTo16 = () =>
+  editedRules('child-16', {
+    'passenger-types.yaml': [
+      ['when: { age: { between: [7, 15] } }', 'when: { age: { between: [7, 16] } }'],
+      ['when: { age: { between: [16, 19] }, typingCard: NONE }', 'when: { age: { between: [17, 19] }, typingCard: NONE }'],
+      ['between: [16, 64]', 'between: [17, 64]'],
+    ],
+  });
+const agentFee30 = () =>
+  editedRules('fee-30', {
+    'refund-fees.yaml': [
+      ['then: { refundPercent: 100, fee: 2500 }', 'then: { refundPercent: 100, fee: 3000 }'],
+      ['expect: { refundPercent: 100, fee: 2500 }', 'expect: { refundPercent: 100, fee: 3000 }'],
+    ],
+  });
 const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/signalbox.js', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
 describe('signalbox simulate', () => {
@@ -62,7 +67,9 @@ describe('signalbox simulate', () => {
 describe('signalbox diff', () => {
   it('moving the child age bound from 15 to 16 changes the rows for age 16, and the scenarios that type a 16-year-old', async () => {
     const impact = await impactOf(loadRules('rules'), loadRules(childUpTo16()), ['scenarios'], DEMO_SECRETS);
-    expect(impact.decisions.map((d) => `${d.decision}: ${d.from.row} → ${d.to.row} at ${d.cases.map((c) => `${c['age']}/${c['typingCard']}`).join(' ')}`)).toEqual([
+    expect(
+      impact.decisions.map((d) => `${d.decision}: ${d.from.row} → ${d.to.row} at ${d.cases.map((c) => `${c['age']}/${c['typingCard']}`).join(' ')}`),
+    ).toEqual([
       'passengerType: youth-16-19 → child-7-15 at 16/NONE',
       'passengerType: student → child-7-15 at 16/SWE_STUDENT',
       'passengerType: pensioner → child-7-15 at 16/SWE_PENSIONER',
@@ -70,10 +77,14 @@ describe('signalbox diff', () => {
     expect(impact.summary.scenarios).toBeGreaterThan(0);
   }, 60_000);
 
-  it('raising the agents\' refund fee changes that row, and every agent refund pays back 5 kronor less', async () => {
+  it("raising the agents' refund fee changes that row, and every agent refund pays back 5 kronor less", async () => {
     const impact = await impactOf(loadRules('rules'), loadRules(agentFee30()), ['scenarios/aftersales'], DEMO_SECRETS);
     expect(impact.decisions).toHaveLength(1);
-    expect(impact.decisions[0]).toMatchObject({ decision: 'refundFee', from: { row: 'flexible-agent', outcome: { fee: 2500 } }, to: { row: 'flexible-agent', outcome: { fee: 3000 } } });
+    expect(impact.decisions[0]).toMatchObject({
+      decision: 'refundFee',
+      from: { row: 'flexible-agent', outcome: { fee: 2500 } },
+      to: { row: 'flexible-agent', outcome: { fee: 3000 } },
+    });
     expect(impact.decisions[0]!.cases.every((c) => c['flexibility'] === 'FULL_FLEXIBLE')).toBe(true);
     const refund = impact.scenarios.find((s) => s.scenario === 'scenarios/aftersales/refund-terms.yaml')!;
     expect(refund.prices).toContainEqual({ at: '/refundOffers/0/refundFee', currency: 'SEK', from: 2500, to: 3000, difference: 500 });
@@ -91,14 +102,30 @@ describe('signalbox diff', () => {
 
   it('the cleanup terms, the exchange fee and the reservation price are read from rules/, not fixed in code', async () => {
     const edited = editedRules('values', {
-      'cleanup.yaml': [['then: { refundPercent: 100, fee: 0 }', 'then: { refundPercent: 50, fee: 0 }'], ['expect: { refundPercent: 100, fee: 0 }', 'expect: { refundPercent: 50, fee: 0 }']],
-      'exchange-guards.yaml': [['then: { allow: true, exchangeFee: 0 }', 'then: { allow: true, exchangeFee: 1500 }'], ['expect: { allow: true, exchangeFee: 0 }', 'expect: { allow: true, exchangeFee: 1500 }']],
-      'reservation-prices.yaml': [['then: { price: 0 }', 'then: { price: 1000 }'], ['expect: { price: 0 }', 'expect: { price: 1000 }']],
+      'cleanup.yaml': [
+        ['then: { refundPercent: 100, fee: 0 }', 'then: { refundPercent: 50, fee: 0 }'],
+        ['expect: { refundPercent: 100, fee: 0 }', 'expect: { refundPercent: 50, fee: 0 }'],
+      ],
+      'exchange-guards.yaml': [
+        ['then: { allow: true, exchangeFee: 0 }', 'then: { allow: true, exchangeFee: 1500 }'],
+        ['expect: { allow: true, exchangeFee: 0 }', 'expect: { allow: true, exchangeFee: 1500 }'],
+      ],
+      'reservation-prices.yaml': [
+        ['then: { price: 0 }', 'then: { price: 1000 }'],
+        ['expect: { price: 0 }', 'expect: { price: 1000 }'],
+      ],
     });
-    const impact = await impactOf(loadRules('rules'), loadRules(edited), ['scenarios/aftersales/cleanup.yaml', 'scenarios/aftersales/exchange.yaml'], DEMO_SECRETS);
+    const impact = await impactOf(
+      loadRules('rules'),
+      loadRules(edited),
+      ['scenarios/aftersales/cleanup.yaml', 'scenarios/aftersales/exchange.yaml'],
+      DEMO_SECRETS,
+    );
     const prices = impact.scenarios.flatMap((s) => s.prices.map((p) => `${s.scenario.split('/').pop()} ${p.at} ${p.difference}`));
     expect(prices).toContain('exchange.yaml /exchangeOffers/0/exchangeFee 1500');
     expect(prices.some((p) => /^cleanup\.yaml \/offers\/0\/reservationOfferParts\/0\/price 1000$/.test(p))).toBe(true);
-    expect(impact.scenarios.some((s) => s.scenario.endsWith('cleanup.yaml') && s.prices.some((p) => p.at === '/booking/refundAmount' && p.difference < 0))).toBe(true);
+    expect(
+      impact.scenarios.some((s) => s.scenario.endsWith('cleanup.yaml') && s.prices.some((p) => p.at === '/booking/refundAmount' && p.difference < 0)),
+    ).toBe(true);
   }, 60_000);
 });

@@ -8,7 +8,9 @@ import { factCatalogue, type DecisionName } from '../engine/index.ts';
  * its own naming the decision, its hit policy, its spec section and every fact its rows may test.
  */
 const guide = readFileSync('rules/README.md', 'utf8');
-const files = readdirSync('rules').filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync('rules')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const tables = files
   .map((file) => ({ file, doc: parse(readFileSync(`rules/${file}`, 'utf8')) as Record<string, unknown> }))
   .filter(({ doc }) => typeof doc?.['decision'] === 'string');
@@ -36,6 +38,9 @@ describe('rules/README.md', () => {
     expect(entry).toContain(`hit policy \`${String(doc['hitPolicy'] ?? 'unique')}\``);
     expect(entry).toContain(`spec ${String(doc['spec'])}`);
     const facts = Object.keys(factCatalogue[decision].shape);
-    expect(facts.filter((fact) => !entry!.includes(`\`${fact}\``)), `facts of ${decision} the entry does not name`).toEqual([]);
+    expect(
+      facts.filter((fact) => !entry!.includes(`\`${fact}\``)),
+      `facts of ${decision} the entry does not name`,
+    ).toEqual([]);
   });
 });

@@ -60,19 +60,37 @@ describe('signalbox test', () => {
   it('--osdm reports each step whose answer breaks the OSDM document, and fails the run; --osdm-known counts them instead', async () => {
     // A stand-in for the OSDM document whose offers answer wants a field signalbox never sends.
     const document = join(out, 'osdm.yml');
-    writeFileSync(document, [
-      'openapi: 3.0.3', 'paths:', '  /offers:', '    post:', '      responses:', "        '200':", '          content:', '            application/json:',
-      '              schema: { $ref: "#/components/schemas/Answer" }', 'components:', '  responses: {}', '  schemas:',
-      '    Answer: { type: object, required: [neverSent], properties: { neverSent: { type: string, nullable: true } } }', '',
-    ].join('\n'));
+    writeFileSync(
+      document,
+      [
+        'openapi: 3.0.3',
+        'paths:',
+        '  /offers:',
+        '    post:',
+        '      responses:',
+        "        '200':",
+        '          content:',
+        '            application/json:',
+        '              schema: { $ref: "#/components/schemas/Answer" }',
+        'components:',
+        '  responses: {}',
+        '  schemas:',
+        '    Answer: { type: object, required: [neverSent], properties: { neverSent: { type: string, nullable: true } } }',
+        '',
+      ].join('\n'),
+    );
     const { code, stdout } = await cli('scenarios/offers/no-offers.yaml', '--osdm', document);
     expect(code).toBe(1);
     expect(stdout).toContain('1 passed, 0 failed');
-    expect(stdout).toMatch(/OSDM 3\.4 conformance\n {2}✗ the train 999 on Christmas Eve is cancelled {2}\(scenarios\/offers\/no-offers\.yaml:\d+\)\n {6}POST \/v3\/offers → 200 {2}\(POST \/offers\)\n {8}\(body\): required property neverSent is missing/);
+    expect(stdout).toMatch(
+      /OSDM 3\.4 conformance\n {2}✗ the train 999 on Christmas Eve is cancelled {2}\(scenarios\/offers\/no-offers\.yaml:\d+\)\n {6}POST \/v3\/offers → 200 {2}\(POST \/offers\)\n {8}\(body\): required property neverSent is missing/,
+    );
     expect(stdout).toContain('4 responses checked: 4 violations');
     const xml = join(out, 'osdm.xml');
     await cli('scenarios/offers/no-offers.yaml', '--osdm', document, '--reporter', 'junit', '--out', xml);
-    expect(readFileSync(xml, 'utf8')).toMatch(/<testsuite name="OSDM 3\.4 conformance" tests="1" failures="1"[^>]*>\n {2}<testcase classname="scenarios\/offers\/no-offers\.yaml" name="OSDM 3\.4: No offers[^"]*"[^>]*>\n {4}<failure message="4 violations of OSDM 3\.4" type="OsdmViolation">/);
+    expect(readFileSync(xml, 'utf8')).toMatch(
+      /<testsuite name="OSDM 3\.4 conformance" tests="1" failures="1"[^>]*>\n {2}<testcase classname="scenarios\/offers\/no-offers\.yaml" name="OSDM 3\.4: No offers[^"]*"[^>]*>\n {4}<failure message="4 violations of OSDM 3\.4" type="OsdmViolation">/,
+    );
     const known = join(out, 'known.txt');
     writeFileSync(known, '# already known\nPOST /offers 200 : required property neverSent is missing\n');
     const again = await cli('scenarios/offers/no-offers.yaml', '--osdm', document, '--osdm-known', known);

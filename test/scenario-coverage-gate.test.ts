@@ -26,11 +26,26 @@ describe('scenario coverage of the rules', () => {
     const rows = m.decisions.flatMap((d) => d.rows.map((r) => ({ name: `${d.decision}#${r.row}`, hit: r.by.length > 0 })));
     const codes = m.errors.map((c) => ({ name: c.code, hit: c.by.length > 0 }));
 
-    expect(rows.filter((r) => !r.hit && !(r.name in listed.rows)).map((r) => r.name), `rows no scenario exercises: write a scenario, or list them in ${LIST} with the reason`).toEqual([]);
-    expect(codes.filter((c) => !c.hit && !(c.name in listed.codes)).map((c) => c.name), `codes no scenario exercises: write a scenario, or list them in ${LIST} with the reason`).toEqual([]);
-    expect(rows.filter((r) => r.hit && r.name in listed.rows).map((r) => r.name), `listed in ${LIST}, but exercised: take them off the list`).toEqual([]);
-    expect(codes.filter((c) => c.hit && c.name in listed.codes).map((c) => c.name), `listed in ${LIST}, but exercised: take them off the list`).toEqual([]);
+    expect(
+      rows.filter((r) => !r.hit && !(r.name in listed.rows)).map((r) => r.name),
+      `rows no scenario exercises: write a scenario, or list them in ${LIST} with the reason`,
+    ).toEqual([]);
+    expect(
+      codes.filter((c) => !c.hit && !(c.name in listed.codes)).map((c) => c.name),
+      `codes no scenario exercises: write a scenario, or list them in ${LIST} with the reason`,
+    ).toEqual([]);
+    expect(
+      rows.filter((r) => r.hit && r.name in listed.rows).map((r) => r.name),
+      `listed in ${LIST}, but exercised: take them off the list`,
+    ).toEqual([]);
+    expect(
+      codes.filter((c) => c.hit && c.name in listed.codes).map((c) => c.name),
+      `listed in ${LIST}, but exercised: take them off the list`,
+    ).toEqual([]);
     const known = new Set([...rows, ...codes].map((x) => x.name));
-    expect([...Object.keys(listed.rows), ...Object.keys(listed.codes)].filter((n) => !known.has(n)), `listed in ${LIST}, but no such row or code`).toEqual([]);
+    expect(
+      [...Object.keys(listed.rows), ...Object.keys(listed.codes)].filter((n) => !known.has(n)),
+      `listed in ${LIST}, but no such row or code`,
+    ).toEqual([]);
   }, 120_000);
 });

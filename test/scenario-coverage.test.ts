@@ -41,11 +41,13 @@ const files = {
   - post: /v3/bookings/\${bookingId}/fulfillment
     expect: { status: 409 }\n`,
 };
-const paths = Object.fromEntries(Object.entries(files).map(([name, text]) => {
-  const path = join(dir, `${name}.yaml`);
-  writeFileSync(path, text);
-  return [name, path];
-})) as Record<keyof typeof files, string>;
+const paths = Object.fromEntries(
+  Object.entries(files).map(([name, text]) => {
+    const path = join(dir, `${name}.yaml`);
+    writeFileSync(path, text);
+    return [name, path];
+  }),
+) as Record<keyof typeof files, string>;
 
 async function matrix(target: Target): Promise<CoverageMatrix> {
   const results = [];
@@ -56,13 +58,22 @@ async function matrix(target: Target): Promise<CoverageMatrix> {
 const rowBy = (m: CoverageMatrix, decision: string, row: string) => m.decisions.find((d) => d.decision === decision)!.rows.find((r) => r.row === row)!.by;
 
 describe('operations', () => {
-  it('are the route table\'s, without the sandbox controls, an operation for every method once', async () => {
+  it("are the route table's, without the sandbox controls, an operation for every method once", async () => {
     const m = coverageMatrix([], engine());
     const keys = m.operations.map((o) => `${o.method} ${o.path}`);
-    expect(keys).toEqual(expect.arrayContaining([
-      'GET /health', 'POST /oauth2/token', 'POST /v3/offers', 'POST /v3/booking', 'POST /v3/bookings', 'GET /v3/bookings/{bookingId}',
-      'POST /v3/bookings/{bookingId}/fulfillment', 'GET /v3/fulfillments/{fulfillmentId}', 'ANY /v3/availabilities/nearby',
-    ]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'GET /health',
+        'POST /oauth2/token',
+        'POST /v3/offers',
+        'POST /v3/booking',
+        'POST /v3/bookings',
+        'GET /v3/bookings/{bookingId}',
+        'POST /v3/bookings/{bookingId}/fulfillment',
+        'GET /v3/fulfillments/{fulfillmentId}',
+        'ANY /v3/availabilities/nearby',
+      ]),
+    );
     expect(keys.filter((k) => k.includes('/sandbox'))).toEqual([]);
     expect(new Set(keys).size).toBe(keys.length);
     expect(m.operations.find((o) => o.path === '/v3/bookings/{bookingId}' && o.method === 'GET')!.osdm).toEqual(['getBookingsId']);
@@ -83,10 +94,12 @@ describe('the coverage matrix', () => {
     expect(m.osdmOperations.find((o) => o.operationId === 'getBookingsId')!.by).toEqual([paths.confirm]);
     expect(m.osdmOperations.find((o) => o.operationId === 'postFulfillments')!.by).toEqual([paths.confirm, paths.expire]);
     expect(m.osdmOperations.find((o) => o.operationId === 'postRefundOffers')!.by).toEqual([]);
-    expect(m.transitions).toEqual(expect.arrayContaining([
-      { from: 'PREBOOKED', event: 'CONFIRM', to: 'FULFILLED', by: [paths.confirm] },
-      { from: 'PREBOOKED', event: 'EXPIRE', to: 'EXPIRED', by: [paths.expire] },
-    ]));
+    expect(m.transitions).toEqual(
+      expect.arrayContaining([
+        { from: 'PREBOOKED', event: 'CONFIRM', to: 'FULFILLED', by: [paths.confirm] },
+        { from: 'PREBOOKED', event: 'EXPIRE', to: 'EXPIRED', by: [paths.expire] },
+      ]),
+    );
     expect(m.transitions.filter((t) => t.by.length > 0)).toHaveLength(2);
     expect(m.unknown).toEqual({ rows: [], codes: [], requests: [] });
 

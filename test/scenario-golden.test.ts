@@ -18,7 +18,9 @@ import { engine } from './helpers/server.ts';
  * After a deliberate change to the report, rewrite the .out files with UPDATE_GOLDEN=1 and read the diff.
  */
 const FOLDER = 'scenarios/failing';
-const cases = readdirSync(FOLDER).filter((f) => f.endsWith('.yaml')).sort();
+const cases = readdirSync(FOLDER)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 // A Problem's type and instance name the server asked: in-process http://localhost, live a port of the moment.
 const normalise = (report: string) => report.replace(/\] \d+ ms$/gm, '] N ms').replace(/http:\/\/127\.0\.0\.1:\d+\//g, 'http://localhost/');
 
@@ -38,7 +40,9 @@ describe('golden failing scenarios', () => {
     targets['live-without-sandbox'] = live(bare.url);
     targets['live-sandbox'] = live(sandbox.url);
   });
-  afterAll(async () => { await Promise.all(servers.map((s) => s.close())); });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
 
   const targetOf = (file: string) => /^# golden-target: ([\w-]+)$/m.exec(readFileSync(file, 'utf8'))?.[1] ?? 'in-process';
   const run = async (file: string, target: Target) => {

@@ -12,7 +12,12 @@ import { inProcess } from '../adapters/scenarios/targets.ts';
 import { engine } from './helpers/server.ts';
 
 /** `--reporter junit|json`: valid, one entry per scenario, and enough in a failure to act on without the terminal. */
-interface XmlElement { name: string; attributes: Record<string, string>; children: XmlElement[]; text: string }
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
 
 /** A strict reader for the XML subset JUnit uses; it throws where a CI's parser would reject the file. */
 function parseXml(source: string): XmlElement {
@@ -32,7 +37,10 @@ function parseXml(source: string): XmlElement {
   while ((m = token.exec(body))) {
     read = token.lastIndex;
     const top = stack[stack.length - 1]!;
-    if (m[5] !== undefined) { top.text += decode(m[5], `text of <${top.name}>`); continue; }
+    if (m[5] !== undefined) {
+      top.text += decode(m[5], `text of <${top.name}>`);
+      continue;
+    }
     const [, closing, name, attrs, selfClosing] = m;
     if (closing) {
       if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
@@ -57,7 +65,10 @@ describe('reporters', () => {
     const dir = mkdtempSync(join(tmpdir(), 'signalbox-reporters-'));
     const passing = join(dir, 'passing.yaml');
     // A name with characters XML must escape, and a control character it cannot hold at all.
-    writeFileSync(passing, 'name: "Health <ok> & \\"fine\\" \\u001b[1m"\nclock: 2026-11-20T10:00:00+01:00\nsteps:\n  - get: /health\n    expect: { status: 200 }\n');
+    writeFileSync(
+      passing,
+      'name: "Health <ok> & \\"fine\\" \\u001b[1m"\nclock: 2026-11-20T10:00:00+01:00\nsteps:\n  - get: /health\n    expect: { status: 200 }\n',
+    );
     const target = inProcess(engine());
     results = [];
     for (const file of [passing, 'scenarios/failing/wrong-status.yaml', 'scenarios/failing/malformed.yaml']) {
@@ -86,15 +97,23 @@ describe('reporters', () => {
     expect(passing!.attributes['name']).toBe('Health <ok> & "fine" \uFFFD[1m');
     expect(passing!.children.map((c) => c.name)).toEqual(['system-out']);
 
-    expect(failing!.attributes).toMatchObject({ classname: 'scenarios/failing/wrong-status.yaml', file: 'scenarios/failing/wrong-status.yaml', name: 'Golden: a wrong status' });
+    expect(failing!.attributes).toMatchObject({
+      classname: 'scenarios/failing/wrong-status.yaml',
+      file: 'scenarios/failing/wrong-status.yaml',
+      name: 'Golden: a wrong status',
+    });
     expect(Number(failing!.attributes['time'])).toBeGreaterThanOrEqual(0);
     const failure = failing!.children.find((c) => c.name === 'failure')!;
-    expect(failure.attributes['message']).toBe('step "ten passengers are expected to be fine (they are not)" at scenarios/failing/wrong-status.yaml:9: status: different status');
+    expect(failure.attributes['message']).toBe(
+      'step "ten passengers are expected to be fine (they are not)" at scenarios/failing/wrong-status.yaml:9: status: different status',
+    );
     expect(failure.text).toContain('offerRequestLimits → too-many-passengers');
     expect(failing!.children.find((c) => c.name === 'system-out')!.text).toBe(describeScenario(results[1]!).join('\n'));
 
     const error = malformed!.children.find((c) => c.name === 'error')!;
-    expect(error.attributes['message']).toBe('scenarios/failing/malformed.yaml:5:8: clock: an ISO 8601 date-time with offset, e.g. 2026-12-01T08:00:00+01:00 (and 3 more problems)');
+    expect(error.attributes['message']).toBe(
+      'scenarios/failing/malformed.yaml:5:8: clock: an ISO 8601 date-time with offset, e.g. 2026-12-01T08:00:00+01:00 (and 3 more problems)',
+    );
     expect(error.text.split('\n')).toHaveLength(4);
   });
 
@@ -104,9 +123,12 @@ describe('reporters', () => {
     expect(report.scenarios.map((s: ScenarioResult) => s.file)).toEqual(results.map((r) => r.file));
     expect(report.scenarios[0]).not.toHaveProperty('failure');
     const failing = report.scenarios[1];
-    expect(failing.failure).toBe('step "ten passengers are expected to be fine (they are not)" at scenarios/failing/wrong-status.yaml:9: status: different status');
+    expect(failing.failure).toBe(
+      'step "ten passengers are expected to be fine (they are not)" at scenarios/failing/wrong-status.yaml:9: status: different status',
+    );
     expect(failing.steps[0]).toMatchObject({
-      passed: false, at: 'scenarios/failing/wrong-status.yaml:9',
+      passed: false,
+      at: 'scenarios/failing/wrong-status.yaml:9',
       mismatches: [{ path: 'status', expected: 200, actual: 400, at: 'scenarios/failing/wrong-status.yaml:14:23' }],
       traces: [{ decision: 'offerRequestLimits', fired: [{ row: 'too-many-passengers' }] }],
     });

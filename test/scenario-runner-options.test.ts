@@ -37,7 +37,10 @@ describe('signalbox test, for the one writing scenarios', () => {
     const file = join(dir, 'ages', 'group.yaml');
     mkdirSync(join(dir, 'ages', 'fixtures'), { recursive: true });
     writeFileSync(join(dir, 'ages', 'fixtures', 'people.yaml'), 'passengers:\n  two: [35, 8]\n');
-    writeFileSync(file, `name: ages\n${CLOCK}\nuses: [${join(process.cwd(), 'scenarios/fixtures/trips.yaml')}, fixtures/people.yaml]\nsteps:\n  - post: /v3/offers\n    body: { tripSpecifications: [{ $trip: sto-gbg-0800 }], anonymousPassengerSpecifications: { $passengers: two } }\n    expect: { status: 200 }\n`);
+    writeFileSync(
+      file,
+      `name: ages\n${CLOCK}\nuses: [${join(process.cwd(), 'scenarios/fixtures/trips.yaml')}, fixtures/people.yaml]\nsteps:\n  - post: /v3/offers\n    body: { tripSpecifications: [{ $trip: sto-gbg-0800 }], anonymousPassengerSpecifications: { $passengers: two } }\n    expect: { status: 200 }\n`,
+    );
     const { stdout } = await cli(file, '--reporter', 'json');
     const step = JSON.parse(stdout).scenarios[0].steps[0];
     expect(step.request.body.anonymousPassengerSpecifications).toEqual([
@@ -56,7 +59,10 @@ describe('signalbox test, for the one writing scenarios', () => {
 
   it('--vars FILE and --var NAME=VALUE give every scenario values, the client and its secret included', async () => {
     const file = join(dir, 'vars.yaml');
-    writeFileSync(file, `name: vars\nclient: \${client}\nsalesApplication: \${app}\n${CLOCK}\nsteps:\n  - get: /v3/bookings/\${booking}\n    expect: { status: 404, body: { code: RESOURCE_NOT_FOUND } }\n`);
+    writeFileSync(
+      file,
+      `name: vars\nclient: \${client}\nsalesApplication: \${app}\n${CLOCK}\nsteps:\n  - get: /v3/bookings/\${booking}\n    expect: { status: 404, body: { code: RESOURCE_NOT_FOUND } }\n`,
+    );
     const varsFile = join(dir, 'target.yaml');
     writeFileSync(varsFile, 'client: demo-reseller\napp: WEB_SE\nbooking: FROM-FILE\n');
     const passed = await cli(file, '--vars', varsFile, '--var', 'booking=FROM-FLAG', '--reporter', 'json');
@@ -89,7 +95,7 @@ describe('signalbox test, for the one writing scenarios', () => {
     expect(stripVTControlCharacters(coloured)).toBe(report);
   });
 
-  it('--reporter html shows each step\'s request, response, mismatches and the failing step\'s traces', async () => {
+  it("--reporter html shows each step's request, response, mismatches and the failing step's traces", async () => {
     const file = join(dir, 'report.html');
     const { code, stdout } = await cli('scenarios/failing/wrong-status.yaml', 'scenarios/booking/sell-one-journey.yaml', '--reporter', 'html', '--out', file);
     expect(code).toBe(1);
@@ -98,7 +104,9 @@ describe('signalbox test, for the one writing scenarios', () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|(?:src|href)=["']?https?:/); // self-contained: nothing loaded from elsewhere
     expect(html).toContain('<details class="scenario fail" open><summary>✗ Golden: a wrong status');
-    expect(html).toContain('<details class="step fail" open><summary>✗ ten passengers are expected to be fine (they are not) <span class="at">(scenarios/failing/wrong-status.yaml:9)</span>');
+    expect(html).toContain(
+      '<details class="step fail" open><summary>✗ ten passengers are expected to be fine (they are not) <span class="at">(scenarios/failing/wrong-status.yaml:9)</span>',
+    );
     expect(html).toContain('<h3>Response 400</h3>');
     expect(html).toContain('status: different status  (scenarios/failing/wrong-status.yaml:14:23)\n  expected  200\n  actual    400');
     expect(html).toContain('offerRequestLimits → too-many-passengers (rules/offer-request-limits.yaml:10:5)');
@@ -110,7 +118,16 @@ describe('signalbox test, for the one writing scenarios', () => {
 
     // --html writes the same page beside another report (JUnit for CI).
     const beside = join(dir, 'beside.html');
-    await cli('scenarios/failing/wrong-status.yaml', 'scenarios/booking/sell-one-journey.yaml', '--reporter', 'junit', '--out', join(dir, 'junit.xml'), '--html', beside);
+    await cli(
+      'scenarios/failing/wrong-status.yaml',
+      'scenarios/booking/sell-one-journey.yaml',
+      '--reporter',
+      'junit',
+      '--out',
+      join(dir, 'junit.xml'),
+      '--html',
+      beside,
+    );
     expect(readFileSync(beside, 'utf8').replace(/\d+ ms/g, 'N ms')).toBe(html.replace(/\d+ ms/g, 'N ms'));
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites');
   });
@@ -122,13 +139,22 @@ describe('signalbox test, for the one writing scenarios', () => {
     write(200);
     const child = spawn(process.execPath, ['bin/signalbox.js', 'test', join(dir, 'watched'), '--watch'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const seen = (text: string) => new Promise<void>((resolve, reject) => {
-      const check = () => { if (out.includes(text)) resolve(); };
-      child.stdout.on('data', (c: Buffer) => { out += c.toString(); check(); });
-      child.stderr.on('data', (c: Buffer) => { out += c.toString(); check(); });
-      child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-      check();
-    });
+    const seen = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (out.includes(text)) resolve();
+        };
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          check();
+        });
+        child.stderr.on('data', (c: Buffer) => {
+          out += c.toString();
+          check();
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+        check();
+      });
     try {
       await seen('watching for changes');
       expect(out).toContain('1 passed, 0 failed');

@@ -14,7 +14,8 @@ afterAll(() => server.app.close());
 
 const offered = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) });
 const booked = await server.reseller('POST', '/v3/booking', {
-  externalRef: 'schema-1', offers: [{ offerId: offered.body.offers[0].offerId, passengerRefs: ['p1'] }],
+  externalRef: 'schema-1',
+  offers: [{ offerId: offered.body.offers[0].offerId, passengerRefs: ['p1'] }],
   passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 35, detail: { firstName: 'Anna', lastName: 'Svensson' } }],
   purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna@example.se', phoneNumber: '+46701234567' } },
 });
@@ -43,7 +44,9 @@ describe('the schema check of a response', () => {
   });
 
   it('fails an empty body where the operation answers one, and a body where it answers none', () => {
-    expect(messages('POST', '/v3/offers', 200, undefined)).toEqual(['response does not match the API schema for POST /v3/offers → 200: (root): expected object, got an empty body']);
+    expect(messages('POST', '/v3/offers', 200, undefined)).toEqual([
+      'response does not match the API schema for POST /v3/offers → 200: (root): expected object, got an empty body',
+    ]);
     expect(messages('POST', '/v3/bookings/b-1/fulfillment', 202, {})).toEqual([
       'response does not match the API schema for POST /v3/bookings/{bookingId}/fulfillment → 202: (root): expected an empty body, got an object',
     ]);
@@ -65,7 +68,9 @@ describe('the schema check of a response', () => {
   it('checks errors as Problems, and the token endpoint as RFC 6749 bodies', async () => {
     const notFound = await server.reseller('GET', '/v3/bookings/nothing');
     expect(messages('GET', '/v3/bookings/nothing', 404, notFound.body)).toEqual([]);
-    expect(messages('GET', '/v3/bookings/nothing', 404, { error: 'not_found' })).toContain('response does not match the API schema for GET /v3/bookings/{bookingId} → 404: /code: expected string, got undefined');
+    expect(messages('GET', '/v3/bookings/nothing', 404, { error: 'not_found' })).toContain(
+      'response does not match the API schema for GET /v3/bookings/{bookingId} → 404: /code: expected string, got undefined',
+    );
     expect(messages('POST', '/oauth2/token', 401, { error: 'invalid_client', error_description: 'unknown client' })).toEqual([]);
     expect(messages('POST', '/oauth2/token', 401, { code: 'UNAUTHORIZED' })).toHaveLength(3);
   });
@@ -90,19 +95,28 @@ describe('the schema check of a response', () => {
     delete broken.booking.provisionalPrice.currency;
     const mismatches = checkResponse('POST', '/v3/booking', 200, broken).map((m) => ({ ...m, at: 'x.yaml:3:5' }));
     const step: StepResult = {
-      name: 'book', at: 'x.yaml:3', passed: false, ms: 0, mismatches,
-      request: { method: 'POST', path: '/v3/booking' }, response: { status: 200, body: { booking: {} } }, traces: [],
+      name: 'book',
+      at: 'x.yaml:3',
+      passed: false,
+      ms: 0,
+      mismatches,
+      request: { method: 'POST', path: '/v3/booking' },
+      response: { status: 200, body: { booking: {} } },
+      traces: [],
     };
-    expect(describeStep(step).join('\n')).toBe([
-      '  ✗ book  (x.yaml:3)',
-      '      POST /v3/booking → 200',
-      '      response does not match the API schema for POST /v3/booking → 200:  (x.yaml:3:5)',
-      '        /booking/id: expected string, got undefined',
-      '        /booking/provisionalPrice/currency: expected "SEK" or "EUR", got undefined',
-      '      response 200: {"booking":{}}',
-      '      rule traces: no decision was made',
-    ].join('\n'));
-    expect(failureMessage({ file: 'x.yaml', name: 'x', tags: [], passed: false, problems: [], steps: [step], ms: 0 }))
-      .toBe('step "book" at x.yaml:3: response does not match the API schema for POST /v3/booking → 200: /booking/id: expected string, got undefined (and 1 more mismatches)');
+    expect(describeStep(step).join('\n')).toBe(
+      [
+        '  ✗ book  (x.yaml:3)',
+        '      POST /v3/booking → 200',
+        '      response does not match the API schema for POST /v3/booking → 200:  (x.yaml:3:5)',
+        '        /booking/id: expected string, got undefined',
+        '        /booking/provisionalPrice/currency: expected "SEK" or "EUR", got undefined',
+        '      response 200: {"booking":{}}',
+        '      rule traces: no decision was made',
+      ].join('\n'),
+    );
+    expect(failureMessage({ file: 'x.yaml', name: 'x', tags: [], passed: false, problems: [], steps: [step], ms: 0 })).toBe(
+      'step "book" at x.yaml:3: response does not match the API schema for POST /v3/booking → 200: /booking/id: expected string, got undefined (and 1 more mismatches)',
+    );
   });
 });

@@ -17,9 +17,10 @@ function suite(count: number): string[] {
   return Array.from({ length: count }, (_, i) => {
     const file = join(dir, `s${String(i).padStart(2, '0')}.yaml`);
     const tags = i % 3 === 0 ? '[offers, fast]' : '[health]';
-    const step = i % 3 === 0
-      ? `  - post: /v3/offers\n    body: { tripSpecifications: [], anonymousPassengerSpecifications: [{ externalRef: p1, type: PERSON, age: ${20 + i} }] }\n    expect: { status: 400 }`
-      : `  - get: /health\n    expect: { status: ${i === 4 ? 500 : 200} }`;
+    const step =
+      i % 3 === 0
+        ? `  - post: /v3/offers\n    body: { tripSpecifications: [], anonymousPassengerSpecifications: [{ externalRef: p1, type: PERSON, age: ${20 + i} }] }\n    expect: { status: 400 }`
+        : `  - get: /health\n    expect: { status: ${i === 4 ? 500 : 200} }`;
     writeFileSync(file, `name: Scenario number ${i}${i === 4 ? ' (fails)' : ''}\ntags: ${tags}\nclock: 2026-11-20T10:00:00+01:00\nsteps:\n${step}\n`);
     return file;
   });
@@ -61,7 +62,13 @@ describe('running files in parallel', () => {
       async open(start) {
         const session = await target.open(start);
         const delay = 40 - 3 * openings++;
-        return { ...session, send: async (x) => { await new Promise((r) => setTimeout(r, Math.max(delay, 0))); return session.send(x); } };
+        return {
+          ...session,
+          send: async (x) => {
+            await new Promise((r) => setTimeout(r, Math.max(delay, 0)));
+            return session.send(x);
+          },
+        };
       },
     };
     let openings = 0;
@@ -77,20 +84,33 @@ describe('running files in parallel', () => {
     // After the three files it takes the pace from, the main thread waits for a worker to finish one,
     // so a worker surely gets some however slowly it starts.
     let workerFinished: () => void = () => {};
-    const aWorkerHasRun = new Promise<void>((r) => { workerFinished = r; });
+    const aWorkerHasRun = new Promise<void>((r) => {
+      workerFinished = r;
+    });
     let opened = 0;
     const waiting: Target = {
       name: 'waiting',
       async open(start) {
         const session = await target.open(start);
         if (++opened <= 3) return session;
-        return { ...session, send: async (x) => { await Promise.race([aWorkerHasRun, new Promise((r) => setTimeout(r, 15_000))]); return session.send(x); } };
+        return {
+          ...session,
+          send: async (x) => {
+            await Promise.race([aWorkerHasRun, new Promise((r) => setTimeout(r, 15_000))]);
+            return session.send(x);
+          },
+        };
       },
     };
     const threads = new Set<number>();
     const parallel = await runFiles(files, waiting, {
-      jobs: 2, run, workers: { startAfterMs: 0 },
-      onResult: (_r, _i, thread) => { threads.add(thread); if (thread !== 0) workerFinished(); },
+      jobs: 2,
+      run,
+      workers: { startAfterMs: 0 },
+      onResult: (_r, _i, thread) => {
+        threads.add(thread);
+        if (thread !== 0) workerFinished();
+      },
     });
     expect(threads.size, 'a worker thread ran some of the files').toBe(2);
     expect(withoutTimes(parallel)).toBe(withoutTimes(serial));
@@ -108,7 +128,14 @@ describe('the progress line', () => {
 
   it('counts done and failed on a terminal, and clears itself', () => {
     let written = '';
-    const tty = { isTTY: true, columns: 60, write: (s: string) => { written += s; return true; } } as unknown as NodeJS.WriteStream;
+    const tty = {
+      isTTY: true,
+      columns: 60,
+      write: (s: string) => {
+        written += s;
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
     const progress = progressLine(3, tty);
     progress.done(result(true, 'a.yaml'));
     progress.done(result(false, 'b.yaml'));
@@ -119,7 +146,13 @@ describe('the progress line', () => {
 
   it('writes nothing into a pipe or a CI log', () => {
     let written = '';
-    const pipe = { isTTY: false, write: (s: string) => { written += s; return true; } } as unknown as NodeJS.WriteStream;
+    const pipe = {
+      isTTY: false,
+      write: (s: string) => {
+        written += s;
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
     const progress = progressLine(1, pipe);
     progress.done(result(true, 'a.yaml'));
     progress.end();

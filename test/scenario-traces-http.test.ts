@@ -5,7 +5,10 @@ import { engine, requestorHeader, testServer, trip } from './helpers/server.ts';
 
 /** GET /sandbox/traces/{requestId}: the rule traces behind a recent response, for `signalbox test --target`. */
 describe('traces over HTTP in sandbox mode', () => {
-  const tooMany = { tripSpecifications: [trip()], anonymousPassengerSpecifications: Array.from({ length: 10 }, (_, i) => ({ externalRef: `p${i}`, type: 'PERSON', age: 30 + i })) };
+  const tooMany = {
+    tripSpecifications: [trip()],
+    anonymousPassengerSpecifications: Array.from({ length: 10 }, (_, i) => ({ externalRef: `p${i}`, type: 'PERSON', age: 30 + i })),
+  };
 
   it('serves the traces of a refused request by its x-request-id', async () => {
     const server = await testServer();
@@ -16,7 +19,13 @@ describe('traces over HTTP in sandbox mode', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       requestId: id,
-      traces: [{ decision: 'offerRequestLimits', facts: { passengerCount: 10 }, fired: [{ row: 'too-many-passengers', at: expect.stringMatching(/^rules\/offer-request-limits\.yaml:\d+:\d+$/) }] }],
+      traces: [
+        {
+          decision: 'offerRequestLimits',
+          facts: { passengerCount: 10 },
+          fired: [{ row: 'too-many-passengers', at: expect.stringMatching(/^rules\/offer-request-limits\.yaml:\d+:\d+$/) }],
+        },
+      ],
     });
   });
 

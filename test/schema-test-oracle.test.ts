@@ -18,7 +18,8 @@ afterAll(() => server.app.close());
 
 const offered = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 8) });
 const booked = await server.reseller('POST', '/v3/booking', {
-  externalRef: 'oracle-1', offers: [{ offerId: offered.body.offers[0].offerId, passengerRefs: ['p1', 'p2'] }],
+  externalRef: 'oracle-1',
+  offers: [{ offerId: offered.body.offers[0].offerId, passengerRefs: ['p1', 'p2'] }],
   passengerSpecifications: [
     { externalRef: 'p1', type: 'PERSON', age: 35, detail: { firstName: 'Anna', lastName: 'Svensson' } },
     { externalRef: 'p2', type: 'PERSON', age: 8, detail: { firstName: 'Olle', lastName: 'Svensson' } },
@@ -63,10 +64,13 @@ describe('the compiled schema test agrees with zod', () => {
       const test = compileTest(schema);
       expect(test, `${name} compiles (else the runner falls back to zod and nothing here matters)`).toBeDefined();
       expect(test!(body)).toBe(true);
-      fc.assert(fc.property(fc.nat(), fc.integer({ min: 0, max: 2 }), fc.nat(), (pick, kind, replacement) => {
-        const mutated = mutate(body, pick, kind, replacement);
-        expect(test!(mutated)).toBe(schema.safeParse(mutated).success);
-      }), { seed: s, numRuns: runs(400) });
+      fc.assert(
+        fc.property(fc.nat(), fc.integer({ min: 0, max: 2 }), fc.nat(), (pick, kind, replacement) => {
+          const mutated = mutate(body, pick, kind, replacement);
+          expect(test!(mutated)).toBe(schema.safeParse(mutated).success);
+        }),
+        { seed: s, numRuns: runs(400) },
+      );
     }, 120_000);
   }
 });

@@ -19,7 +19,8 @@ function privateSleeperForThree() {
   }).value;
   const offer = offers.find((o) => o.product.code === 'NIGHT_2_SLEEPER_PRIVATE')!;
   const { request } = engine().readBookingRequest({
-    externalRef: 'private', offers: [{ offerId: offer.offerId, passengerRefs: ['p1', 'p2', 'p3'] }],
+    externalRef: 'private',
+    offers: [{ offerId: offer.offerId, passengerRefs: ['p1', 'p2', 'p3'] }],
     passengerSpecifications: ['p1', 'p2', 'p3'].map((externalRef) => ({ externalRef, type: 'PERSON' })),
   });
   return engine().book(call, request, new Map([[offer.offerId, offer]])).value.booking;
@@ -31,11 +32,26 @@ describe('allocation of private compartments (spec §2.5 rule 4)', () => {
     const leg = booking.trip.legs[0]!;
     // Someone holds one bed in each three-bed compartment (1–6) of the first sleeper coach.
     const held: Holding[] = [1, 2, 3, 4, 5, 6].map((c) => ({
-      train: `421/2026-12-01`, coachNumber: '7', placeNumber: `${c}1`, compartment: String(c), gender: 'MEN', private: false,
-      from: Date.parse(leg.departure), to: Date.parse(leg.arrival), bookingId: 'other', reservationId: `other-${c}`, passengerId: 'x',
+      train: `421/2026-12-01`,
+      coachNumber: '7',
+      placeNumber: `${c}1`,
+      compartment: String(c),
+      gender: 'MEN',
+      private: false,
+      from: Date.parse(leg.departure),
+      to: Date.parse(leg.arrival),
+      bookingId: 'other',
+      reservationId: `other-${c}`,
+      passengerId: 'x',
     }));
     const ctx = makeContext(engine().rules, requestor, now, call.ids, 'k');
-    const { reservations } = allocate(ctx, { booking, held, targets: new Set(booking.reservations.map((r) => r.id)), mode: 'create', pointerOf: () => '#/placeSelections' });
+    const { reservations } = allocate(ctx, {
+      booking,
+      held,
+      targets: new Set(booking.reservations.map((r) => r.id)),
+      mode: 'create',
+      pointerOf: () => '#/placeSelections',
+    });
     const places = reservations.map((r) => `${r.placeAllocation!.coachNumber}/${r.placeAllocation!.compartment}/${r.placeAllocation!.placeNumber}`);
     expect(places).toEqual(['8/1/11', '8/1/12', '8/1/13']);
     expect(reservations.every((r) => r.placeAllocation!.private)).toBe(true);

@@ -15,27 +15,48 @@ describe('places of a pre-booked exchange', () => {
     const noon = trip('ST', '2026-12-01T12:00:00+01:00', '2026-12-01T15:00:00+01:00');
     const search = { travelClasses: ['SECOND'], flexibilities: ['FULL_FLEXIBLE'] };
 
-    const offers = await server.reseller('POST', '/v3/offers', { tripSpecifications: [morning], anonymousPassengerSpecifications: passengers(40), offerSearchCriteria: search });
+    const offers = await server.reseller('POST', '/v3/offers', {
+      tripSpecifications: [morning],
+      anonymousPassengerSpecifications: passengers(40),
+      offerSearchCriteria: search,
+    });
     const booked = await server.reseller('POST', '/v3/booking', {
-      externalRef: 'exchange-hold', offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
+      externalRef: 'exchange-hold',
+      offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
       passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 40, detail: { firstName: 'Ada', lastName: 'Lind' } }],
       purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
     });
     const id = booked.body.booking.id as string;
     const confirmed = await server.reseller('POST', `/v3/bookings/${id}/fulfillments`);
     const exchangeOffers = await server.reseller('POST', `/v3/bookings/${id}/exchange-offers`, {
-      fulfillmentIds: confirmed.body.fulfillments.map((f: { id: string }) => f.id), tripSpecifications: [noon], anonymousPassengerSpecifications: passengers(40), offerSearchCriteria: search,
+      fulfillmentIds: confirmed.body.fulfillments.map((f: { id: string }) => f.id),
+      tripSpecifications: [noon],
+      anonymousPassengerSpecifications: passengers(40),
+      offerSearchCriteria: search,
     });
     expect(exchangeOffers.status, JSON.stringify(exchangeOffers.body)).toBe(200);
-    const operation = await server.reseller('POST', `/v3/bookings/${id}/exchange-operations`, { exchangeOffers: [{ offerId: exchangeOffers.body.exchangeOffers[0].offerId, passengerRefs: ['p1'] }] });
+    const operation = await server.reseller('POST', `/v3/bookings/${id}/exchange-operations`, {
+      exchangeOffers: [{ offerId: exchangeOffers.body.exchangeOffers[0].offerId, passengerRefs: ['p1'] }],
+    });
     expect(operation.body.exchangeOperation.status).toBe('PREBOOKED');
 
     // What the noon train's place map says about each place, for a new passenger.
     const statuses = async () => {
-      const o = await server.reseller('POST', '/v3/offers', { tripSpecifications: [noon], anonymousPassengerSpecifications: passengers(30), offerSearchCriteria: search });
+      const o = await server.reseller('POST', '/v3/offers', {
+        tripSpecifications: [noon],
+        anonymousPassengerSpecifications: passengers(30),
+        offerSearchCriteria: search,
+      });
       const offer = o.body.offers[0];
-      const map = await server.reseller('GET', `/v3/availabilities/place-map?contextType=OFFER&contextId=${offer.offerId}&resourceType=RESERVATION&resourceId=${offer.reservationOfferParts[0].id}`);
-      return new Map(PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches.flatMap((c) => c.compartments.flatMap((k) => k.places.map((p) => [`${c.number}/${p.number}`, p.status] as const))));
+      const map = await server.reseller(
+        'GET',
+        `/v3/availabilities/place-map?contextType=OFFER&contextId=${offer.offerId}&resourceType=RESERVATION&resourceId=${offer.reservationOfferParts[0].id}`,
+      );
+      return new Map(
+        PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches.flatMap((c) =>
+          c.compartments.flatMap((k) => k.places.map((p) => [`${c.number}/${p.number}`, p.status] as const)),
+        ),
+      );
     };
     const occupied = [...(await statuses())].filter(([, s]) => s === 'ALLOCATED').map(([place]) => place);
     expect(occupied).toHaveLength(1);
@@ -48,9 +69,14 @@ describe('places of a pre-booked exchange', () => {
 
     // Exchanged again and confirmed: the new parts travel at noon, though both trips call their leg `leg-1`.
     const again = await server.reseller('POST', `/v3/bookings/${id}/exchange-offers`, {
-      fulfillmentIds: confirmed.body.fulfillments.map((f: { id: string }) => f.id), tripSpecifications: [noon], anonymousPassengerSpecifications: passengers(40), offerSearchCriteria: search,
+      fulfillmentIds: confirmed.body.fulfillments.map((f: { id: string }) => f.id),
+      tripSpecifications: [noon],
+      anonymousPassengerSpecifications: passengers(40),
+      offerSearchCriteria: search,
     });
-    await server.reseller('POST', `/v3/bookings/${id}/exchange-operations`, { exchangeOffers: [{ offerId: again.body.exchangeOffers[0].offerId, passengerRefs: ['p1'] }] });
+    await server.reseller('POST', `/v3/bookings/${id}/exchange-operations`, {
+      exchangeOffers: [{ offerId: again.body.exchangeOffers[0].offerId, passengerRefs: ['p1'] }],
+    });
     const done = await server.reseller('POST', `/v3/bookings/${id}/fulfillments`);
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     const booking = (await server.reseller('GET', `/v3/bookings/${id}`)).body.booking;

@@ -28,49 +28,80 @@ const SEGMENTS = [
 const tripOf = (s: number) => {
   const seg = SEGMENTS[s]!;
   return {
-    externalRef: 't', legs: [{
-      externalRef: 'leg', timedLeg: {
-        start: { stopPlaceRef: station(seg.from), serviceDeparture: { timetabledTime: `2026-12-01T${seg.dep}:00+01:00` } },
-        end: { stopPlaceRef: station(seg.to), serviceArrival: { timetabledTime: `2026-12-01T${seg.arr}:00+01:00` } },
-        service: { publishedServiceName: '777', vehicleNumbers: ['777'], productCategory: { productCategoryRef: 'urn:x_swe:sbc:ST' }, carriers: [{ ref: 'urn:x_swe:carrier:74' }] },
+    externalRef: 't',
+    legs: [
+      {
+        externalRef: 'leg',
+        timedLeg: {
+          start: { stopPlaceRef: station(seg.from), serviceDeparture: { timetabledTime: `2026-12-01T${seg.dep}:00+01:00` } },
+          end: { stopPlaceRef: station(seg.to), serviceArrival: { timetabledTime: `2026-12-01T${seg.arr}:00+01:00` } },
+          service: {
+            publishedServiceName: '777',
+            vehicleNumbers: ['777'],
+            productCategory: { productCategoryRef: 'urn:x_swe:sbc:ST' },
+            carriers: [{ ref: 'urn:x_swe:carrier:74' }],
+          },
+        },
       },
-    }],
+    ],
   };
 };
 const TRAIN = '777/2026-12-01';
 /** The contested places: the first twelve of first-class coach 1. */
 const PLACES = Array.from({ length: 12 }, (_, i) => String(11 + i));
 
-interface World { service: Service; clock: ReturnType<typeof virtualClock>; bookings: string[] }
+interface World {
+  service: Service;
+  clock: ReturnType<typeof virtualClock>;
+  bookings: string[];
+}
 
 const offerFor = async (w: World, segment: number, count: number) => {
-  const res = (await w.service.offers(requestor, {
-    tripSpecifications: [tripOf(segment)],
-    anonymousPassengerSpecifications: Array.from({ length: count }, (_, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age: 30 + i })),
-    offerSearchCriteria: { travelClasses: ['FIRST'], flexibilities: ['FULL_FLEXIBLE'] },
-  })).value as { offers: Array<Offer> };
+  const res = (
+    await w.service.offers(requestor, {
+      tripSpecifications: [tripOf(segment)],
+      anonymousPassengerSpecifications: Array.from({ length: count }, (_, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age: 30 + i })),
+      offerSearchCriteria: { travelClasses: ['FIRST'], flexibilities: ['FULL_FLEXIBLE'] },
+    })
+  ).value as { offers: Array<Offer> };
   return res.offers[0]!;
 };
 type Offer = { offerId: string; reservationOfferParts: Array<{ id: string; availablePlaces: Array<{ tripLegCoverage: { tripId: string; legId: string } }> }> };
 const bookingBody = (offer: Offer, places: Array<string | undefined>, ref: string) => ({
   externalRef: ref,
-  offers: [{
-    offerId: offer.offerId, passengerRefs: places.map((_, i) => `p${i + 1}`),
-    placeSelections: places.flatMap((p, i) => {
-      const part = offer.reservationOfferParts[i]!;
-      return p ? [{ reservationId: part.id, tripLegCoverage: part.availablePlaces[0]!.tripLegCoverage, places: [{ coachNumber: '1', placeNumber: p, passengerRef: `p${i + 1}` }] }] : [];
-    }),
-  }],
+  offers: [
+    {
+      offerId: offer.offerId,
+      passengerRefs: places.map((_, i) => `p${i + 1}`),
+      placeSelections: places.flatMap((p, i) => {
+        const part = offer.reservationOfferParts[i]!;
+        return p
+          ? [
+              {
+                reservationId: part.id,
+                tripLegCoverage: part.availablePlaces[0]!.tripLegCoverage,
+                places: [{ coachNumber: '1', placeNumber: p, passengerRef: `p${i + 1}` }],
+              },
+            ]
+          : [];
+      }),
+    },
+  ],
   passengerSpecifications: places.map((_, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', detail: { firstName: `P${i}`, lastName: 'Test' } })),
   purchaser: { detail: { firstName: 'Ada', lastName: 'Lind', email: 'ada@example.se', phoneNumber: '+46701111111' } },
 });
 /** Runs a command; a refusal by the rules is an answer, not a failure. */
 const tolerate = async (run: () => Promise<unknown>) => {
-  try { await run(); } catch (e) { if (!(e instanceof RuleViolation)) throw e; }
+  try {
+    await run();
+  } catch (e) {
+    if (!(e instanceof RuleViolation)) throw e;
+  }
 };
 
 type Command = (w: World) => Promise<void>;
-const book = fc.record({ segment: fc.nat(SEGMENTS.length - 1), places: fc.array(fc.option(fc.constantFrom(...PLACES), { nil: undefined }), { minLength: 1, maxLength: 3 }) })
+const book = fc
+  .record({ segment: fc.nat(SEGMENTS.length - 1), places: fc.array(fc.option(fc.constantFrom(...PLACES), { nil: undefined }), { minLength: 1, maxLength: 3 }) })
   .map(({ segment, places }): Command => async (w) => {
     const offer = await offerFor(w, segment, places.length);
     const res = await w.service.book(requestor, bookingBody(offer, places, `prop-${w.bookings.length}`));
@@ -82,23 +113,37 @@ const select = fc.record({ pick: fc.nat(), place: fc.constantFrom(...PLACES) }).
   const booking = await w.service.booking(requestor, id);
   const r = booking.reservations[0]!;
   // After booking a passenger is named by id (spec §2.7 rule 2).
-  const selection = { reservationId: r.id, tripLegCoverage: { tripId: booking.trip.id, legId: r.legId }, places: [{ coachNumber: '1', placeNumber: place, passengerRef: r.passengerId }] };
+  const selection = {
+    reservationId: r.id,
+    tripLegCoverage: { tripId: booking.trip.id, legId: r.legId },
+    places: [{ coachNumber: '1', placeNumber: place, passengerRef: r.passengerId }],
+  };
   let granted = false;
-  await tolerate(async () => { await w.service.patchBooking(requestor, id, { placeSelections: [selection] }); granted = true; });
+  await tolerate(async () => {
+    await w.service.patchBooking(requestor, id, { placeSelections: [selection] });
+    granted = true;
+  });
   // Spec §2.10 rule 3: a patch either takes the place asked for or is refused; it never answers with another one.
   if (granted) {
     const held = (await w.service.booking(requestor, id)).reservations[0]!.placeAllocation!;
-    if (held.coachNumber !== '1' || held.placeNumber !== place) throw new Error(`a patch asking 1/${place} went through, but ${r.id} holds ${held.coachNumber}/${held.placeNumber}`);
+    if (held.coachNumber !== '1' || held.placeNumber !== place)
+      throw new Error(`a patch asking 1/${place} went through, but ${r.id} holds ${held.coachNumber}/${held.placeNumber}`);
   }
 });
-const advance = fc.integer({ min: 5, max: 70 }).map((minutes): Command => async (w) => { w.clock.advance!(`PT${minutes}M`); });
+const advance = fc.integer({ min: 5, max: 70 }).map((minutes): Command => async (w) => {
+  w.clock.advance!(`PT${minutes}M`);
+});
 const refund = fc.nat().map((pick): Command => async (w) => {
   if (w.bookings.length === 0) return;
   const id = w.bookings[pick % w.bookings.length]!;
   await tolerate(async () => {
     const confirmed = (await w.service.confirm(requestor, id)).value;
-    const made = await w.service.aftersales(requestor, id, { kind: 'refund-offer', action: 'create', body: { fulfillmentIds: confirmed.fulfillments.map((f) => f.id) } });
-    const offerId = ((made.value.response as { refundOffers?: Array<{ id: string }> })?.refundOffers?.[0]?.id);
+    const made = await w.service.aftersales(requestor, id, {
+      kind: 'refund-offer',
+      action: 'create',
+      body: { fulfillmentIds: confirmed.fulfillments.map((f) => f.id) },
+    });
+    const offerId = (made.value.response as { refundOffers?: Array<{ id: string }> })?.refundOffers?.[0]?.id;
     if (offerId) await w.service.aftersales(requestor, id, { kind: 'refund-offer', action: 'confirm', id: offerId, body: { status: 'CONFIRMED' } });
   });
 });
@@ -106,11 +151,12 @@ const refund = fc.nat().map((pick): Command => async (w) => {
 /** (1) No place is held twice over overlapping intervals. */
 async function noDoubleHolding(w: World) {
   const held = holdingsOf(await w.service.store.holdingsOnTrain(TRAIN), w.clock.now());
-  for (const [i, a] of held.entries()) for (const b of held.slice(i + 1)) {
-    if (a.coachNumber === b.coachNumber && a.placeNumber === b.placeNumber && overlaps(a, b)) {
-      throw new Error(`place ${a.coachNumber}/${a.placeNumber} held by ${a.reservationId} and ${b.reservationId} at once`);
+  for (const [i, a] of held.entries())
+    for (const b of held.slice(i + 1)) {
+      if (a.coachNumber === b.coachNumber && a.placeNumber === b.placeNumber && overlaps(a, b)) {
+        throw new Error(`place ${a.coachNumber}/${a.placeNumber} held by ${a.reservationId} and ${b.reservationId} at once`);
+      }
     }
-  }
 }
 
 /** (2) On every segment, the place map's FREE places are exactly those a booking gets as asked (probed purely, nothing stored). */
@@ -118,7 +164,14 @@ async function mapIsTruth(w: World) {
   const onTrain = await w.service.store.holdingsOnTrain(TRAIN);
   for (let segment = 0; segment < SEGMENTS.length; segment++) {
     const offer = await offerFor(w, segment, 1);
-    const map = (await w.service.availability(requestor, 'place-map', { contextType: 'OFFER', contextId: offer.offerId, resourceType: 'RESERVATION', resourceId: offer.reservationOfferParts[0]!.id })).value as {
+    const map = (
+      await w.service.availability(requestor, 'place-map', {
+        contextType: 'OFFER',
+        contextId: offer.offerId,
+        resourceType: 'RESERVATION',
+        resourceId: offer.reservationOfferParts[0]!.id,
+      })
+    ).value as {
       vehicleAvailability: { vehicle: { coaches: Array<{ number: string; compartments: Array<{ places: Array<{ number: string; status: string }> }> }> } };
     };
     const coach1 = map.vehicleAvailability.vehicle.coaches.find((c) => c.number === '1')!.compartments.flatMap((c) => c.places);
@@ -130,7 +183,8 @@ async function mapIsTruth(w: World) {
       const probe = engine().book({ requestor, now: w.clock.now(), ids: { next: (k) => `probe-${k}` } }, request, stored, onTrain).value;
       const got = probe.booking.reservations[0]!.placeAllocation!;
       const asked = got.coachNumber === '1' && got.placeNumber === place;
-      if (asked !== (shown.status === 'FREE')) throw new Error(`segment ${segment}, place 1/${place}: the map says ${shown.status}, a booking ${asked ? 'gets it' : 'does not'}`);
+      if (asked !== (shown.status === 'FREE'))
+        throw new Error(`segment ${segment}, place 1/${place}: the map says ${shown.status}, a booking ${asked ? 'gets it' : 'does not'}`);
     }
   }
 }
@@ -138,15 +192,24 @@ async function mapIsTruth(w: World) {
 describe('seat inventory', () => {
   const s = seed();
   it(`never holds a place twice, and the place map tells what can be booked (seed ${s})`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.oneof({ arbitrary: book, weight: 4 }, { arbitrary: select, weight: 2 }, { arbitrary: advance, weight: 1 }, { arbitrary: refund, weight: 1 }), { minLength: 3, maxLength: 14 }), async (commands) => {
-      const clock = virtualClock(new Date(START));
-      let n = 0;
-      const w: World = { service: createService(engine(), memoryStore(), clock, { next: (kind) => `${kind}-${++n}` }), clock, bookings: [] };
-      for (const command of commands) {
-        await command(w);
-        await noDoubleHolding(w);
-      }
-      await mapIsTruth(w);
-    }), { seed: s, numRuns: runs(25) });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof({ arbitrary: book, weight: 4 }, { arbitrary: select, weight: 2 }, { arbitrary: advance, weight: 1 }, { arbitrary: refund, weight: 1 }),
+          { minLength: 3, maxLength: 14 },
+        ),
+        async (commands) => {
+          const clock = virtualClock(new Date(START));
+          let n = 0;
+          const w: World = { service: createService(engine(), memoryStore(), clock, { next: (kind) => `${kind}-${++n}` }), clock, bookings: [] };
+          for (const command of commands) {
+            await command(w);
+            await noDoubleHolding(w);
+          }
+          await mapIsTruth(w);
+        },
+      ),
+      { seed: s, numRuns: runs(25) },
+    );
   }, 120_000);
 });

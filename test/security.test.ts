@@ -29,14 +29,21 @@ const spy = new Proxy(engine(), {
   },
 }) as Engine;
 
-const app = await buildServer({ engine: spy, store: memoryStore(), clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')), ids: sequentialIds(), jwtSecret: JWT_SECRET });
+const app = await buildServer({
+  engine: spy,
+  store: memoryStore(),
+  clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
+  ids: sequentialIds(),
+  jwtSecret: JWT_SECRET,
+});
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as AddressInfo).port;
 afterAll(() => app.close());
 
 const tokenOf = async (client: string, scope?: string) => {
   const payload = `grant_type=client_credentials&client_id=${client}&client_secret=${client}-secret${scope ? `&scope=${scope}` : ''}`;
-  return (await app.inject({ method: 'POST', url: '/oauth2/token', payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json().access_token as string;
+  return (await app.inject({ method: 'POST', url: '/oauth2/token', payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json()
+    .access_token as string;
 };
 const resellerToken = await tokenOf('demo-reseller');
 const otherToken = await tokenOf('demo-other');
@@ -54,8 +61,10 @@ function raw(text: string | Buffer): Promise<{ status: number; head: string; bod
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.end(text));
     let out = '';
-    socket.on('data', (d: Buffer) => { out += d.toString('latin1'); });
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE') && out ? undefined : reject(e));
+    socket.on('data', (d: Buffer) => {
+      out += d.toString('latin1');
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => ((e.code === 'ECONNRESET' || e.code === 'EPIPE') && out ? undefined : reject(e)));
     socket.on('close', () => {
       const [head = '', body = ''] = out.split('\r\n\r\n');
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head, body });
@@ -70,15 +79,29 @@ function expectRefused(res: { status: number; headers?: Record<string, unknown>;
   expect(calls).toEqual([]);
 }
 
-beforeEach(() => { calls.length = 0; });
+beforeEach(() => {
+  calls.length = 0;
+});
 
 describe('tokens', () => {
   const sign = (claims: Record<string, unknown>, secret = JWT_SECRET, expires: string | number = '1h') =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer('signalbox').setSubject('demo-reseller').setIssuedAt().setExpirationTime(expires).sign(new TextEncoder().encode(secret));
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('signalbox')
+      .setSubject('demo-reseller')
+      .setIssuedAt()
+      .setExpirationTime(expires)
+      .sign(new TextEncoder().encode(secret));
   const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
   it('no token, a Basic one, or garbage → 401 with WWW-Authenticate: Bearer', async () => {
-    for (const authorization of [undefined, 'Basic ZGVtby1yZXNlbGxlcjpkZW1vLXJlc2VsbGVyLXNlY3JldA==', 'Bearer', 'Bearer not.a.jwt', `Bearer ${'x'.repeat(8000)}`]) {
+    for (const authorization of [
+      undefined,
+      'Basic ZGVtby1yZXNlbGxlcjpkZW1vLXJlc2VsbGVyLXNlY3JldA==',
+      'Bearer',
+      'Bearer not.a.jwt',
+      `Bearer ${'x'.repeat(8000)}`,
+    ]) {
       const res = await call('POST', '/v3/offers', { requestor: requestorHeader(), ...(authorization ? { authorization } : {}) }, offerBody);
       expectRefused(res, 401, 'UNAUTHORIZED');
       expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -104,8 +127,17 @@ describe('tokens', () => {
   });
 
   it('signed with another key, or naming an unknown client → 401', async () => {
-    expectRefused(await call('POST', '/v3/offers', asReseller({ authorization: `Bearer ${await sign({ scope: 'reseller' }, 'another-key')}` }), offerBody), 401, 'UNAUTHORIZED');
-    const ghost = await new SignJWT({ scope: 'reseller' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('signalbox').setSubject('ghost').setExpirationTime('1h').sign(new TextEncoder().encode(JWT_SECRET));
+    expectRefused(
+      await call('POST', '/v3/offers', asReseller({ authorization: `Bearer ${await sign({ scope: 'reseller' }, 'another-key')}` }), offerBody),
+      401,
+      'UNAUTHORIZED',
+    );
+    const ghost = await new SignJWT({ scope: 'reseller' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('signalbox')
+      .setSubject('ghost')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(JWT_SECRET));
     expectRefused(await call('POST', '/v3/offers', asReseller({ authorization: `Bearer ${ghost}` }), offerBody), 401, 'UNAUTHORIZED');
   });
 
@@ -113,7 +145,12 @@ describe('tokens', () => {
     const customerOnly = await tokenOf('demo-reseller', 'customer');
     expectRefused(await call('POST', '/v3/offers', asReseller({ authorization: `Bearer ${customerOnly}` }), offerBody), 403, 'FORBIDDEN');
     const resellerOnly = await tokenOf('demo-reseller', 'reseller');
-    const lookup = await call('POST', '/customer/contacts/email', { authorization: `Bearer ${resellerOnly}`, 'ocp-apim-subscription-key': 'demo-subscription-key' }, { email: 'anna.svensson@example.se' });
+    const lookup = await call(
+      'POST',
+      '/customer/contacts/email',
+      { authorization: `Bearer ${resellerOnly}`, 'ocp-apim-subscription-key': 'demo-subscription-key' },
+      { email: 'anna.svensson@example.se' },
+    );
     expectRefused(lookup, 403, 'FORBIDDEN');
   });
 
@@ -128,7 +165,8 @@ describe('isolation between clients', () => {
   it("another client's booking, its fulfillments and its passengers are 404, exactly like ids that do not exist", async () => {
     const offers = await call('POST', '/v3/offers', asReseller({ 'content-type': 'application/json' }), offerBody);
     const booking = await call('POST', '/v3/booking', asReseller({ 'content-type': 'application/json' }), {
-      externalRef: 'mine', offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
+      externalRef: 'mine',
+      offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['p1'] }],
       passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 35, detail: { firstName: 'Anna', lastName: 'Svensson' } }],
       purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna.svensson@example.se', phoneNumber: '+46701234567' } },
     });
@@ -143,7 +181,12 @@ describe('isolation between clients', () => {
       ['booking', 'GET', `/v3/bookings/${id}`],
       ['booking', 'POST', `/v3/bookings/${id}/fulfillment`],
       ['booking', 'POST', `/v3/bookings/${id}/fulfillments`],
-      ['booking', 'PATCH', `/v3/bookings/${id}/purchaser`, { detail: { firstName: 'Eve', lastName: 'Evil', email: 'eve@example.se', phoneNumber: '+46700000000' } }],
+      [
+        'booking',
+        'PATCH',
+        `/v3/bookings/${id}/purchaser`,
+        { detail: { firstName: 'Eve', lastName: 'Evil', email: 'eve@example.se', phoneNumber: '+46700000000' } },
+      ],
       ['booking', 'GET', `/v3/bookings/${id}/passengers/${passengerId}`],
       ['fulfillment', 'GET', `/v3/fulfillments/${fulfillmentId}`],
     ];
@@ -183,10 +226,17 @@ describe('bodies', () => {
       expectRefused(res, 400, '86001');
       expect(res.body.detail).toContain('deeper than 64 levels');
     }
-    const customer = await call('POST', '/customer/contacts/email', { authorization: `Bearer ${resellerToken}`, 'ocp-apim-subscription-key': 'demo-subscription-key', 'content-type': 'application/json' }, '['.repeat(100_000));
+    const customer = await call(
+      'POST',
+      '/customer/contacts/email',
+      { authorization: `Bearer ${resellerToken}`, 'ocp-apim-subscription-key': 'demo-subscription-key', 'content-type': 'application/json' },
+      '['.repeat(100_000),
+    );
     expectRefused(customer, 400, '86001');
     // Nesting within the limit inside a field OSDM allows and the operator ignores is fine.
-    expect((await call('POST', '/v3/offers', json, JSON.stringify({ ...offerBody, tripSearchCriteria: JSON.parse('['.repeat(50) + ']'.repeat(50)) }))).status).toBe(200);
+    expect(
+      (await call('POST', '/v3/offers', json, JSON.stringify({ ...offerBody, tripSearchCriteria: JSON.parse('['.repeat(50) + ']'.repeat(50)) }))).status,
+    ).toBe(200);
     expect(calls).toContain('decideOffers');
   });
 
@@ -207,7 +257,9 @@ describe('bodies', () => {
 describe('headers', () => {
   it('a Requestor with a bare CR or LF never reaches the server: 400 Problem from the HTTP parser', async () => {
     for (const evil of ['e30=\nX-Injected: 1', 'e30=\rX-Injected: 1', 'e30=\r X-Injected: 1']) {
-      const res = await raw(`POST /v3/offers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${resellerToken}\r\nRequestor: ${evil}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      const res = await raw(
+        `POST /v3/offers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${resellerToken}\r\nRequestor: ${evil}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      );
       expect(res.status, JSON.stringify(evil)).toBe(400);
       expect(res.head).toMatch(/content-type: application\/problem\+json/i);
       expect(res.head).not.toMatch(/X-Injected/i);
@@ -217,7 +269,9 @@ describe('headers', () => {
   });
 
   it('CR LF ends the Requestor (what follows is another header): the Requestor is judged alone, nothing is echoed', async () => {
-    const res = await raw(`POST /v3/offers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${resellerToken}\r\nRequestor: e30=\r\nX-Injected: 1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const res = await raw(
+      `POST /v3/offers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${resellerToken}\r\nRequestor: e30=\r\nX-Injected: 1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     expect(res.status).toBe(400);
     expect(res.head).not.toMatch(/X-Injected/i);
     expect(JSON.parse(res.body)).toMatchObject({ code: '86001', pointers: [{ requestPointer: 'header:Requestor' }] });
@@ -240,7 +294,11 @@ describe('headers', () => {
   });
 
   it('a Requestor of nested JSON, or of the wrong shape → 86001', async () => {
-    for (const requestor of [Buffer.from('['.repeat(1000) + ']'.repeat(1000)).toString('base64'), Buffer.from('{"salesApplication":{"$gt":""},"salesUnitCode":"x"}').toString('base64'), Buffer.from('"WEB_SE"').toString('base64')]) {
+    for (const requestor of [
+      Buffer.from('['.repeat(1000) + ']'.repeat(1000)).toString('base64'),
+      Buffer.from('{"salesApplication":{"$gt":""},"salesUnitCode":"x"}').toString('base64'),
+      Buffer.from('"WEB_SE"').toString('base64'),
+    ]) {
       expectRefused(await call('POST', '/v3/offers', asReseller({ requestor, 'content-type': 'application/json' }), offerBody), 400, '86001');
     }
   });

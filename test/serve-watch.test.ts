@@ -21,20 +21,29 @@ describe('signalbox serve --watch', () => {
 
   it('starts with its banner, serves reloaded rules on the Customer API, and exits 0 on SIGINT', async () => {
     child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--watch', '--port', '0', '--store', 'memory', '--rules', rules], {
-      env: { ...process.env, SIGNALBOX_JWT_SECRET: 'watch-test', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SIGNALBOX_JWT_SECRET: 'watch-test', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const proc = child;
     let stdout = '';
     let stderr = '';
     const waiters: Array<() => void> = [];
-    proc.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString(); waiters.splice(0).forEach((w) => w()); });
-    proc.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      waiters.splice(0).forEach((w) => w());
+    });
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const exited = new Promise<number | null>((resolve) => proc.once('close', (code) => resolve(code)));
     const until = async (what: string, test: () => boolean) => {
       const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
       while (!test()) {
         if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`exited while waiting for ${what}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
-        await new Promise<void>((resolve) => { waiters.push(resolve); proc.once('close', () => resolve()); });
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          proc.once('close', () => resolve());
+        });
       }
       clearTimeout(timer);
     };

@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { passUsesOf, soldPassEntries, soldPassKey, trainHoldingsOf, trainKeysOfBooking, type Booking, type Requestor, type StoredOffer } from '../engine/index.ts';
+import {
+  passUsesOf,
+  soldPassEntries,
+  soldPassKey,
+  trainHoldingsOf,
+  trainKeysOfBooking,
+  type Booking,
+  type Requestor,
+  type StoredOffer,
+} from '../engine/index.ts';
 import { randomIds } from '../adapters/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
@@ -49,8 +58,12 @@ const subjects: Subject[] = [
   {
     name: 'PostgreSQL',
     skip: reportSkip('the PostgreSQL store contract'),
-    setup: async () => { postgres = await startPostgres(); },
-    teardown: async () => { await postgres?.stop(); },
+    setup: async () => {
+      postgres = await startPostgres();
+    },
+    teardown: async () => {
+      await postgres?.stop();
+    },
     // One database for the suite; tests run one after another, so emptying it gives each a fresh store.
     open: async () => {
       const store = await postgresStore(postgres!.url());
@@ -70,11 +83,13 @@ const at = (iso: string) => ({ requestor, now: new Date(iso), ids: randomIds });
 /** Offers for an adult and a child, a provisional booking of the first, and ways to confirm it. */
 function sale() {
   const { offers } = engine().offers(at('2026-11-20T10:00:00+01:00'), {
-    tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 8),
+    tripSpecifications: [trip()],
+    anonymousPassengerSpecifications: passengers(35, 8),
   }).value;
   const offer = offers[0]!;
   const { request } = engine().readBookingRequest({
-    externalRef: 'contract', offers: [{ offerId: offer.offerId, passengerRefs: ['p1', 'p2'] }],
+    externalRef: 'contract',
+    offers: [{ offerId: offer.offerId, passengerRefs: ['p1', 'p2'] }],
     passengerSpecifications: [
       { externalRef: 'p1', type: 'PERSON', detail: { firstName: 'Ada', lastName: 'Lind' } },
       { externalRef: 'p2', type: 'PERSON', detail: { firstName: 'Bo', lastName: 'Lind' } },
@@ -93,11 +108,13 @@ const ids = (b: Booking) => b.fulfillments.map((f) => f.id);
 function passSale() {
   const { offers } = engine().offers(at('2026-11-20T10:00:00+01:00'), {
     anonymousPassengerSpecifications: [{ externalRef: '199807079876', type: 'PERSON', age: 28 }],
-    offerSearchCriteria: { productTags: ['PASS'] }, nonTripSearchCriteria: { validFrom: '2026-12-02T00:00:00+01:00' },
+    offerSearchCriteria: { productTags: ['PASS'] },
+    nonTripSearchCriteria: { validFrom: '2026-12-02T00:00:00+01:00' },
   }).value;
   const offer = offers.find((o) => o.pass?.passType === 'OPR_ANNUAL_SECOND')!;
   const { request } = engine().readBookingRequest({
-    externalRef: 'pass', offers: [{ offerId: offer.offerId, passengerRefs: ['199807079876'] }],
+    externalRef: 'pass',
+    offers: [{ offerId: offer.offerId, passengerRefs: ['199807079876'] }],
     passengerSpecifications: [{ externalRef: '199807079876', type: 'PERSON' }],
     purchaser: { detail: { firstName: 'Johan', lastName: 'Berg', email: 'johan.berg@example.se', phoneNumber: '+46704567890' } },
   });
@@ -113,9 +130,15 @@ for (const subject of subjects) {
       opened.push(store);
       return store;
     };
-    beforeAll(async () => { await subject.setup?.(); }, 30_000);
-    afterEach(async () => { await Promise.all(opened.splice(0).map((s) => s.close())); });
-    afterAll(async () => { await subject.teardown?.(); }, 30_000);
+    beforeAll(async () => {
+      await subject.setup?.();
+    }, 30_000);
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close()));
+    });
+    afterAll(async () => {
+      await subject.teardown?.();
+    }, 30_000);
 
     it('offers: what was put is got by id; unknown ids are absent; putting again replaces', async () => {
       const store = await open();
@@ -267,7 +290,13 @@ for (const subject of subjects) {
       expect(await store.soldPasses(byNumber)).toEqual([]);
       await store.updateBooking(confirmed, 1);
       const [sold] = soldPassEntries(confirmed).map(([, p]) => p);
-      expect(sold).toMatchObject({ cardNumber: number, cardType: 'OPR_ANNUAL_SECOND', validFrom: '2026-12-02', validTo: '2027-12-01', holder: 'johan.berg@example.se' });
+      expect(sold).toMatchObject({
+        cardNumber: number,
+        cardType: 'OPR_ANNUAL_SECOND',
+        validFrom: '2026-12-02',
+        validTo: '2027-12-01',
+        holder: 'johan.berg@example.se',
+      });
       expect(await store.soldPasses(byNumber)).toEqual([sold]);
       expect(await store.soldPasses(byHolder)).toEqual([sold]);
       expect(await store.soldPasses(soldPassKey.number('OTHER'))).toEqual([]);
@@ -285,7 +314,11 @@ for (const subject of subjects) {
       await store.insertBooking(provisional);
       const confirmed = confirm();
       // Issued together (a store may commit them in one batch): one matches version 1, the other cannot.
-      const results = await Promise.allSettled([store.updateBooking(confirmed, 1), store.updateBooking({ ...confirmed, externalRef: 'second' }, 1), store.insertBooking(provisional)]);
+      const results = await Promise.allSettled([
+        store.updateBooking(confirmed, 1),
+        store.updateBooking({ ...confirmed, externalRef: 'second' }, 1),
+        store.insertBooking(provisional),
+      ]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
       expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(StoreConflict);
       expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(StoreConflict);
@@ -327,28 +360,29 @@ for (const subject of subjects) {
     });
 
     // Only for stores that outlive a handle (not memory): what a second server process would see.
-    if (subject.openAgain) it('two handles on one storage (two processes) see each other\'s writes and race on versions', async () => {
-      const a = await open();
-      const b = await open(true);
-      const { offers, provisional, confirm } = sale();
-      await a.putOffers(offers);
-      await a.insertBooking(provisional);
-      // A write that resolved is committed: the other handle reads it at once.
-      if (subject.sharesOffers) expect((await b.getOffers([offers[0]!.offerId])).get(offers[0]!.offerId)).toEqual(offers[0]);
-      expect(await b.getBooking(provisional.id)).toEqual({ booking: provisional, version: 1 });
+    if (subject.openAgain)
+      it("two handles on one storage (two processes) see each other's writes and race on versions", async () => {
+        const a = await open();
+        const b = await open(true);
+        const { offers, provisional, confirm } = sale();
+        await a.putOffers(offers);
+        await a.insertBooking(provisional);
+        // A write that resolved is committed: the other handle reads it at once.
+        if (subject.sharesOffers) expect((await b.getOffers([offers[0]!.offerId])).get(offers[0]!.offerId)).toEqual(offers[0]);
+        expect(await b.getBooking(provisional.id)).toEqual({ booking: provisional, version: 1 });
 
-      const viaB = confirm();
-      await b.updateBooking(viaB, 1);
-      // The handle that wrote version 1 reads version 2 at once, not what it wrote itself.
-      expect(await a.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
-      await expect(a.updateBooking(confirm(), 1)).rejects.toBeInstanceOf(StoreConflict);
-      expect(await a.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
-      expect(await a.bookingOfFulfillment(ids(viaB)[0]!)).toBe(provisional.id);
+        const viaB = confirm();
+        await b.updateBooking(viaB, 1);
+        // The handle that wrote version 1 reads version 2 at once, not what it wrote itself.
+        expect(await a.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
+        await expect(a.updateBooking(confirm(), 1)).rejects.toBeInstanceOf(StoreConflict);
+        expect(await a.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
+        expect(await a.bookingOfFulfillment(ids(viaB)[0]!)).toBe(provisional.id);
 
-      // Both closed, a new handle still finds everything.
-      await Promise.all(opened.splice(0).map((s) => s.close()));
-      const c = await open(true);
-      expect(await c.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
-    });
+        // Both closed, a new handle still finds everything.
+        await Promise.all(opened.splice(0).map((s) => s.close()));
+        const c = await open(true);
+        expect(await c.getBooking(provisional.id)).toEqual({ booking: viaB, version: 2 });
+      });
   });
 }

@@ -16,19 +16,24 @@ import { engine } from './helpers/server.ts';
  */
 
 describe('the five-minute tour', () => {
-  it('the README shows the script\'s own commands, with no placeholders', () => {
+  it("the README shows the script's own commands, with no placeholders", () => {
     const readme = readFileSync('README.md', 'utf8');
     const section = readme.slice(readme.indexOf('## A five-minute tour'), readme.indexOf('**5. Run the scenarios**'));
     const script = readFileSync('examples/01-tour.sh', 'utf8');
     const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(blocks).toHaveLength(4);
     // The first block starts `npm start` where the script starts its own server on a free port.
-    const shown = blocks.map((b) => b.split('\n').filter((l) => !/^(npm start|BASE=)/.test(l)).join('\n'));
+    const shown = blocks.map((b) =>
+      b
+        .split('\n')
+        .filter((l) => !/^(npm start|BASE=)/.test(l))
+        .join('\n'),
+    );
     for (const block of shown) expect(script).toContain(block);
     for (const block of blocks) expect(block).not.toMatch(/<[a-z]\w*>|…/i);
   });
 
-  it('the README\'s example scenario passes in-process and against a live sandbox server', async () => {
+  it("the README's example scenario passes in-process and against a live sandbox server", async () => {
     const readme = readFileSync('README.md', 'utf8');
     const example = /```yaml\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## How to add a scenario')))![1]!;
     const dir = join(mkdtempSync(join(tmpdir(), 'signalbox-readme-')), 'mine');

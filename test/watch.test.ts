@@ -9,7 +9,10 @@ import { passengers, testServer, trip } from './helpers/server.ts';
 const dir = mkdtempSync(join(tmpdir(), 'signalbox-watch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 100; i++) { if (await check()) return; await new Promise((r) => setTimeout(r, 50)); }
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   throw new Error('the change never took effect');
 };
 
@@ -18,10 +21,20 @@ describe('rules reload', () => {
     cpSync('rules', dir, { recursive: true });
     const server = await testServer();
     const log: string[] = [];
-    const stop = watchRules(dir, {}, (engine) => server.app.service.setEngine(engine), (line) => log.push(line));
-    const typeOf = async (age: number) => (await server.reseller('POST', '/v3/offers', {
-      tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(age), offerSearchCriteria: { travelClasses: ['FIRST'], flexibilities: ['NON_FLEXIBLE'] },
-    })).body.offers[0].admissionOfferParts[0].appliedPassengerTypes[0].type as string;
+    const stop = watchRules(
+      dir,
+      {},
+      (engine) => server.app.service.setEngine(engine),
+      (line) => log.push(line),
+    );
+    const typeOf = async (age: number) =>
+      (
+        await server.reseller('POST', '/v3/offers', {
+          tripSpecifications: [trip()],
+          anonymousPassengerSpecifications: passengers(age),
+          offerSearchCriteria: { travelClasses: ['FIRST'], flexibilities: ['NON_FLEXIBLE'] },
+        })
+      ).body.offers[0].admissionOfferParts[0].appliedPassengerTypes[0].type as string;
     try {
       expect(await typeOf(65)).toBe('SENIOR');
       // An analyst moves the senior age to 67: 65 and 66 become adults.

@@ -26,7 +26,12 @@ export async function examples(args: string[]): Promise<number> {
   }
   const found = examplesFrom(results);
   // One operation a line: a change to one answer is a one-line diff.
-  writeFileSync(values.out, `{\n${Object.entries(found).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n}\n`);
+  writeFileSync(
+    values.out,
+    `{\n${Object.entries(found)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+      .join(',\n')}\n}\n`,
+  );
   process.stdout.write(`${values.out}: examples of ${Object.keys(found).length} operations from ${files.length} scenarios\n`);
   return 0;
 }

@@ -25,7 +25,10 @@ export async function exportCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: { format: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
   });
-  if (values.help) { process.stdout.write(EXPORT_USAGE); return 0; }
+  if (values.help) {
+    process.stdout.write(EXPORT_USAGE);
+    return 0;
+  }
   if (values.format !== 'postman' && values.format !== 'http' && values.format !== 'bruno') {
     process.stderr.write(`--format wants postman, http or bruno${values.format ? `, not ${values.format}` : ''}\n${EXPORT_USAGE}`);
     return 2;
@@ -37,7 +40,9 @@ export async function exportCommand(args: string[]): Promise<number> {
   const files = scenarioFiles(positionals.length > 0 ? positionals : ['scenarios']);
   const problems: string[] = [];
   const loaded = files.flatMap((file) => {
-    try { return [loadScenario(file)]; } catch (e) {
+    try {
+      return [loadScenario(file)];
+    } catch (e) {
       if (!(e instanceof RuleFileError)) throw e;
       problems.push(...e.problems);
       return [];
@@ -53,10 +58,15 @@ export async function exportCommand(args: string[]): Promise<number> {
     for (const [path, text] of Object.entries(brunoCollection(exported, title))) write(join(values.out!, path), text);
   } else {
     const text = values.format === 'postman' ? postmanCollection(exported, title) : httpFile(exported);
-    if (!values.out) { process.stdout.write(text); return 0; }
+    if (!values.out) {
+      process.stdout.write(text);
+      return 0;
+    }
     write(values.out, text);
   }
-  process.stderr.write(`${loaded.length} scenario${loaded.length === 1 ? '' : 's'}, ${exported.folders.reduce((n, f) => n + f.requests.length, 0)} requests → ${values.out}\n`);
+  process.stderr.write(
+    `${loaded.length} scenario${loaded.length === 1 ? '' : 's'}, ${exported.folders.reduce((n, f) => n + f.requests.length, 0)} requests → ${values.out}\n`,
+  );
   return 0;
 }
 

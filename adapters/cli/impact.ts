@@ -58,14 +58,25 @@ function compareDecisions(old: RuleSet, next: RuleSet): RowChange[] {
   return [...changes.values()];
 }
 
-export interface Answer { exchange: HttpExchange; result: HttpResult; /** The scenario step that sent it; absent for the runner's own token requests. */ step?: { name: string; at: string } }
+export interface Answer {
+  exchange: HttpExchange;
+  result: HttpResult;
+  /** The scenario step that sent it; absent for the runner's own token requests. */ step?: { name: string; at: string };
+}
 
 function recording(target: Target, into: Answer[]): Target {
   return {
     name: target.name,
     async open(start) {
       const session = await target.open(start);
-      return { ...session, async send(x) { const result = await session.send(x); into.push({ exchange: x, result }); return result; } };
+      return {
+        ...session,
+        async send(x) {
+          const result = await session.send(x);
+          into.push({ exchange: x, result });
+          return result;
+        },
+      };
     },
   };
 }
@@ -91,13 +102,18 @@ export async function runRecorded(file: string, target: Target, options: RunOpti
   let next = 0;
   for (const s of result.steps) {
     if (!s.request) continue;
-    while (next < answers.length && !(answers[next]!.exchange.method.toUpperCase() === s.request.method && answers[next]!.exchange.path === s.request.path)) next++;
+    while (next < answers.length && !(answers[next]!.exchange.method.toUpperCase() === s.request.method && answers[next]!.exchange.path === s.request.path))
+      next++;
     if (next < answers.length) answers[next++]!.step = { name: s.name, at: s.at };
   }
   return { result, answers };
 }
 
-async function answersOf(rules: RuleSet, files: readonly string[], secrets: Record<string, string>): Promise<Map<string, { answers: Answer[]; failedStep?: string }>> {
+async function answersOf(
+  rules: RuleSet,
+  files: readonly string[],
+  secrets: Record<string, string>,
+): Promise<Map<string, { answers: Answer[]; failedStep?: string }>> {
   const target = inProcess(createEngine({ rules }));
   const out = new Map<string, { answers: Answer[]; failedStep?: string }>();
   for (const file of files) {
@@ -137,7 +153,13 @@ async function compareScenarios(old: RuleSet, next: RuleSet, paths: string[], se
         const from = m.get(at);
         const to = n.get(at);
         if (from?.amount === to?.amount) continue;
-        change.prices.push({ at, currency: (to ?? from)!.currency, from: from?.amount ?? null, to: to?.amount ?? null, difference: (to?.amount ?? 0) - (from?.amount ?? 0) });
+        change.prices.push({
+          at,
+          currency: (to ?? from)!.currency,
+          from: from?.amount ?? null,
+          to: to?.amount ?? null,
+          difference: (to?.amount ?? 0) - (from?.amount ?? 0),
+        });
       }
       if (change.status || change.code || change.prices.length > 0) changes.push(change);
     }

@@ -27,7 +27,18 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { serve, test, check, explain, simulate, diff: rulesDiff, schemas, examples, seatmap, export: exportCommand };
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  serve,
+  test,
+  check,
+  explain,
+  simulate,
+  diff: rulesDiff,
+  schemas,
+  examples,
+  seatmap,
+  export: exportCommand,
+};
 
 async function main(): Promise<number> {
   if (command === '--version' || command === '-v' || command === 'version') {
@@ -54,7 +65,9 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => { if (code !== 0 || command !== 'serve') process.exitCode = code; },
+  (code) => {
+    if (code !== 0 || command !== 'serve') process.exitCode = code;
+  },
   (e: unknown) => {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;

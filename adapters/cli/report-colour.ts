@@ -26,5 +26,8 @@ function colourLine(line: string, paint: Paint): string {
  * `file:line` references dimmed. The text is the same either way, only wrapped in escape codes where `paint` colours.
  */
 export function colourReport(report: string, paint: Paint): string {
-  return report.split('\n').map((line) => colourLine(line, paint)).join('\n');
+  return report
+    .split('\n')
+    .map((line) => colourLine(line, paint))
+    .join('\n');
 }

@@ -19,17 +19,24 @@ function ruleSetAt(where: string): RuleSet {
     throw new RuleFileError([`${where}: neither a folder nor a git revision`]);
   }
   const folder = relative(top, defaultRulesDir());
-  const files = git('ls-tree', '--name-only', `${where}:${folder}`).split('\n').filter((f) => /\.ya?ml$/.test(f));
+  const files = git('ls-tree', '--name-only', `${where}:${folder}`)
+    .split('\n')
+    .filter((f) => /\.ya?ml$/.test(f));
   return compileRuleSet(files.map((f) => ({ file: `${where}:${folder}/${f}`, text: git('show', `${where}:${folder}/${f}`) })));
 }
 
 const money = (minor: number) => `${minor < 0 ? '−' : '+'}${(Math.abs(minor) / 100).toFixed(2)}`;
-const facts = (f: Record<string, unknown>) => Object.entries(f).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+const facts = (f: Record<string, unknown>) =>
+  Object.entries(f)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
 
 function renderImpact(x: Impact, paint = painter(process.stdout)): string {
   const out: string[] = [];
   for (const d of x.decisions) {
-    out.push(`${paint('bold', d.decision)}: row ${d.from.row ?? 'none'} ${JSON.stringify(d.from.outcome)}  →  row ${d.to.row ?? 'none'} ${JSON.stringify(d.to.outcome)}`);
+    out.push(
+      `${paint('bold', d.decision)}: row ${d.from.row ?? 'none'} ${JSON.stringify(d.from.outcome)}  →  row ${d.to.row ?? 'none'} ${JSON.stringify(d.to.outcome)}`,
+    );
     for (const c of d.cases.slice(0, 3)) out.push(`    ${facts(c)}`);
     if (d.cases.length > 3) out.push(`    … and ${d.cases.length - 3} more cases`);
   }
@@ -39,15 +46,20 @@ function renderImpact(x: Impact, paint = painter(process.stdout)): string {
       s.missing ? `not run on the ${s.missing.on} rules: the scenario stopped at "${s.missing.failedStep ?? 'an earlier step'}"` : '',
       s.status ? `status ${s.status.from} → ${s.status.to}` : '',
       s.code ? `code ${s.code.from ?? '-'} → ${s.code.to ?? '-'}` : '',
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     out.push(`${s.at ?? s.scenario} ${JSON.stringify(s.step)}${what ? `: ${what}` : ''}`);
-    for (const p of s.prices) out.push(`    ${p.at}: ${p.from ?? '-'} → ${p.to ?? '-'} ${p.currency} (${paint(p.difference < 0 ? 'green' : 'red', money(p.difference))})`);
+    for (const p of s.prices)
+      out.push(`    ${p.at}: ${p.from ?? '-'} → ${p.to ?? '-'} ${p.currency} (${paint(p.difference < 0 ? 'green' : 'red', money(p.difference))})`);
   }
   const { changedRows, changedCases, changedSteps, changedPrices, scenarios } = x.summary;
   const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
-  out.push(changedRows + changedSteps === 0
-    ? 'no change: every boundary case and every scenario step answers as before'
-    : `this edit changes ${n(changedRows, 'decision outcome')} (${n(changedCases, 'boundary case')}) and ${n(changedPrices, 'price')} in ${n(changedSteps, 'step')} of ${n(scenarios, 'scenario')}`);
+  out.push(
+    changedRows + changedSteps === 0
+      ? 'no change: every boundary case and every scenario step answers as before'
+      : `this edit changes ${n(changedRows, 'decision outcome')} (${n(changedCases, 'boundary case')}) and ${n(changedPrices, 'price')} in ${n(changedSteps, 'step')} of ${n(scenarios, 'scenario')}`,
+  );
   return out.join('\n') + '\n';
 }
 
@@ -55,10 +67,17 @@ function renderImpact(x: Impact, paint = painter(process.stdout)): string {
 export async function rulesDiff(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { rules: { type: 'string' }, against: { type: 'string' }, json: { type: 'boolean', default: false }, scenarios: { type: 'string', multiple: true } },
+    options: {
+      rules: { type: 'string' },
+      against: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      scenarios: { type: 'string', multiple: true },
+    },
   });
   if (!values.rules) {
-    process.stderr.write('usage: signalbox diff --rules OLD [--against NEW] [--json] [--scenarios DIR]   (OLD, NEW: a folder or a git revision; NEW defaults to rules/)\n');
+    process.stderr.write(
+      'usage: signalbox diff --rules OLD [--against NEW] [--json] [--scenarios DIR]   (OLD, NEW: a folder or a git revision; NEW defaults to rules/)\n',
+    );
     return 2;
   }
   let impact: Impact;

@@ -10,7 +10,9 @@ export async function check(args: string[]): Promise<number> {
   try {
     const rules = loadRules(values.rules);
     const decisions = Object.values(rules.decisions);
-    process.stdout.write(`${rules.files.length} rule files, ${decisions.length} decisions, ${decisions.reduce((n, d) => n + d.rows.length, 0)} rows: no problems\n`);
+    process.stdout.write(
+      `${rules.files.length} rule files, ${decisions.length} decisions, ${decisions.reduce((n, d) => n + d.rows.length, 0)} rows: no problems\n`,
+    );
     return 0;
   } catch (e) {
     if (!(e instanceof RuleFileError)) throw e;
@@ -58,7 +60,9 @@ export function renderExplanation(x: Explanation, paint: Paint = (_style, text) 
   const fired = x.rows.filter((r) => r.fired);
   const lines = [
     `${paint('bold', `${x.decision}: ${x.title}`)}  (${x.file}, hit policy ${x.hitPolicy})`,
-    `facts: ${Object.entries(x.facts).map(([k, val]) => `${k} = ${v(val)}`).join(', ')}`,
+    `facts: ${Object.entries(x.facts)
+      .map(([k, val]) => `${k} = ${v(val)}`)
+      .join(', ')}`,
     `outcome: ${paint('bold', v(x.outcome))}`,
     fired.length ? `decided by: ${fired.map((r) => `row "${r.row}" at ${r.at}`).join(', ')}` : paint('yellow', 'decided by: no row matched'),
     '',
@@ -68,7 +72,9 @@ export function renderExplanation(x: Explanation, paint: Paint = (_style, text) 
     if (row.conditions.length === 0) lines.push('    otherwise');
     for (const c of row.conditions) {
       const against = c.against !== undefined ? `, ${(c.expected as { fact: string }).fact} = ${v(c.against)}` : '';
-      lines.push(`    ${c.passed ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.fact} ${c.operator} ${v(c.expected)}  (actual ${v(c.actual)}${against})${row.firstFailed === c ? paint('yellow', '  ← first failing condition') : ''}`);
+      lines.push(
+        `    ${c.passed ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.fact} ${c.operator} ${v(c.expected)}  (actual ${v(c.actual)}${against})${row.firstFailed === c ? paint('yellow', '  ← first failing condition') : ''}`,
+      );
     }
   }
   return lines.join('\n') + '\n';

@@ -30,7 +30,11 @@ export async function schemas(args: string[]): Promise<number> {
     const path = join(values.out, name);
     const text = renderSchema(name, schema);
     let current = '';
-    try { current = readFileSync(path, 'utf8'); } catch { /* not written yet */ }
+    try {
+      current = readFileSync(path, 'utf8');
+    } catch {
+      /* not written yet */
+    }
     if (current === text) continue;
     if (values.check) stale.push(path);
     else writeFileSync(path, text);

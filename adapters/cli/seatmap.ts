@@ -9,7 +9,11 @@ import { seatMapSvg, type PlaceMapBody } from './seatmap-svg.ts';
  * Without --coach: the coach of the first pre-selected place, else the first coach with a free place.
  */
 export async function seatmap(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { coach: { type: 'string' }, out: { type: 'string' }, rules: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { coach: { type: 'string' }, out: { type: 'string' }, rules: { type: 'string' } },
+  });
   const body = JSON.parse(readFileSync(positionals[0] ?? 0, 'utf8')) as PlaceMapBody;
   if (!body?.vehicleAvailability?.vehicle?.coaches) {
     process.stderr.write('seatmap: expected the body of GET /v3/availabilities/place-map ({"vehicleAvailability": …})\n');
@@ -17,10 +21,12 @@ export async function seatmap(args: string[]): Promise<number> {
   }
   const va = body.vehicleAvailability;
   const { coaches } = va.vehicle;
-  const coach = values.coach
-    ?? va.preSelections?.[0]?.coach
-    ?? coaches.find((c) => (c.compartments ?? []).some((k) => k.places.some((p) => p.status === 'FREE')))?.number
-    ?? coaches[0]?.number ?? '';
+  const coach =
+    values.coach ??
+    va.preSelections?.[0]?.coach ??
+    coaches.find((c) => (c.compartments ?? []).some((k) => k.places.some((p) => p.status === 'FREE')))?.number ??
+    coaches[0]?.number ??
+    '';
   try {
     const svg = seatMapSvg(loadRules(values.rules), body, coach);
     if (values.out) writeFileSync(values.out, svg);

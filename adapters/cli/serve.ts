@@ -43,15 +43,22 @@ export async function serve(args: string[]): Promise<number> {
     extensions: [studioExtension({ sandbox: values.sandbox, edit: values.edit, ...(values.rules ? { rulesDir: values.rules } : {}), engineOptions })],
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
     // A person at a terminal reads one line per request; anything else (a pipe, a collector) gets JSON lines.
-    logger: values.quiet ? false : {
-      level: process.env['LOG_LEVEL'] ?? 'info',
-      ...(process.stdout.isTTY && process.env['LOG_FORMAT'] !== 'json' ? { stream: readableLog(process.stdout) } : {}),
-    },
+    logger: values.quiet
+      ? false
+      : {
+          level: process.env['LOG_LEVEL'] ?? 'info',
+          ...(process.stdout.isTTY && process.env['LOG_FORMAT'] !== 'json' ? { stream: readableLog(process.stdout) } : {}),
+        },
   });
   if (values.watch) {
     // Hooks can only be added before the server listens.
     const dir = values.rules ?? defaultRulesDir();
-    const stop = watchRules(dir, engineOptions, (engine) => app.service.setEngine(engine), (line) => process.stdout.write(`${line}\n`));
+    const stop = watchRules(
+      dir,
+      engineOptions,
+      (engine) => app.service.setEngine(engine),
+      (line) => process.stdout.write(`${line}\n`),
+    );
     app.addHook('onClose', async () => stop());
   }
   const url = await app.listen({ port: Number(values.port), host: values.host });

@@ -40,7 +40,12 @@ function readCases(file: string): Array<Record<string, unknown>> {
 
 /** Fact rows from CSV text: a header row of fact names; numbers and true/false read as such, empty cells left out. */
 export function casesFromCsv(text: string): Array<Record<string, unknown>> {
-  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, cast: (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) }) as Array<Record<string, unknown>>;
+  const rows = parseCsv(text, {
+    columns: true,
+    skip_empty_lines: true,
+    trim: true,
+    cast: (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
+  }) as Array<Record<string, unknown>>;
   return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
 }
 
@@ -51,7 +56,12 @@ export async function simulate(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { cases: { type: 'string' }, boundaries: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, rules: { type: 'string' } },
+    options: {
+      cases: { type: 'string' },
+      boundaries: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      rules: { type: 'string' },
+    },
   });
   const [decision] = positionals;
   if (!decision || (!values.cases && !values.boundaries)) {
@@ -78,10 +88,17 @@ export async function simulate(args: string[]): Promise<number> {
   } else {
     const paint = painter(process.stdout);
     const facts = [...new Set(results.flatMap((r) => Object.keys(r.facts)))];
-    process.stdout.write(table(
-      ['#', ...facts, 'row', 'outcome'],
-      results.map((r, i) => [String(i + 1), ...facts.map((f) => (f in r.facts ? shown(r.facts[f]) : '')), r.row ?? paint('red', 'none'), r.problem ? paint('red', r.problem) : shown(r.outcome)]),
-    ));
+    process.stdout.write(
+      table(
+        ['#', ...facts, 'row', 'outcome'],
+        results.map((r, i) => [
+          String(i + 1),
+          ...facts.map((f) => (f in r.facts ? shown(r.facts[f]) : '')),
+          r.row ?? paint('red', 'none'),
+          r.problem ? paint('red', r.problem) : shown(r.outcome),
+        ]),
+      ),
+    );
   }
   return results.some((r) => r.problem) ? 1 : 0;
 }

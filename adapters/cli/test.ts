@@ -77,14 +77,22 @@ export async function test(args: string[]): Promise<number> {
       html: { type: 'string' },
     },
   });
-  if (values.help) { process.stdout.write(TEST_USAGE); return 0; }
+  if (values.help) {
+    process.stdout.write(TEST_USAGE);
+    return 0;
+  }
   const reporter = values.reporter as Reporter;
   if (!(reporter in REPORTERS)) throw new Error(`unknown reporter ${values.reporter}; use pretty, junit, json or html`);
   const jobs = values.jobs === undefined ? (values.target ? 1 : availableParallelism()) : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs wants a whole number of at least 1, not ${values.jobs}`);
-  if (values.target && jobs > 1) process.stderr.write(`note: the ${jobs} jobs share ${values.target}'s one sandbox clock; scenarios whose clocks differ can disturb each other\n`);
+  if (values.target && jobs > 1)
+    process.stderr.write(`note: the ${jobs} jobs share ${values.target}'s one sandbox clock; scenarios whose clocks differ can disturb each other\n`);
 
-  const list = (v: string | undefined) => v?.split(',').map((t) => t.trim()).filter(Boolean);
+  const list = (v: string | undefined) =>
+    v
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
   const tags = list(values.tags);
   const skipTags = list(values['skip-tags']);
   const paths = positionals.length > 0 ? positionals : ['scenarios'];
@@ -105,7 +113,9 @@ export async function test(args: string[]): Promise<number> {
   const runOnce = async (): Promise<number> => {
     const files = select();
     if (files.length === 0) {
-      process.stderr.write(`no scenario files selected${values.grep || tags || skipTags ? ` (check --grep${skipTags ? ', --tags and --skip-tags' : ' and --tags'})` : ''}\n`);
+      process.stderr.write(
+        `no scenario files selected${values.grep || tags || skipTags ? ` (check --grep${skipTags ? ', --tags and --skip-tags' : ' and --tags'})` : ''}\n`,
+      );
       return 1;
     }
     const progress = progressLine(files.length);
@@ -153,11 +163,13 @@ const REPORTERS: Record<Reporter, (results: ScenarioResult[], coverage?: Coverag
 
 /** `--var NAME=VALUE`, repeated. */
 function parseVars(pairs: readonly string[]): Record<string, string> {
-  return Object.fromEntries(pairs.map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq < 1) throw new Error(`--var wants NAME=VALUE, not ${pair}`);
-    return [pair.slice(0, eq), pair.slice(eq + 1)];
-  }));
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 1) throw new Error(`--var wants NAME=VALUE, not ${pair}`);
+      return [pair.slice(0, eq), pair.slice(eq + 1)];
+    }),
+  );
 }
 
 /** `--vars FILE`: a YAML (or JSON) map of names to scalar values. */
@@ -165,10 +177,12 @@ function readVarsFile(file: string | undefined): Record<string, string> {
   if (!file) return {};
   const data: unknown = parseYaml(readFileSync(file, 'utf8'));
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Error(`${file}: --vars wants a map of NAME: VALUE`);
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => {
-    if (v === null || typeof v === 'object') throw new Error(`${file}: ${k}: a variable's value is a string or number, not ${JSON.stringify(v)}`);
-    return [k, String(v)];
-  }));
+  return Object.fromEntries(
+    Object.entries(data).map(([k, v]) => {
+      if (v === null || typeof v === 'object') throw new Error(`${file}: ${k}: a variable's value is a string or number, not ${JSON.stringify(v)}`);
+      return [k, String(v)];
+    }),
+  );
 }
 
 function write(file: string, text: string): void {

@@ -10,7 +10,10 @@ export function watchScenarios(paths: readonly string[], run: () => Promise<numb
   let running = false;
   let again = false;
   const rerun = async () => {
-    if (running) { again = true; return; }
+    if (running) {
+      again = true;
+      return;
+    }
     running = true;
     try {
       do {
@@ -24,12 +27,17 @@ export function watchScenarios(paths: readonly string[], run: () => Promise<numb
       log('watching for changes (Ctrl-C stops)');
     }
   };
-  const watchers: FSWatcher[] = paths.map((path) => watch(path, { recursive: true }, (_event, file) => {
-    if (file && !/\.ya?ml$/.test(String(file))) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void rerun(), 150); // editors write a file in several steps
-  }));
+  const watchers: FSWatcher[] = paths.map((path) =>
+    watch(path, { recursive: true }, (_event, file) => {
+      if (file && !/\.ya?ml$/.test(String(file))) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void rerun(), 150); // editors write a file in several steps
+    }),
+  );
   log('watching for changes (Ctrl-C stops)');
-  process.once('SIGINT', () => { for (const w of watchers) w.close(); process.exit(0); });
+  process.once('SIGINT', () => {
+    for (const w of watchers) w.close();
+    process.exit(0);
+  });
   return new Promise<never>(() => {});
 }

@@ -22,7 +22,11 @@ interface TokenGrant {
 }
 
 export class OAuthError extends Error {
-  constructor(readonly status: 400 | 401, readonly error: string, readonly description: string) {
+  constructor(
+    readonly status: 400 | 401,
+    readonly error: string,
+    readonly description: string,
+  ) {
     super(description);
   }
 }
@@ -117,7 +121,8 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
         verifiedTokens.set(token, payload);
       }
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-      if (typeof payload.sub !== 'string' || !currentRules().clients.clients[payload.sub]) throw new RuleViolation('UNAUTHORIZED', { reason: phrase('token-unknown-client') });
+      if (typeof payload.sub !== 'string' || !currentRules().clients.clients[payload.sub])
+        throw new RuleViolation('UNAUTHORIZED', { reason: phrase('token-unknown-client') });
       if (!scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: phrase('token-lacks-scope', { scope }) });
       return payload.sub;
     },

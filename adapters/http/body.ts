@@ -16,7 +16,8 @@ function nestingBeyond(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -42,13 +43,21 @@ function arrayBeyond(value: unknown, limit: number): string | undefined {
       if (item.length > limit) return pointerOf(i, parents, keys);
       for (let index = 0; index < item.length; index++) {
         const element: unknown = item[index];
-        if (element !== null && typeof element === 'object') { items.push(element); parents.push(i); keys.push(index); }
+        if (element !== null && typeof element === 'object') {
+          items.push(element);
+          parents.push(i);
+          keys.push(index);
+        }
       }
     } else if (item !== null && typeof item === 'object') {
       for (const key in item) {
         if (!Object.hasOwn(item, key)) continue;
         const child = (item as Record<string, unknown>)[key];
-        if (child !== null && typeof child === 'object') { items.push(child); parents.push(i); keys.push(key); }
+        if (child !== null && typeof child === 'object') {
+          items.push(child);
+          parents.push(i);
+          keys.push(key);
+        }
       }
     }
   }
@@ -93,7 +102,8 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = request.headers['content-encoding']?.toLowerCase();
     if (!encoding || encoding === 'identity') return payload;
-    if (encoding !== 'gzip') throw new RuleViolation('86001', { reason: phrase('encoding-unsupported', { encoding }) }, [{ requestPointer: 'header:Content-Encoding' }]);
+    if (encoding !== 'gzip')
+      throw new RuleViolation('86001', { reason: phrase('encoding-unsupported', { encoding }) }, [{ requestPointer: 'header:Content-Encoding' }]);
     delete request.headers['content-length'];
     const gunzip = createGunzip();
     // A body that is not gzip, or breaks after its first bytes, makes the stream emit 'error'. While Fastify reads

@@ -8,42 +8,57 @@ import { escapeHtml } from '../html.ts';
  * the catalogue entry of rules/errors.yaml (status, title and detail in every language) and the decision rows
  * that reject with the code. HTML for a browser, JSON for a client that asks for it (operations/service.ts).
  */
-export const ErrorPage = z.strictObject({
-  code: z.string(),
-  status: z.number().int().describe('The HTTP status a Problem with this code has.'),
-  texts: z.record(z.string(), z.strictObject({ title: z.string(), detail: z.string().describe('With `{parameters}` the occurrence fills in.') }))
-    .describe('Title and detail in every language the operator serves (sv-SE, en-GB).'),
-  catalogue: z.string().describe('The rule file holding the entry (errors.yaml of the rules in force).'),
-  raisedBy: z.array(z.strictObject({ decision: z.string(), at: z.string().describe('`file:line:col` of the decision row.') }))
-    .describe('The decision rows that reject with this code; empty when the engine raises it where it checks a request or a state.'),
-}).meta({ examples: [{
-  code: '86005', status: 400, catalogue: 'errors.yaml',
-  texts: {
-    'en-GB': { title: 'Gender place property required', detail: 'A shared night-train compartment needs exactly one place property MEN, LADIES or MIXED per passenger.' },
-    'sv-SE': { title: 'Könsplacering krävs', detail: 'En delad kupé på nattåg kräver exakt en platsegenskap MEN, LADIES eller MIXED per resenär.' },
-  },
-  raisedBy: [{ decision: 'nightGender', at: 'rules/night-gender.yaml:16:5' }],
-}] });
+export const ErrorPage = z
+  .strictObject({
+    code: z.string(),
+    status: z.number().int().describe('The HTTP status a Problem with this code has.'),
+    texts: z
+      .record(z.string(), z.strictObject({ title: z.string(), detail: z.string().describe('With `{parameters}` the occurrence fills in.') }))
+      .describe('Title and detail in every language the operator serves (sv-SE, en-GB).'),
+    catalogue: z.string().describe('The rule file holding the entry (errors.yaml of the rules in force).'),
+    raisedBy: z
+      .array(z.strictObject({ decision: z.string(), at: z.string().describe('`file:line:col` of the decision row.') }))
+      .describe('The decision rows that reject with this code; empty when the engine raises it where it checks a request or a state.'),
+  })
+  .meta({
+    examples: [
+      {
+        code: '86005',
+        status: 400,
+        catalogue: 'errors.yaml',
+        texts: {
+          'en-GB': {
+            title: 'Gender place property required',
+            detail: 'A shared night-train compartment needs exactly one place property MEN, LADIES or MIXED per passenger.',
+          },
+          'sv-SE': { title: 'Könsplacering krävs', detail: 'En delad kupé på nattåg kräver exakt en platsegenskap MEN, LADIES eller MIXED per resenär.' },
+        },
+        raisedBy: [{ decision: 'nightGender', at: 'rules/night-gender.yaml:16:5' }],
+      },
+    ],
+  });
 export type ErrorPage = z.infer<typeof ErrorPage>;
 
 /** The catalogue entry of `code` and the decision rows that reject with it; undefined for an unknown code. */
 export function errorPage(engine: Engine, code: string): ErrorPage | undefined {
   const entry = Object.hasOwn(engine.rules.errors, code) ? engine.rules.errors[code] : undefined;
   if (!entry) return undefined;
-  const raisedBy = Object.values(engine.rules.decisions).flatMap((d) => d.rows
-    .filter((row) => row.then['reject'] === code)
-    .map((row) => ({ decision: d.name, at: row.at })));
+  const raisedBy = Object.values(engine.rules.decisions).flatMap((d) =>
+    d.rows.filter((row) => row.then['reject'] === code).map((row) => ({ decision: d.name, at: row.at })),
+  );
   const texts = Object.fromEntries(engine.rules.limits.languages.map((l) => [l, { title: entry.title[l], detail: entry.detail[l] }]));
   return { code, status: entry.status, texts, catalogue: 'errors.yaml', raisedBy };
 }
 
 /** The page for a browser. */
 export function errorPageHtml(page: ErrorPage): string {
-  const texts = Object.entries(page.texts).map(([language, t]) =>
-    `<section lang="${escapeHtml(language)}"><h2>${escapeHtml(t.title)}</h2><p>${escapeHtml(t.detail)}</p></section>`).join('\n');
-  const rows = page.raisedBy.length === 0
-    ? '<p>No decision table rejects with this code: the engine raises it where it checks the request or the state.</p>'
-    : `<ul>${page.raisedBy.map((r) => `<li><code>${escapeHtml(r.decision)}</code> at <code>${escapeHtml(r.at)}</code></li>`).join('')}</ul>`;
+  const texts = Object.entries(page.texts)
+    .map(([language, t]) => `<section lang="${escapeHtml(language)}"><h2>${escapeHtml(t.title)}</h2><p>${escapeHtml(t.detail)}</p></section>`)
+    .join('\n');
+  const rows =
+    page.raisedBy.length === 0
+      ? '<p>No decision table rejects with this code: the engine raises it where it checks the request or the state.</p>'
+      : `<ul>${page.raisedBy.map((r) => `<li><code>${escapeHtml(r.decision)}</code> at <code>${escapeHtml(r.at)}</code></li>`).join('')}</ul>`;
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${escapeHtml(page.code)}</title></head>
 <body>

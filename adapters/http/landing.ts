@@ -26,9 +26,13 @@ export const landingRoutes = (options: LandingOptions) => async (app: FastifyIns
       { href: '/health', title: 'Health check' },
       ...(options.routes().some((r) => r.method === 'GET' && r.url === '/studio') ? [{ href: '/studio', title: 'Studio' }] : []),
     ];
-    const demo = options.sandbox && options.demoSecrets
-      ? { clients: Object.entries(options.demoSecrets).map(([id, secret]) => ({ id, secret })), requestor: Buffer.from(JSON.stringify(REQUESTOR)).toString('base64') }
-      : undefined;
+    const demo =
+      options.sandbox && options.demoSecrets
+        ? {
+            clients: Object.entries(options.demoSecrets).map(([id, secret]) => ({ id, secret })),
+            requestor: Buffer.from(JSON.stringify(REQUESTOR)).toString('base64'),
+          }
+        : undefined;
     const about = { name: 'signalbox', version: options.version, sandbox: options.sandbox, links, ...(demo ? { demo } : {}) };
     const accept = request.headers.accept ?? '';
     if (accept.includes('json') && !accept.includes('text/html')) return reply.type('application/json; charset=utf-8').send(about);
@@ -36,7 +40,10 @@ export const landingRoutes = (options: LandingOptions) => async (app: FastifyIns
   });
 };
 
-function page(about: { version: string; sandbox: boolean; links: Array<{ href: string; title: string }> }, demo?: { clients: Array<{ id: string; secret: string }>; requestor: string }): string {
+function page(
+  about: { version: string; sandbox: boolean; links: Array<{ href: string; title: string }> },
+  demo?: { clients: Array<{ id: string; secret: string }>; requestor: string },
+): string {
   const credentials = demo
     ? `<h2>Demo credentials (sandbox)</h2>
 <ul>${demo.clients.map((c) => `<li>client <code>${escapeHtml(c.id)}</code>, secret <code>${escapeHtml(c.secret)}</code></li>`).join('')}</ul>

@@ -71,10 +71,23 @@ export const traceparentOf = (context: TraceContext) => `00-${context.traceId}-$
 
 /** What every line a request logs names of its trace. */
 export const traceFields = (context: TraceContext) =>
-  context.parentSpanId ? { traceId: context.traceId, spanId: context.spanId, parentSpanId: context.parentSpanId } : { traceId: context.traceId, spanId: context.spanId };
+  context.parentSpanId
+    ? { traceId: context.traceId, spanId: context.spanId, parentSpanId: context.parentSpanId }
+    : { traceId: context.traceId, spanId: context.spanId };
 
 /** The headers a request is logged with. Anything else (Authorization, Ocp-Apim-Subscription-Key, cookies) is left out. */
-const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'accept-language', 'requestor', 'traceparent', 'x-request-id'];
+const LOGGED_HEADERS = [
+  'user-agent',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'requestor',
+  'traceparent',
+  'x-request-id',
+];
 
 /** Query parameters whose value is masked in a logged url. */
 const SECRET_QUERY = /([?&](?:client_secret|client_assertion|access_token|token|password|secret|subscription-key|ocp-apim-subscription-key|code)=)[^&#]*/gi;
@@ -83,10 +96,20 @@ const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** Paths pino censors wherever they appear in a logged object. */
 const REDACTED_PATHS = [
-  'req.headers.authorization', 'req.headers["ocp-apim-subscription-key"]', 'req.headers.cookie',
-  'headers.authorization', 'headers["ocp-apim-subscription-key"]', 'headers.cookie',
-  '*.headers.authorization', '*.headers["ocp-apim-subscription-key"]',
-  'authorization', 'client_secret', '*.client_secret', '*.*.client_secret', 'access_token', '*.access_token',
+  'req.headers.authorization',
+  'req.headers["ocp-apim-subscription-key"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["ocp-apim-subscription-key"]',
+  'headers.cookie',
+  '*.headers.authorization',
+  '*.headers["ocp-apim-subscription-key"]',
+  'authorization',
+  'client_secret',
+  '*.client_secret',
+  '*.*.client_secret',
+  'access_token',
+  '*.access_token',
 ];
 
 /** The Problem code each answer carried, so the "request completed" line names it (`code`). */
@@ -155,12 +178,24 @@ export function serverLoggers(options: Record<string, unknown>): { root: Logger;
 export function lazyChild(make: () => FastifyBaseLogger): FastifyBaseLogger {
   let child: FastifyBaseLogger | undefined;
   const real = () => (child ??= make());
-  const level = (name: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent') =>
-    (...args: unknown[]) => (real()[name] as (...a: unknown[]) => void)(...args);
+  const level =
+    (name: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent') =>
+    (...args: unknown[]) =>
+      (real()[name] as (...a: unknown[]) => void)(...args);
   return {
-    get level() { return real().level; },
-    set level(value: string) { real().level = value; },
-    fatal: level('fatal'), error: level('error'), warn: level('warn'), info: level('info'), debug: level('debug'), trace: level('trace'), silent: level('silent'),
+    get level() {
+      return real().level;
+    },
+    set level(value: string) {
+      real().level = value;
+    },
+    fatal: level('fatal'),
+    error: level('error'),
+    warn: level('warn'),
+    info: level('info'),
+    debug: level('debug'),
+    trace: level('trace'),
+    silent: level('silent'),
     child: (bindings: Record<string, unknown>, options?: object) => real().child(bindings, options),
   } as FastifyBaseLogger;
 }

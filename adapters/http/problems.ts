@@ -14,7 +14,9 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new RuleViolation('X_PAYLOAD_TOO_LARGE', { limit: bodyLimit });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new RuleViolation('X_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? 'none' }, [{ requestPointer: 'header:Content-Type' }]);
+      return new RuleViolation('X_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? 'none' }, [
+        { requestPointer: 'header:Content-Type' },
+      ]);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new RuleViolation('86001', { reason: phrase('body-empty') }, [{ requestPointer: '#' }]);
     case 'FST_ERR_BAD_URL':
@@ -39,11 +41,12 @@ export function toViolation(error: unknown, request: FastifyRequest, bodyLimit: 
  */
 export function rawProblem(engine: Engine, error: { code?: string }, socket: { localAddress?: string; localPort?: number }): string {
   const language = engine.rules.limits.languages[0]!;
-  const violation = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? new RuleViolation('X_REQUEST_TIMEOUT', { timeout: engine.rules.limits.requestTimeout })
-    : new RuleViolation('86001', {
-      reason: error.code === 'HPE_HEADER_OVERFLOW' ? phrase('headers-too-large') : phrase('not-http', { code: error.code ?? 'unreadable' }),
-    });
+  const violation =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new RuleViolation('X_REQUEST_TIMEOUT', { timeout: engine.rules.limits.requestTimeout })
+      : new RuleViolation('86001', {
+          reason: error.code === 'HPE_HEADER_OVERFLOW' ? phrase('headers-too-large') : phrase('not-http', { code: error.code ?? 'unreadable' }),
+        });
   const host = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress;
   const problem = absolute(engine.problem(violation, language), originOf('http', `${host}:${socket.localPort}`));
   const body = JSON.stringify(problem);

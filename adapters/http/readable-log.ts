@@ -31,8 +31,16 @@ export function readableLog(out: NodeJS.WritableStream): Writable {
   let partial = '';
   const handle = (text: string) => {
     let line: LogLine;
-    try { line = JSON.parse(text) as LogLine; } catch { out.write(`${text}\n`); return; }
-    if (line.msg === 'incoming request' && line.reqId) { inFlight.set(line.reqId, line.req ?? {}); return; }
+    try {
+      line = JSON.parse(text) as LogLine;
+    } catch {
+      out.write(`${text}\n`);
+      return;
+    }
+    if (line.msg === 'incoming request' && line.reqId) {
+      inFlight.set(line.reqId, line.req ?? {});
+      return;
+    }
     if (line.msg === 'request completed') {
       out.write(`${requestLine((line.reqId ? inFlight.get(line.reqId) : undefined) ?? line.req, line)}\n`);
       if (line.reqId) inFlight.delete(line.reqId);

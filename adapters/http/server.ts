@@ -70,7 +70,11 @@ class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     if (!this.lines) return;
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else this.lines.info({ reqId: request.id, ...traceFields(traceOf(request.raw)), req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else
+      this.lines.info(
+        { reqId: request.id, ...traceFields(traceOf(request.raw)), req: request, res: reply, responseTime: reply.elapsedTime },
+        'request completed',
+      );
   }
 }
 
@@ -100,7 +104,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // A malformed path (`/v3/bookings/%zz`) or an over-long id: a Problem like any other answer.
     frameworkErrors: (error, request, reply) => {
       const language = negotiateLanguage(request.headers['accept-language'], service!.engine.rules.limits.languages);
-      reply.header('content-language', language).header('x-request-id', request.id).header('traceparent', traceparentOf(traceOf(request.raw)));
+      reply
+        .header('content-language', language)
+        .header('x-request-id', request.id)
+        .header('traceparent', traceparentOf(traceOf(request.raw)));
       return sendProblem(service!.engine, reply, request, toViolation(error, request, bodyLimit), language);
     },
     // Requests Node's parser refuses (CR or LF inside a header, headers beyond 16 KiB, unknown methods) never reach
@@ -114,7 +121,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // time is ended with 408 (rawProblem), other connections untouched. Node checks at connectionsCheckingInterval.
     // Node arms the check only when the timeout is given to its constructor, hence `http` as well.
     requestTimeout: durationMs(rules.limits.requestTimeout),
-    http: { requestTimeout: durationMs(rules.limits.requestTimeout), connectionsCheckingInterval: Math.max(100, Math.min(5_000, durationMs(rules.limits.requestTimeout) / 4)) },
+    http: {
+      requestTimeout: durationMs(rules.limits.requestTimeout),
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, durationMs(rules.limits.requestTimeout) / 4)),
+    },
     // On SIGTERM (adapters/cli/serve.ts), requests already on a connection are served, not refused with a bare 503.
     return503OnClosing: false,
   });
@@ -149,7 +159,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorateRequest('osdmVersion', '');
 
   // Before compression, so the journal keeps the answer's text (sandbox only: a production server pays nothing).
-  app.decorate('requestJournal', options.sandbox ? recordRequests(app, () => service.engine.rules.limits.studioJournalSize, () => clock.now()) : undefined);
+  app.decorate(
+    'requestJournal',
+    options.sandbox
+      ? recordRequests(
+          app,
+          () => service.engine.rules.limits.studioJournalSize,
+          () => clock.now(),
+        )
+      : undefined,
+  );
   // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024 });
   registerBodyParsers(app);
@@ -164,7 +183,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.url.startsWith('/v3/')) return payload;
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && /^application\/json\b/i.test(type)) reply.header('content-type', versionedJsonType(request.headers.accept, request.osdmVersion));
+    if (typeof type === 'string' && /^application\/json\b/i.test(type))
+      reply.header('content-type', versionedJsonType(request.headers.accept, request.osdmVersion));
     return payload;
   });
   app.setErrorHandler((error, request, reply) => {
@@ -181,11 +201,24 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       reply.header('allow', allowed.join(', '));
       return sendProblem(service.engine, reply, request, new RuleViolation('X_METHOD_NOT_ALLOWED', { method: request.method, path }), request.language);
     }
-    return sendProblem(service.engine, reply, request, new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${path}` }), request.language);
+    return sendProblem(
+      service.engine,
+      reply,
+      request,
+      new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${path}` }),
+      request.language,
+    );
   });
 
   await app.register(docsRoutes(() => routes));
-  await app.register(landingRoutes({ version: packageVersion, sandbox: options.sandbox ?? false, ...(options.demoSecrets ? { demoSecrets: options.demoSecrets } : {}), routes: () => routes }));
+  await app.register(
+    landingRoutes({
+      version: packageVersion,
+      sandbox: options.sandbox ?? false,
+      ...(options.demoSecrets ? { demoSecrets: options.demoSecrets } : {}),
+      routes: () => routes,
+    }),
+  );
   await app.register(tokenRoutes(auth));
   await app.register(async (api) => registerOperations(api, { sandbox: options.sandbox ?? false }));
   for (const { prefix, plugin } of options.extensions ?? []) await app.register(plugin, { prefix });
@@ -207,7 +240,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Graceful shutdown (cli/serve.ts): from app.close() on, every answer closes its connection, so a keep-alive client
   // cannot hold the server open, and idle connections are closed as soon as their last answer is out.
   let closing = false;
-  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
     return payload;
@@ -228,8 +263,9 @@ function methodsOf(routes: readonly RegisteredRoute[], path: string): string[] {
   const parts = path.replace(/\/+$/, '').split('/');
   const matches = (url: string) => {
     const pattern = url.replace(/\/+$/, '').split('/');
-    if (pattern[pattern.length - 1] === '*') return parts.length >= pattern.length && pattern.slice(0, -1).every((p, i) => p.startsWith(':') ? parts[i] !== '' : p === parts[i]);
-    return pattern.length === parts.length && pattern.every((p, i) => p.startsWith(':') ? parts[i] !== '' : p === parts[i]);
+    if (pattern[pattern.length - 1] === '*')
+      return parts.length >= pattern.length && pattern.slice(0, -1).every((p, i) => (p.startsWith(':') ? parts[i] !== '' : p === parts[i]));
+    return pattern.length === parts.length && pattern.every((p, i) => (p.startsWith(':') ? parts[i] !== '' : p === parts[i]));
   };
   return [...new Set(routes.filter((r) => matches(r.url)).map((r) => r.method))].sort();
 }

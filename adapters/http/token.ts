@@ -24,7 +24,14 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
   });
   // Not read at all: whatever it holds, the answer is the same.
   app.addContentTypeParser('*', (request, _payload, done) => {
-    done(new OAuthError(400, 'invalid_request', `the token endpoint takes application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`), undefined);
+    done(
+      new OAuthError(
+        400,
+        'invalid_request',
+        `the token endpoint takes application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`,
+      ),
+      undefined,
+    );
   });
 
   // Failed attempts are counted per claimed client and per address; at the limit, 429 with Retry-After until the
@@ -32,10 +39,18 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
   await app.register(rateLimit, { global: false });
   const limits = () => app.engine.rules.limits.failedTokenAttempts;
   const claimedClient = (request: FastifyRequest) => {
-    try { return credentialsOf(request.headers.authorization, formOf(request)).clientId ?? ''; } catch { return ''; }
+    try {
+      return credentialsOf(request.headers.authorization, formOf(request)).clientId ?? '';
+    } catch {
+      return '';
+    }
   };
   const counters = [
-    app.createRateLimit({ keyGenerator: (request) => `client:${claimedClient(request)}`, max: () => limits().perClient, timeWindow: () => durationMs(limits().window) }),
+    app.createRateLimit({
+      keyGenerator: (request) => `client:${claimedClient(request)}`,
+      max: () => limits().perClient,
+      timeWindow: () => durationMs(limits().window),
+    }),
     app.createRateLimit({ keyGenerator: (request) => `address:${request.ip}`, max: () => limits().perAddress, timeWindow: () => durationMs(limits().window) }),
   ];
 

@@ -21,12 +21,20 @@ function mediaTypes(header: string): Array<{ type: string; params: Map<string, s
     const [type = '', ...params] = range.split(';');
     return {
       type: type.trim().toLowerCase(),
-      params: new Map(params.map((p) => {
-        const eq = p.indexOf('=');
-        const name = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
-        const value = eq < 0 ? '' : p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-        return [name, value];
-      })),
+      params: new Map(
+        params.map((p) => {
+          const eq = p.indexOf('=');
+          const name = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
+          const value =
+            eq < 0
+              ? ''
+              : p
+                  .slice(eq + 1)
+                  .trim()
+                  .replace(/^"(.*)"$/, '$1');
+          return [name, value];
+        }),
+      ),
     };
   });
 }
@@ -49,7 +57,9 @@ export function requestedOsdmVersion(headers: { accept?: string | undefined; 'co
     if (version === null) continue;
     if (!OSDM_VERSION.test(version)) {
       const label = name === 'accept' ? 'Accept' : 'Content-Type';
-      throw new RuleViolation('86001', { reason: phrase('version-parameter', { header: label, value: version.slice(0, 40) }) }, [{ requestPointer: `header:${label}` }]);
+      throw new RuleViolation('86001', { reason: phrase('version-parameter', { header: label, value: version.slice(0, 40) }) }, [
+        { requestPointer: `header:${label}` },
+      ]);
     }
     return version;
   }

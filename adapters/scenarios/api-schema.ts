@@ -59,7 +59,11 @@ export function checkResponse(method: string, path: string, status: number, body
   const found = expectedBody(method, path, status);
   if ('unknown' in found) {
     if (named === undefined) return [schemaMismatch(`response does not match the API schema`, found.unknown)];
-    return describeIssues(`response does not match the API schema ${named} for ${method.toUpperCase()} ${path.split('?')[0]} → ${status}`, namedResponseSchemas[named]!, body);
+    return describeIssues(
+      `response does not match the API schema ${named} for ${method.toUpperCase()} ${path.split('?')[0]} → ${status}`,
+      namedResponseSchemas[named]!,
+      body,
+    );
   }
   if (named !== undefined) return describeIssues(`response does not match the API schema ${named} for ${found.label}`, namedResponseSchemas[named]!, body);
   return describeIssues(`response does not match the API schema for ${found.label}`, found.schema, body);
@@ -104,9 +108,13 @@ function linesOf(issue: z.core.$ZodIssue, body: unknown): string[] {
   const actual = valueAt(body, issue.path);
   const got = issue.path.length === 0 && actual === undefined ? 'an empty body' : describe(actual);
   switch (issue.code) {
-    case 'invalid_type': return [`${at}: expected ${issue.expected}, got ${got}`];
-    case 'invalid_value': return [`${at}: expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${got}`];
-    case 'unrecognized_keys': return issue.keys.map((k) => `${pointerOf([...issue.path, k])}: not in the schema, got ${describe(valueAt(actual, [k]))}`);
-    default: return [`${at}: ${issue.message.replace(/^Invalid input: /, '')}, got ${got}`];
+    case 'invalid_type':
+      return [`${at}: expected ${issue.expected}, got ${got}`];
+    case 'invalid_value':
+      return [`${at}: expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${got}`];
+    case 'unrecognized_keys':
+      return issue.keys.map((k) => `${pointerOf([...issue.path, k])}: not in the schema, got ${describe(valueAt(actual, [k]))}`);
+    default:
+      return [`${at}: ${issue.message.replace(/^Invalid input: /, '')}, got ${got}`];
   }
 }

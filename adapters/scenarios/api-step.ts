@@ -27,15 +27,18 @@ function token(run: StepContext, client: string): Promise<string> {
   if (known) return known;
   const secret = run.options.vars?.[`secret.${client}`] ?? run.options.secrets[client];
   if (!secret) throw new StepError(`no secret known for client ${client} (give it with --var secret.${client}=…)`);
-  const granted = run.session.send({
-    method: 'POST', path: '/oauth2/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret }).toString(),
-  }).then((res) => {
-    const t = (res.body as { access_token?: string } | undefined)?.access_token;
-    if (res.status !== 200 || !t) throw new StepError(`the token request for ${client} answered ${res.status} ${JSON.stringify(res.body)}`);
-    return t;
-  });
+  const granted = run.session
+    .send({
+      method: 'POST',
+      path: '/oauth2/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret }).toString(),
+    })
+    .then((res) => {
+      const t = (res.body as { access_token?: string } | undefined)?.access_token;
+      if (res.status !== 200 || !t) throw new StepError(`the token request for ${client} answered ${res.status} ${JSON.stringify(res.body)}`);
+      return t;
+    });
   // A refused grant is not remembered: the next scenario asks again.
   run.tokens.set(client, granted);
   granted.catch(() => run.tokens.delete(client));
@@ -43,7 +46,11 @@ function token(run: StepContext, client: string): Promise<string> {
 }
 
 export async function runApiStep(step: ApiStep, index: number, run: StepContext): Promise<StepResult> {
-  const { loaded: { scenario, fixtures, source }, session, vars } = run;
+  const {
+    loaded: { scenario, fixtures, source },
+    session,
+    vars,
+  } = run;
   const method = methodOf(step);
   const path = expand(step[method], vars, fixtures, [method]) as string;
   const body = step.body === undefined ? undefined : expand(step.body, vars, fixtures, ['body']);
@@ -56,7 +63,9 @@ export async function runApiStep(step: ApiStep, index: number, run: StepContext)
   if (mismatches.length === 0) save(step, res, vars, mismatches);
   const here = (keys: readonly PropertyKey[]) => source.at(['steps', index, ...keys]);
   const result: StepResult = {
-    name: '', at: '', ms: 0,
+    name: '',
+    at: '',
+    ms: 0,
     passed: mismatches.length === 0,
     request: { method: method.toUpperCase(), path, ...(body !== undefined ? { body } : {}) },
     response: { status: res.status, body: res.body },
@@ -94,7 +103,9 @@ function check(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, fi
     mismatches.push({ path: 'status', keys: ['expect', 'status'], expected: expect.status, actual: res.status, message: 'different status' });
   }
   for (const [h, v] of Object.entries(expect.headers ?? {})) {
-    mismatches.push(...match(expand(v, vars, fixtures, ['expect', 'headers', h]), res.headers[h.toLowerCase()], false, `header ${h}`, ['expect', 'headers', h]));
+    mismatches.push(
+      ...match(expand(v, vars, fixtures, ['expect', 'headers', h]), res.headers[h.toLowerCase()], false, `header ${h}`, ['expect', 'headers', h]),
+    );
   }
   if (expect.body !== undefined) {
     mismatches.push(...match(expand(expect.body, vars, fixtures, ['expect', 'body']), res.body, expect.exact ?? false, 'body', ['expect', 'body']));
@@ -115,7 +126,14 @@ function checkSchema(step: ApiStep, method: string, path: string, res: HttpResul
 function save(step: ApiStep, res: HttpResult, vars: Record<string, unknown>, mismatches: Mismatch[]): void {
   for (const [name, from] of Object.entries(step.save ?? {})) {
     const value = from.startsWith('header:') ? res.headers[from.slice(7).toLowerCase()] : pick(res.body, from);
-    if (value === undefined) mismatches.push({ path: `save ${name}`, keys: ['save', name], expected: '$any', actual: undefined, message: `nothing at ${from} in the response to save` });
+    if (value === undefined)
+      mismatches.push({
+        path: `save ${name}`,
+        keys: ['save', name],
+        expected: '$any',
+        actual: undefined,
+        message: `nothing at ${from} in the response to save`,
+      });
     vars[name] = value;
   }
 }

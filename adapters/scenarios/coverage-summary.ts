@@ -22,7 +22,8 @@ export function coverageSummary(m: CoverageMatrix): string {
     const missed = items.filter((i) => i.by.length === 0).map((i) => i.name);
     if (missed.length > 0) out.push(...wrap(`none: ${missed.join(', ')}`, '      '));
   }
-  if (m.notObservable.length > 0) out.push(...wrap(`booking events that keep the state are not counted (no response shows them): ${m.notObservable.join(', ')}`, '  '));
+  if (m.notObservable.length > 0)
+    out.push(...wrap(`booking events that keep the state are not counted (no response shows them): ${m.notObservable.join(', ')}`, '  '));
   const unknown = [...m.unknown.rows, ...m.unknown.codes, ...m.unknown.requests];
   if (unknown.length > 0) out.push(...wrap(`seen, but not in the rule set or the operations: ${unknown.join(', ')}`, '  '));
   return out.join('\n') + '\n';
@@ -34,8 +35,10 @@ function wrap(text: string, indent: string): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
-    if (line && indent.length + line.length + word.length + 1 > WIDTH) { lines.push(indent + line); line = word; }
-    else line = line ? `${line} ${word}` : word;
+    if (line && indent.length + line.length + word.length + 1 > WIDTH) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(indent + line);
   return lines;

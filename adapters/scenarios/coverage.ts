@@ -80,7 +80,9 @@ export function coverageMatrix(results: readonly ScenarioResult[], engine: Engin
   }
   const by = (into: Map<string, Set<string>>, key: string) => [...(into.get(key) ?? [])].sort();
   const decisions = Object.values(engine.rules.decisions).map((d) => ({
-    decision: d.name, file: d.file, rows: d.rows.map((row) => ({ row: row.id, at: row.at, by: by(rows, `${d.name}#${row.id}`) })),
+    decision: d.name,
+    file: d.file,
+    rows: d.rows.map((row) => ({ row: row.id, at: row.at, by: by(rows, `${d.name}#${row.id}`) })),
   }));
   const machine = machineTransitions();
   const knownRows = new Set(decisions.flatMap((d) => d.rows.map((row) => `${d.decision}#${row.row}`)));

@@ -25,7 +25,11 @@ export function describeDifference(expected: unknown, actual: unknown): string[]
   }
   // Lists of different lengths: what each holds, an item a line, before a diff kept short.
   const counted = Array.isArray(expected) && Array.isArray(actual) && expected.length !== actual.length;
-  const diff = lineDiff(JSON.stringify(expected, null, 2).split('\n'), JSON.stringify(actual, null, 2).split('\n'), counted ? SHORT_DIFF_LINES : MAX_DIFF_LINES);
+  const diff = lineDiff(
+    JSON.stringify(expected, null, 2).split('\n'),
+    JSON.stringify(actual, null, 2).split('\n'),
+    counted ? SHORT_DIFF_LINES : MAX_DIFF_LINES,
+  );
   return [...(counted ? [...listSummary('expected', expected), ...listSummary('actual', actual)] : []), '(- expected, + actual)', ...diff];
 }
 
@@ -43,15 +47,24 @@ function listSummary(label: string, items: readonly unknown[]): string[] {
  * anything else by its first few plain fields.
  */
 function itemSummary(item: unknown): string {
-  const offer = (item as { offerSummary?: { overallTravelClass?: string; overallFlexibility?: string; minimalPrice?: { amount?: number; scale?: number; currency?: string } } } | null)?.offerSummary;
+  const offer = (
+    item as {
+      offerSummary?: { overallTravelClass?: string; overallFlexibility?: string; minimalPrice?: { amount?: number; scale?: number; currency?: string } };
+    } | null
+  )?.offerSummary;
   if (offer) {
     const price = offer.minimalPrice;
-    const amount = price && typeof price.amount === 'number' ? `${(price.amount / 10 ** (price.scale ?? 0)).toFixed(price.scale ?? 0)} ${price.currency ?? ''}`.trim() : undefined;
+    const amount =
+      price && typeof price.amount === 'number'
+        ? `${(price.amount / 10 ** (price.scale ?? 0)).toFixed(price.scale ?? 0)} ${price.currency ?? ''}`.trim()
+        : undefined;
     // An expectation names only some of them: the others are left out rather than shown as unknown.
     return [offer.overallTravelClass, offer.overallFlexibility, amount].filter((part) => typeof part === 'string').join(' ') || compact(offer, 100);
   }
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return compact(item, 80);
-  const plain = Object.entries(item).filter(([, v]) => v === null || typeof v !== 'object').slice(0, 4);
+  const plain = Object.entries(item)
+    .filter(([, v]) => v === null || typeof v !== 'object')
+    .slice(0, 4);
   return plain.length > 0 ? compact(Object.fromEntries(plain), 100) : compact(item, 100);
 }
 
@@ -70,8 +83,11 @@ export function lineDiff(a: string[], b: string[], maxLines = MAX_DIFF_LINES): s
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) { ops.push({ kind: ' ', line: a[i]! }); i++; j++; }
-    else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ kind: '-', line: a[i++]! });
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      ops.push({ kind: ' ', line: a[i]! });
+      i++;
+      j++;
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ kind: '-', line: a[i++]! });
     else ops.push({ kind: '+', line: b[j++]! });
   }
   const near = ops.map((_, k) => ops.slice(Math.max(0, k - CONTEXT), k + CONTEXT + 1).some((o) => o.kind !== ' '));

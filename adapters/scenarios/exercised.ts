@@ -19,7 +19,9 @@ export interface Exercised {
 
 export const nothingExercised = (): Exercised => ({ requests: [], rows: [], codes: [], warnings: [], bookingStates: [] });
 
-const addOnce = (list: string[], value: string) => { if (!list.includes(value)) list.push(value); };
+const addOnce = (list: string[], value: string) => {
+  if (!list.includes(value)) list.push(value);
+};
 
 export function recordExchange(into: Exercised, x: HttpExchange, res: HttpResult, traces: readonly DecisionTrace[]): void {
   const path = x.path.split('?')[0]!;

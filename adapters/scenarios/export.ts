@@ -26,8 +26,15 @@ interface ExportedRequest {
   /** Values to keep from the response: variable name → `offers[0].offerId` or `header:x-request-id`. */
   saves: Array<[string, string]>;
 }
-interface ExportedFolder { name: string; file: string; requests: ExportedRequest[] }
-export interface Exported { folders: ExportedFolder[]; variables: Record<string, string> }
+interface ExportedFolder {
+  name: string;
+  file: string;
+  requests: ExportedRequest[];
+}
+export interface Exported {
+  folders: ExportedFolder[];
+  variables: Record<string, string>;
+}
 
 const tokenVar = (client: string) => `token.${client}`;
 const secretVar = (client: string) => `secret.${client}`;
@@ -49,11 +56,15 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
     for (const c of clients) if (secrets[c] !== undefined) variables[secretVar(c)] ??= secrets[c]!;
 
     const requests: ExportedRequest[] = [
-      sandboxClock('set the sandbox clock to the scenario\'s start (a sandbox server only)', { now: scenario.clock, freeze: true }),
+      sandboxClock("set the sandbox clock to the scenario's start (a sandbox server only)", { now: scenario.clock, freeze: true }),
       ...clients.map((client): ExportedRequest => ({
-        name: `token for ${client}`, method: 'POST', url: '{{baseUrl}}/oauth2/token', headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+        name: `token for ${client}`,
+        method: 'POST',
+        url: '{{baseUrl}}/oauth2/token',
+        headers: [['Content-Type', 'application/x-www-form-urlencoded']],
         body: { type: 'form', text: `grant_type=client_credentials&client_id=${encodeURIComponent(client)}&client_secret={{${secretVar(client)}}}` },
-        expectStatus: 200, saves: [[tokenVar(client), 'access_token']],
+        expectStatus: 200,
+        saves: [[tokenVar(client), 'access_token']],
       })),
     ];
     steps.forEach(({ step }) => {
@@ -79,8 +90,13 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
         if (v !== null) headers.push([k, expand(v, placeholders, fixtures) as string]);
       }
       requests.push({
-        name: label, method: method.toUpperCase(), url: `{{baseUrl}}${path}`, headers,
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? { type: 'form' as const, text: body } : { type: 'json' as const, text: JSON.stringify(body, null, 2) } }),
+        name: label,
+        method: method.toUpperCase(),
+        url: `{{baseUrl}}${path}`,
+        headers,
+        ...(body === undefined
+          ? {}
+          : { body: typeof body === 'string' ? { type: 'form' as const, text: body } : { type: 'json' as const, text: JSON.stringify(body, null, 2) } }),
         ...(step.expect.status === undefined ? {} : { expectStatus: step.expect.status }),
         saves: Object.entries(step.save ?? {}),
       });
@@ -91,21 +107,37 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
 }
 
 function sandboxClock(name: string, body: Record<string, unknown>): ExportedRequest {
-  return { name, method: 'POST', url: '{{baseUrl}}/sandbox/clock', headers: [['Content-Type', 'application/json']], body: { type: 'json', text: JSON.stringify(body) }, saves: [] };
+  return {
+    name,
+    method: 'POST',
+    url: '{{baseUrl}}/sandbox/clock',
+    headers: [['Content-Type', 'application/json']],
+    body: { type: 'json', text: JSON.stringify(body) },
+    saves: [],
+  };
 }
 
 /** `offers[0].offerId` → `["offers"][0]["offerId"]`, safe for any key. */
 const accessor = (path: string) =>
-  path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean).map((p) => (/^\d+$/.test(p) ? `[${p}]` : `[${JSON.stringify(p)}]`)).join('');
+  path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean)
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `[${JSON.stringify(p)}]`))
+    .join('');
 
 /** A Postman Collection v2.1 (newman runs it: `newman run FILE --env-var baseUrl=http://…`). */
 export function postmanCollection(exported: Exported, title: string): string {
   const item = (r: ExportedRequest) => {
     const exec = [
-      ...(r.expectStatus === undefined ? [] : [`pm.test(${JSON.stringify(`status ${r.expectStatus}`)}, function () { pm.response.to.have.status(${r.expectStatus}); });`]),
-      ...r.saves.map(([name, from]) => from.startsWith('header:')
-        ? `pm.collectionVariables.set(${JSON.stringify(name)}, pm.response.headers.get(${JSON.stringify(from.slice(7))}));`
-        : `pm.collectionVariables.set(${JSON.stringify(name)}, pm.response.json()${accessor(from)});`),
+      ...(r.expectStatus === undefined
+        ? []
+        : [`pm.test(${JSON.stringify(`status ${r.expectStatus}`)}, function () { pm.response.to.have.status(${r.expectStatus}); });`]),
+      ...r.saves.map(([name, from]) =>
+        from.startsWith('header:')
+          ? `pm.collectionVariables.set(${JSON.stringify(name)}, pm.response.headers.get(${JSON.stringify(from.slice(7))}));`
+          : `pm.collectionVariables.set(${JSON.stringify(name)}, pm.response.json()${accessor(from)});`,
+      ),
     ];
     const [base, ...rest] = r.url.split('/');
     return {
@@ -113,17 +145,23 @@ export function postmanCollection(exported: Exported, title: string): string {
       request: {
         method: r.method,
         header: r.headers.map(([key, value]) => ({ key, value })),
-        ...(r.body ? { body: r.body.type === 'json' ? { mode: 'raw', raw: r.body.text, options: { raw: { language: 'json' } } } : { mode: 'raw', raw: r.body.text } } : {}),
+        ...(r.body
+          ? { body: r.body.type === 'json' ? { mode: 'raw', raw: r.body.text, options: { raw: { language: 'json' } } } : { mode: 'raw', raw: r.body.text } }
+          : {}),
         url: { raw: r.url, host: [base], path: rest.join('/').split('?')[0]!.split('/') },
       },
       ...(exec.length > 0 ? { event: [{ listen: 'test', script: { type: 'text/javascript', exec } }] } : {}),
     };
   };
-  return `${JSON.stringify({
-    info: { name: title, schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
-    variable: Object.entries(exported.variables).map(([key, value]) => ({ key, value })),
-    item: exported.folders.map((f) => ({ name: f.name, description: f.file, item: f.requests.map(item) })),
-  }, null, 2)}\n`;
+  return `${JSON.stringify(
+    {
+      info: { name: title, schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      variable: Object.entries(exported.variables).map(([key, value]) => ({ key, value })),
+      item: exported.folders.map((f) => ({ name: f.name, description: f.file, item: f.requests.map(item) })),
+    },
+    null,
+    2,
+  )}\n`;
 }
 
 /**
@@ -166,12 +204,23 @@ export function brunoCollection(exported: Exported, title: string): Record<strin
   const safe = (name: string) => name.replace(/\W/g, '_');
   const vars = (text: string) => text.replace(/\{\{([^{}]+)\}\}/g, (_m, name: string) => `{{${safe(name)}}}`);
   const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-  const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60).replace(/^-|-$/g, '');
-  const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
+  const slug = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 60)
+      .replace(/^-|-$/g, '');
+  const indent = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n');
   const readBruno = (from: string) => (from.startsWith('header:') ? `res.getHeader(${JSON.stringify(from.slice(7))})` : `res.getBody()${accessor(from)}`);
   const files: Record<string, string> = {
     'bruno.json': `${JSON.stringify({ version: '1', name: title, type: 'collection', ignore: ['node_modules', '.git'] }, null, 2)}\n`,
-    'environments/local.bru': `vars {\n${Object.entries(exported.variables).map(([k, v]) => `  ${safe(k)}: ${v}`).join('\n')}\n}\n`,
+    'environments/local.bru': `vars {\n${Object.entries(exported.variables)
+      .map(([k, v]) => `  ${safe(k)}: ${v}`)
+      .join('\n')}\n}\n`,
   };
   exported.folders.forEach((folder, f) => {
     const dir = `${String(f + 1).padStart(2, '0')}-${slug(folder.name)}`;
@@ -183,8 +232,12 @@ export function brunoCollection(exported: Exported, title: string): Record<strin
         `${r.method.toLowerCase()} {\n  url: ${vars(r.url)}\n  body: ${body}\n  auth: none\n}`,
         ...(r.headers.length > 0 ? [`headers {\n${r.headers.map(([k, v]) => `  ${k}: ${vars(v)}`).join('\n')}\n}`] : []),
         ...(r.body?.type === 'json' ? [`body:json {\n${indent(vars(r.body.text))}\n}`] : []),
-        ...(r.body?.type === 'form' ? [`body:form-urlencoded {\n${[...new URLSearchParams(r.body.text)].map(([k, v]) => `  ${k}: ${vars(v)}`).join('\n')}\n}`] : []),
-        ...(r.saves.length > 0 ? [`script:post-response {\n${r.saves.map(([name, from]) => `  bru.setVar(${JSON.stringify(safe(name))}, ${readBruno(from)});`).join('\n')}\n}`] : []),
+        ...(r.body?.type === 'form'
+          ? [`body:form-urlencoded {\n${[...new URLSearchParams(r.body.text)].map(([k, v]) => `  ${k}: ${vars(v)}`).join('\n')}\n}`]
+          : []),
+        ...(r.saves.length > 0
+          ? [`script:post-response {\n${r.saves.map(([name, from]) => `  bru.setVar(${JSON.stringify(safe(name))}, ${readBruno(from)});`).join('\n')}\n}`]
+          : []),
         ...(r.expectStatus === undefined ? [] : [`assert {\n  res.status: eq ${r.expectStatus}\n}`]),
       ];
       files[`${dir}/${String(i + 1).padStart(2, '0')}-${slug(r.name) || 'request'}.bru`] = `${blocks.join('\n\n')}\n`;

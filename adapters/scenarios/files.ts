@@ -9,7 +9,10 @@ export function scenarioFiles(paths: string[]): string[] {
   const out: string[] = [];
   const walk = (path: string, top: boolean) => {
     const st = statSync(path);
-    if (st.isFile()) { if (/\.ya?ml$/.test(path)) out.push(path); return; }
+    if (st.isFile()) {
+      if (/\.ya?ml$/.test(path)) out.push(path);
+      return;
+    }
     const base = path.split('/').pop();
     if (!top && (base === 'fixtures' || base === 'failing')) return;
     for (const entry of readdirSync(path).sort()) walk(join(path, entry), false);

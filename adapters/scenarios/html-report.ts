@@ -40,11 +40,17 @@ function step(s: StepResult): string {
   const verdict = s.skipped ? 'skip' : s.passed ? 'pass' : 'fail';
   const mark = s.skipped ? '–' : s.passed ? '✓' : '✗';
   const parts: string[] = [];
-  if (s.request) parts.push(`<h3>Request</h3>${pre('request', `${s.request.method} ${s.request.path}${s.request.body === undefined ? '' : `\n\n${json(s.request.body)}`}`)}`);
+  if (s.request)
+    parts.push(
+      `<h3>Request</h3>${pre('request', `${s.request.method} ${s.request.path}${s.request.body === undefined ? '' : `\n\n${json(s.request.body)}`}`)}`,
+    );
   if (s.response) parts.push(`<h3>Response ${s.response.status}</h3>${pre('response', json(s.response.body))}`);
   if (s.error) parts.push(`<h3>Error</h3>${pre('diff', s.error)}`);
   if (s.mismatches.length > 0) {
-    const lines = s.mismatches.flatMap((m) => [`${m.path}: ${m.message}${m.at ? `  (${m.at})` : ''}`, ...(m.kind === 'schema' ? [] : describeDifference(m.expected, m.actual).map((l) => `  ${l}`))]);
+    const lines = s.mismatches.flatMap((m) => [
+      `${m.path}: ${m.message}${m.at ? `  (${m.at})` : ''}`,
+      ...(m.kind === 'schema' ? [] : describeDifference(m.expected, m.actual).map((l) => `  ${l}`)),
+    ]);
     parts.push(`<h3>Mismatches</h3>${pre('diff', lines.join('\n'))}`);
   }
   // The traces as the terminal report prints them, so both read the same.

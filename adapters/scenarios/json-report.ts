@@ -8,11 +8,17 @@ import type { ScenarioResult } from './results.ts';
  */
 export function jsonReport(results: readonly ScenarioResult[], coverage?: CoverageMatrix): string {
   const failed = results.filter((r) => !r.passed).length;
-  return JSON.stringify({
-    passed: results.length - failed,
-    failed,
-    steps: results.reduce((n, r) => n + r.steps.filter((s) => !s.skipped).length, 0),
-    scenarios: results.map(({ exercised: _exercised, ...r }) => (r.passed ? r : { ...r, failure: failureMessage(r) })),
-    ...(coverage ? { coverage } : {}),
-  }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        passed: results.length - failed,
+        failed,
+        steps: results.reduce((n, r) => n + r.steps.filter((s) => !s.skipped).length, 0),
+        scenarios: results.map(({ exercised: _exercised, ...r }) => (r.passed ? r : { ...r, failure: failureMessage(r) })),
+        ...(coverage ? { coverage } : {}),
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }

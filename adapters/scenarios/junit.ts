@@ -51,7 +51,10 @@ function osdmSuite(results: readonly ScenarioResult[], osdm: OsdmFindings): stri
     ...checked.map((r) => {
       const found = failing(r);
       const count = found.reduce((n, s) => n + s.violations.length, 0);
-      const failure = found.length === 0 ? '' : `\n    <failure message="${count} violation${count === 1 ? '' : 's'} of OSDM 3.4" type="OsdmViolation">${xml(found.flatMap(describeOsdmStep).join('\n'))}</failure>\n  `;
+      const failure =
+        found.length === 0
+          ? ''
+          : `\n    <failure message="${count} violation${count === 1 ? '' : 's'} of OSDM 3.4" type="OsdmViolation">${xml(found.flatMap(describeOsdmStep).join('\n'))}</failure>\n  `;
       return `  <testcase classname="${xml(r.file)}" name="${xml(`OSDM 3.4: ${r.name}`)}" file="${xml(r.file)}" time="0.000">${failure}</testcase>`;
     }),
     '</testsuite>',

@@ -43,7 +43,11 @@ const parsedFixtures = new Map<string, { text: string; value: Fixtures }>();
 /** Reads and validates a scenario and the fixtures it uses; throws RuleFileError with `file:line:col` problems. */
 export function loadScenario(file: string): LoadedScenario {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new RuleFileError([`${file}:1:1: cannot read the scenario: ${readProblem(e)}`]); }
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new RuleFileError([`${file}:1:1: cannot read the scenario: ${readProblem(e)}`]);
+  }
   let own = parsedScenarios.get(file);
   if (own?.text !== text) {
     own = { text, value: parseScenario(file, text) };
@@ -62,7 +66,10 @@ export function loadScenario(file: string): LoadedScenario {
       if (cached?.text !== ftext) {
         const fsource = parseSource(shown, ftext);
         const fp = Fixtures.safeParse(fsource.data);
-        if (!fp.success) { problems.push(...zodProblems(fsource, fp.error)); return; }
+        if (!fp.success) {
+          problems.push(...zodProblems(fsource, fp.error));
+          return;
+        }
         cached = { text: ftext, value: fp.data };
         parsedFixtures.set(path, cached);
       }
@@ -87,7 +94,10 @@ function parseScenario(file: string, text: string): Omit<LoadedScenario, 'fixtur
     const isClock = raw !== null && typeof raw === 'object' && ('advance' in raw || 'at' in raw);
     const result = (isClock ? ClockStep : ApiStep).safeParse(raw);
     if (!isClock && raw !== null && typeof raw === 'object') problems.push(...bareAges(source, (raw as { body?: unknown }).body, ['steps', index, 'body']));
-    if (!result.success) { problems.push(...zodProblems(source, result.error, ['steps', index])); return []; }
+    if (!result.success) {
+      problems.push(...zodProblems(source, result.error, ['steps', index]));
+      return [];
+    }
     const { line } = source.locate(['steps', index]);
     return [{ step: result.data, at: `${file}:${line}`, index }];
   });
@@ -108,7 +118,9 @@ function bareAges(source: SourceFile, value: unknown, keys: PropertyKey[]): stri
     const here = [...keys, Array.isArray(value) ? Number(k) : k];
     if (PASSENGER_LISTS.has(k) && isAges(v)) {
       const shorthand = k === 'passengerSpecifications' ? '$passengerSpecifications' : '$passengers';
-      return [`${source.at(here)}: ${here.join('.')}: a list of ages is written { ${shorthand}: ${JSON.stringify(v).replace(/,/g, ', ')} } (passengers p1…p${(v as unknown[]).length}, docs/scenarios.md)`];
+      return [
+        `${source.at(here)}: ${here.join('.')}: a list of ages is written { ${shorthand}: ${JSON.stringify(v).replace(/,/g, ', ')} } (passengers p1…p${(v as unknown[]).length}, docs/scenarios.md)`,
+      ];
     }
     return bareAges(source, v, here);
   });

@@ -58,7 +58,15 @@ export function match(expected: unknown, actual: unknown, exact = false, path = 
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return fail('expected an object');
     const out = Object.entries(expected).flatMap(([k, e]) => match(e, (actual as Record<string, unknown>)[k], exact, path ? `${path}.${k}` : k, [...keys, k]));
     if (exact) {
-      for (const k of Object.keys(actual)) if (!(k in expected)) out.push({ path: path ? `${path}.${k}` : k, keys, expected: undefined, actual: (actual as Record<string, unknown>)[k], message: 'unexpected field (exact match)' });
+      for (const k of Object.keys(actual))
+        if (!(k in expected))
+          out.push({
+            path: path ? `${path}.${k}` : k,
+            keys,
+            expected: undefined,
+            actual: (actual as Record<string, unknown>)[k],
+            message: 'unexpected field (exact match)',
+          });
     }
     return out;
   }
@@ -73,23 +81,43 @@ function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: bo
     switch (op) {
       case '$length': {
         const n = Array.isArray(actual) || typeof actual === 'string' ? actual.length : undefined;
-        if (n === undefined) { fail('expected something with a length'); break; }
-        if (typeof arg === 'number' ? n !== arg : (arg as { min?: number; max?: number }).min! > n || n > ((arg as { max?: number }).max ?? Infinity)) fail(`length ${n} is not ${JSON.stringify(arg)}`);
+        if (n === undefined) {
+          fail('expected something with a length');
+          break;
+        }
+        if (typeof arg === 'number' ? n !== arg : (arg as { min?: number; max?: number }).min! > n || n > ((arg as { max?: number }).max ?? Infinity))
+          fail(`length ${n} is not ${JSON.stringify(arg)}`);
         break;
       }
-      case '$gte': if (!(typeof actual === 'number' && actual >= (arg as number))) fail(`expected ≥ ${String(arg)}`); break;
-      case '$gt': if (!(typeof actual === 'number' && actual > (arg as number))) fail(`expected > ${String(arg)}`); break;
-      case '$lte': if (!(typeof actual === 'number' && actual <= (arg as number))) fail(`expected ≤ ${String(arg)}`); break;
-      case '$lt': if (!(typeof actual === 'number' && actual < (arg as number))) fail(`expected < ${String(arg)}`); break;
-      case '$regex': if (!(typeof actual === 'string' && new RegExp(arg as string).test(actual))) fail(`expected to match /${String(arg)}/`); break;
+      case '$gte':
+        if (!(typeof actual === 'number' && actual >= (arg as number))) fail(`expected ≥ ${String(arg)}`);
+        break;
+      case '$gt':
+        if (!(typeof actual === 'number' && actual > (arg as number))) fail(`expected > ${String(arg)}`);
+        break;
+      case '$lte':
+        if (!(typeof actual === 'number' && actual <= (arg as number))) fail(`expected ≤ ${String(arg)}`);
+        break;
+      case '$lt':
+        if (!(typeof actual === 'number' && actual < (arg as number))) fail(`expected < ${String(arg)}`);
+        break;
+      case '$regex':
+        if (!(typeof actual === 'string' && new RegExp(arg as string).test(actual))) fail(`expected to match /${String(arg)}/`);
+        break;
       case '$contains': {
-        if (!Array.isArray(actual)) { fail('expected an array'); break; }
+        if (!Array.isArray(actual)) {
+          fail('expected an array');
+          break;
+        }
         for (const e of arg as unknown[]) if (!actual.some((a) => match(e, a, exact).length === 0)) fail(`no item matches ${JSON.stringify(e)}`);
         break;
       }
       case '$anyOrder': {
         const wanted = arg as unknown[];
-        if (!Array.isArray(actual) || actual.length !== wanted.length) { fail(`expected ${wanted.length} items in any order`); break; }
+        if (!Array.isArray(actual) || actual.length !== wanted.length) {
+          fail(`expected ${wanted.length} items in any order`);
+          break;
+        }
         const free = [...actual];
         for (const e of wanted) {
           const i = free.findIndex((a) => match(e, a, exact).length === 0);
@@ -98,7 +126,8 @@ function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: bo
         }
         break;
       }
-      default: fail(`unknown matcher ${op}`);
+      default:
+        fail(`unknown matcher ${op}`);
     }
   }
   return out;

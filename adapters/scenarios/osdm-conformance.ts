@@ -100,8 +100,13 @@ function build(file: string): OsdmConformance {
       if (!op?.responses) continue;
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
       operations.push({
-        method, template, pattern, params: (template.match(/\{/g) ?? []).length, responses: op.responses,
-        ...(op.operationId ? { operationId: op.operationId } : {}), ...(op.requestBody ? { requestBody: op.requestBody } : {}),
+        method,
+        template,
+        pattern,
+        params: (template.match(/\{/g) ?? []).length,
+        responses: op.responses,
+        ...(op.operationId ? { operationId: op.operationId } : {}),
+        ...(op.requestBody ? { requestBody: op.requestBody } : {}),
       });
     }
   }
@@ -115,7 +120,8 @@ function build(file: string): OsdmConformance {
     const content = resolved?.content as Record<string, { schema?: Schema }> | undefined;
     return content && Object.values(content).find((c) => c.schema)?.schema;
   };
-  const translated = (schema: Schema | undefined) => (schema ? { schema: rewriteRefs(convert(schema, components), '#/definitions/') as Schema, definitions } : undefined);
+  const translated = (schema: Schema | undefined) =>
+    schema ? { schema: rewriteRefs(convert(schema, components), '#/definitions/') as Schema, definitions } : undefined;
 
   const compiled = new Map<string, ValidateFunction | null>();
   const validatorOf = (op: Operation, statusKey: string): ValidateFunction | null => {
@@ -170,7 +176,8 @@ function build(file: string): OsdmConformance {
         if (status < 400) report({ operation: asked, status, pointer: '', message: 'no such operation in OSDM 3.4' });
         else {
           const validate = problem();
-          if (validate && !validate(body)) for (const e of relevant(validate.errors ?? [])) report({ operation: asked, status, pointer: e.instancePath, message: describe(e) });
+          if (validate && !validate(body))
+            for (const e of relevant(validate.errors ?? [])) report({ operation: asked, status, pointer: e.instancePath, message: describe(e) });
         }
         return found;
       }
@@ -182,7 +189,8 @@ function build(file: string): OsdmConformance {
         report({ operation, status, pointer: '', message: `status ${status} is not an answer of this operation in OSDM 3.4` });
         return found;
       }
-      if (statusKey === 'default' && status < 400) report({ operation, status, pointer: '', message: `status ${status} is not an answer of this operation in OSDM 3.4` });
+      if (statusKey === 'default' && status < 400)
+        report({ operation, status, pointer: '', message: `status ${status} is not an answer of this operation in OSDM 3.4` });
       else if (statusKey === 'default') report({ operation, status, pointer: '', message: `status ${status} is left to OSDM's default answer` });
       const validate = validatorOf(op, statusKey);
       if (!validate) {
@@ -243,7 +251,10 @@ function translate(components: Record<string, Schema>): Record<string, unknown> 
     const merged = convert(mergeAllOf(schema, components), components);
     const discriminated = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;
     const subs = discriminated ? allSubtypes(name) : [];
-    if (subs.length === 0) { definitions[name] = merged; continue; }
+    if (subs.length === 0) {
+      definitions[name] = merged;
+      continue;
+    }
     definitions[`${name}__base`] = merged;
     let dispatch: Schema = { $ref: `#/definitions/${name}__base` };
     for (const sub of subs.reverse()) {
@@ -301,7 +312,9 @@ function convert(node: unknown, components: Record<string, Schema>): unknown {
 function rewriteRefs(node: unknown, to = 'osdm#/definitions/'): unknown {
   if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, to));
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith(REF) ? to + nameOf(v) : rewriteRefs(v, to)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith(REF) ? to + nameOf(v) : rewriteRefs(v, to)]),
+  );
 }
 
 /**
@@ -310,19 +323,32 @@ function rewriteRefs(node: unknown, to = 'osdm#/definitions/'): unknown {
  */
 function readDocument(file: string): unknown {
   const { size, mtimeMs } = statSync(file);
-  const key = createHash('sha256').update(`${resolve(file)} ${size} ${mtimeMs}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(`${resolve(file)} ${size} ${mtimeMs}`)
+    .digest('hex')
+    .slice(0, 16);
   const cached = join(tmpdir(), `signalbox-osdm-${key}.json`);
   try {
     return JSON.parse(readFileSync(cached, 'utf8'));
   } catch {
     const doc = parse(readFileSync(file, 'utf8'));
     // Written whole under another name, then renamed: a parallel reader never sees half a file.
-    try { writeFileSync(`${cached}.${process.pid}`, JSON.stringify(doc)); renameSync(`${cached}.${process.pid}`, cached); } catch { /* a cache only */ }
+    try {
+      writeFileSync(`${cached}.${process.pid}`, JSON.stringify(doc));
+      renameSync(`${cached}.${process.pid}`, cached);
+    } catch {
+      /* a cache only */
+    }
     return doc;
   }
 }
 
 /** A list of known violations: one signature (signatureOf) a line; `#` comments and blank lines skipped. */
 export function readKnownViolations(file: string): Set<string> {
-  return new Set(readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+  );
 }

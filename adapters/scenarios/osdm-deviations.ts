@@ -64,7 +64,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   {
     id: 'operator-paths',
     clause: 'CONTRACT §6',
-    says: 'the operator\'s paths POST /booking and POST /bookings/{id}/fulfillment beside OSDM\'s /bookings and …/fulfillments',
+    says: "the operator's paths POST /booking and POST /bookings/{id}/fulfillment beside OSDM's /bookings and …/fulfillments",
     allows: { operations: ['POST /bookings', 'POST /bookings/{bookingId}/fulfillments'], message: /^answered at the operator's path / },
   },
   {
@@ -89,9 +89,12 @@ export const DEVIATIONS: readonly Deviation[] = [
 
 /** The deviation that allows this violation of an answer to `asked` (`METHOD /path`), if any. */
 export function deviationOf(v: Violation, asked: string): Deviation | undefined {
-  return DEVIATIONS.find(({ allows }) => allows
-    && (!allows.operations || allows.operations.includes(v.operation) || allows.operations.includes(asked))
-    && (!allows.statuses || allows.statuses.includes(v.status))
-    && (!allows.pointer || allows.pointer.test(v.pointer))
-    && allows.message.test(v.message));
+  return DEVIATIONS.find(
+    ({ allows }) =>
+      allows &&
+      (!allows.operations || allows.operations.includes(v.operation) || allows.operations.includes(asked)) &&
+      (!allows.statuses || allows.statuses.includes(v.status)) &&
+      (!allows.pointer || allows.pointer.test(v.pointer)) &&
+      allows.message.test(v.message),
+  );
 }

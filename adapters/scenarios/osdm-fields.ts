@@ -17,7 +17,13 @@ export function fieldsOsdmDoesNotDefine(osdm: OsdmConformance, method: string, p
  * Where a response schema of ours (zod, and so /openapi.json) describes a field OSDM 3.4 does not define at that
  * place for that operation and status: the schemas must agree with OSDM, not only the bodies sent.
  */
-export function responseFieldsOsdmDoesNotDefine(osdm: OsdmConformance, method: string, path: string, status: number, response: z.ZodType): string[] | undefined {
+export function responseFieldsOsdmDoesNotDefine(
+  osdm: OsdmConformance,
+  method: string,
+  path: string,
+  status: number,
+  response: z.ZodType,
+): string[] | undefined {
   const theirs = osdm.responseSchema(method, path, status);
   return theirs && fieldsBeyond(z.toJSONSchema(response, { io: 'output', unrepresentable: 'any' }) as Schema, theirs);
 }
@@ -27,9 +33,10 @@ function fieldsBeyond(ours: Schema, theirs: { schema: Schema; definitions: Recor
     let n = node;
     for (let i = 0; n && i < 20; i++) {
       if (typeof n.$ref === 'string') n = defs[n.$ref.replace(/^#\/(definitions|\$defs)\//, '')] as Schema | undefined;
-      else if (n.if && n.then) n = dispatched(n, defs); // a discriminated base: the fields of any of its subtypes
-      else if (Array.isArray(n.anyOf)) n = (n.anyOf as Schema[]).find((x) => x.type !== 'null') ?? n.anyOf[0] as Schema;
-      else if (Array.isArray(n.oneOf)) n = (n.oneOf as Schema[]).find((x) => x.type !== 'null') ?? n.oneOf[0] as Schema;
+      else if (n.if && n.then)
+        n = dispatched(n, defs); // a discriminated base: the fields of any of its subtypes
+      else if (Array.isArray(n.anyOf)) n = (n.anyOf as Schema[]).find((x) => x.type !== 'null') ?? (n.anyOf[0] as Schema);
+      else if (Array.isArray(n.oneOf)) n = (n.oneOf as Schema[]).find((x) => x.type !== 'null') ?? (n.oneOf[0] as Schema);
       else if (Array.isArray(n.allOf) && n.allOf.length === 1) n = n.allOf[0] as Schema;
       else break;
     }

@@ -45,7 +45,9 @@ export function describeOsdmStep({ step, violations }: OsdmFindings['steps'][num
 export function osdmReport(found: OsdmFindings): string {
   const lines: string[] = ['', 'OSDM 3.4 conformance', ...found.steps.flatMap(describeOsdmStep)];
   const allowed = [...found.deviations].map(([id, n]) => `${id} ×${n}`).join(', ');
-  lines.push(`  ${found.checked} responses checked: ${found.violations} violation${found.violations === 1 ? '' : 's'}`
-    + `${found.known > 0 ? `, ${found.known} known (--osdm-known)` : ''}${allowed ? `; deviations CONTRACT §4c allows: ${allowed}` : ''}`);
+  lines.push(
+    `  ${found.checked} responses checked: ${found.violations} violation${found.violations === 1 ? '' : 's'}` +
+      `${found.known > 0 ? `, ${found.known} known (--osdm-known)` : ''}${allowed ? `; deviations CONTRACT §4c allows: ${allowed}` : ''}`,
+  );
   return `${lines.join('\n')}\n`;
 }

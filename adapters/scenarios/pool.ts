@@ -86,11 +86,24 @@ async function runSafely(file: string, target: Target, options: RunOptions): Pro
     return await runScenario(file, target, options);
   } catch (e) {
     const why = e instanceof Error ? (e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message) : String(e);
-    return { file, name: file, tags: [], passed: false, problems: [`${file}: could not run against ${target.name}: ${why}`], steps: [], ms: performance.now() - started };
+    return {
+      file,
+      name: file,
+      tags: [],
+      passed: false,
+      problems: [`${file}: could not run against ${target.name}: ${why}`],
+      steps: [],
+      ms: performance.now() - started,
+    };
   }
 }
 
-function startWorker(setup: WorkerSetup, take: () => number | undefined, files: readonly string[], finish: (i: number, r: ScenarioResult, thread: number) => void): Worker {
+function startWorker(
+  setup: WorkerSetup,
+  take: () => number | undefined,
+  files: readonly string[],
+  finish: (i: number, r: ScenarioResult, thread: number) => void,
+): Worker {
   const worker = spawn(setup);
   let inFlight: number | undefined;
   const feed = () => {
@@ -99,7 +112,10 @@ function startWorker(setup: WorkerSetup, take: () => number | undefined, files: 
     else worker.postMessage({ index: inFlight, file: files[inFlight] });
   };
   worker.on('message', (reply: WorkerReply) => {
-    if (reply.type === 'result') { inFlight = undefined; finish(reply.index, reply.result, worker.threadId); }
+    if (reply.type === 'result') {
+      inFlight = undefined;
+      finish(reply.index, reply.result, worker.threadId);
+    }
     feed();
   });
   worker.on('error', (e) => {
@@ -107,7 +123,11 @@ function startWorker(setup: WorkerSetup, take: () => number | undefined, files: 
     if (inFlight === undefined) process.emitWarning(`a scenario worker thread stopped: ${e.message}; the other threads run the rest`);
     else {
       const file = files[inFlight]!;
-      finish(inFlight, { file, name: file, tags: [], passed: false, problems: [`${file}: the worker running it failed: ${e.stack ?? e.message}`], steps: [], ms: 0 }, worker.threadId);
+      finish(
+        inFlight,
+        { file, name: file, tags: [], passed: false, problems: [`${file}: the worker running it failed: ${e.stack ?? e.message}`], steps: [], ms: 0 },
+        worker.threadId,
+      );
       inFlight = undefined;
     }
   });

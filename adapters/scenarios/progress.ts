@@ -22,6 +22,8 @@ export function progressLine(total: number, stream: NodeJS.WriteStream = process
       const width = stream.columns ?? 80;
       stream.write(`\r\x1b[K${line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
     },
-    end() { stream.write('\r\x1b[K'); },
+    end() {
+      stream.write('\r\x1b[K');
+    },
   };
 }

@@ -63,7 +63,8 @@ export function describeStep(step: StepResult): string[] {
     add(6, `${m.path}: ${m.message}${m.at ? `  (${m.at})` : ''}`);
     for (const l of describeDifference(m.expected, m.actual)) add(8, l);
   }
-  if (step.response && step.mismatches.length > 0) add(6, `response ${step.response.status}: ${step.response.body === undefined ? '(empty)' : compact(step.response.body, 500)}`);
+  if (step.response && step.mismatches.length > 0)
+    add(6, `response ${step.response.status}: ${step.response.body === undefined ? '(empty)' : compact(step.response.body, 500)}`);
   if (step.traces) add(6, step.traces.length === 0 ? 'rule traces: no decision was made' : ['rule traces:', ...describeTraces(step.traces)].join('\n  '));
   if (step.tracesUnavailable) add(6, `rule traces: not available: ${step.tracesUnavailable}`);
   return lines;

@@ -37,7 +37,10 @@ export async function runScenario(file: string, target: Target, options: RunOpti
     let failed = false;
     for (const { step, at, index } of loaded.steps) {
       const name = stepName(step);
-      if (failed) { steps.push({ name, at, passed: false, skipped: true, mismatches: [], ms: 0 }); continue; }
+      if (failed) {
+        steps.push({ name, at, passed: false, skipped: true, mismatches: [], ms: 0 });
+        continue;
+      }
       const t0 = performance.now();
       let result: StepResult;
       try {
@@ -52,8 +55,14 @@ export async function runScenario(file: string, target: Target, options: RunOpti
     await session.close();
   }
   return {
-    file, name: scenario.name, tags: scenario.tags, passed: steps.every((s) => s.passed), problems: [], steps,
-    ...(exercised ? { exercised } : {}), ms: performance.now() - started,
+    file,
+    name: scenario.name,
+    tags: scenario.tags,
+    passed: steps.every((s) => s.passed),
+    problems: [],
+    steps,
+    ...(exercised ? { exercised } : {}),
+    ms: performance.now() - started,
   };
 }
 

@@ -39,19 +39,28 @@ function build(schema: z.ZodType): Test | null {
       const parts = checks.map(stringCheck);
       if (parts.some((p) => p === null)) return null;
       if (parts.length === 0) return (v) => typeof v === 'string';
-      if (parts.length === 1) { const p = parts[0]!; return (v) => typeof v === 'string' && p(v); }
+      if (parts.length === 1) {
+        const p = parts[0]!;
+        return (v) => typeof v === 'string' && p(v);
+      }
       return (v) => typeof v === 'string' && parts.every((p) => p!(v));
     }
     case 'number': {
       const parts = checks.map(numberCheck);
       if (parts.some((p) => p === null)) return null;
-      if (parts.length === 1) { const p = parts[0]!; return (v) => typeof v === 'number' && Number.isFinite(v) && p(v); }
+      if (parts.length === 1) {
+        const p = parts[0]!;
+        return (v) => typeof v === 'number' && Number.isFinite(v) && p(v);
+      }
       return (v) => typeof v === 'number' && Number.isFinite(v) && parts.every((p) => p!(v));
     }
-    case 'boolean': return checks.length ? null : (v) => typeof v === 'boolean';
-    case 'undefined': return (v) => v === undefined;
+    case 'boolean':
+      return checks.length ? null : (v) => typeof v === 'boolean';
+    case 'undefined':
+      return (v) => v === undefined;
     case 'unknown':
-    case 'any': return () => true;
+    case 'any':
+      return () => true;
     case 'literal': {
       const values = def['values'] as unknown[];
       return (v) => values.includes(v);
@@ -69,7 +78,8 @@ function build(schema: z.ZodType): Test | null {
       const t = inner('innerType');
       return t && ((v) => v === null || t(v));
     }
-    case 'readonly': return inner('innerType');
+    case 'readonly':
+      return inner('innerType');
     case 'array': {
       const element = inner('element');
       const sizes = checks.map(sizeCheck);
@@ -91,8 +101,10 @@ function build(schema: z.ZodType): Test | null {
       if (!key || !value || checks.length) return null;
       return (v) => isPlainObject(v) && Object.entries(v).every(([k, x]) => key(k) && value(x));
     }
-    case 'object': return checks.length ? null : objectTest(def);
-    default: return null;
+    case 'object':
+      return checks.length ? null : objectTest(def);
+    default:
+      return null;
   }
 }
 
@@ -103,7 +115,8 @@ function objectTest(def: Def): Test | null {
   if (fields.some(([, t]) => t === null)) return null;
   const catchall = def['catchall'] as z.ZodType | undefined;
   const catchallType = catchall && (catchall as unknown as { _zod: { def: Def } })._zod.def.type;
-  const extra = catchall === undefined || catchallType === 'unknown' || catchallType === 'any' ? 'allow' : catchallType === 'never' ? 'refuse' : testOf(catchall);
+  const extra =
+    catchall === undefined || catchallType === 'unknown' || catchallType === 'any' ? 'allow' : catchallType === 'never' ? 'refuse' : testOf(catchall);
   if (extra === null) return null;
   const keys = fields.map(([k]) => k);
   const tests = fields.map(([, t]) => t!);
@@ -122,7 +135,10 @@ function objectTest(def: Def): Test | null {
 function stringCheck(c: CheckDef): ((v: string) => boolean) | null {
   if (c.check === 'string_format' && c.format === 'regex' && c.pattern) {
     const pattern = c.pattern;
-    return (v) => { pattern.lastIndex = 0; return pattern.test(v); };
+    return (v) => {
+      pattern.lastIndex = 0;
+      return pattern.test(v);
+    };
   }
   if (c.check === 'min_length' || c.check === 'max_length' || c.check === 'length_equals') {
     const size = sizeCheck(c);

@@ -45,13 +45,15 @@ export const ApiStep = z
   })
   .refine((s) => methods.filter((m) => s[m] !== undefined).length === 1, { message: 'a step names exactly one of get, post, patch, put, delete' });
 
-export const ClockStep = z.strictObject({
-  name: z.string().optional(),
-  /** Move the clock forward by an ISO 8601 duration (PT61M, P1D). */
-  advance: IsoDuration.optional(),
-  /** Set the clock to an instant. */
-  at: Instant.optional(),
-}).refine((s) => (s.advance === undefined) !== (s.at === undefined), { message: 'a clock step has either advance or at' });
+export const ClockStep = z
+  .strictObject({
+    name: z.string().optional(),
+    /** Move the clock forward by an ISO 8601 duration (PT61M, P1D). */
+    advance: IsoDuration.optional(),
+    /** Set the clock to an instant. */
+    at: Instant.optional(),
+  })
+  .refine((s) => (s.advance === undefined) !== (s.at === undefined), { message: 'a clock step has either advance or at' });
 
 export type ApiStep = z.infer<typeof ApiStep>;
 export type ClockStep = z.infer<typeof ClockStep>;

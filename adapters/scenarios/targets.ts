@@ -39,7 +39,11 @@ export interface Target {
 function parseBody(text: string, contentType: string | undefined): unknown {
   if (text === '') return undefined;
   if (contentType?.includes('json')) {
-    try { return JSON.parse(text); } catch { return text; }
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
   }
   return text;
 }
@@ -64,10 +68,14 @@ export function inProcess(engine: Engine): Target {
     let ids = sequentialIds();
     const app = await buildServer({ engine, store, clock, ids: { next: (kind) => ids.next(kind) }, sandbox: true, jwtSecret: IN_PROCESS_JWT_SECRET });
     const state: { traces?: readonly DecisionTrace[] } = {};
-    app.addHook('onResponse', async (request) => { state.traces = request.traces; });
+    app.addHook('onResponse', async (request) => {
+      state.traces = request.traces;
+    });
     await app.ready();
     return {
-      app, clock, state,
+      app,
+      clock,
+      state,
       async reset(start: string) {
         await store.reset();
         clock.set!(new Date(start));
@@ -89,9 +97,15 @@ export function inProcess(engine: Engine): Target {
           const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
           return { status: res.statusCode, headers, body: parseBody(res.body, headers['content-type']), traces: state.traces ?? [] };
         },
-        async setClock(instant) { clock.set!(new Date(instant)); },
-        async advanceClock(iso) { clock.advance!(iso); },
-        async close() { idle.push(server); },
+        async setClock(instant) {
+          clock.set!(new Date(instant));
+        },
+        async advanceClock(iso) {
+          clock.advance!(iso);
+        },
+        async close() {
+          idle.push(server);
+        },
       };
     },
   };
@@ -110,13 +124,17 @@ export function live(baseUrl: string, options: { reset?: boolean } = {}): Target
       throw new StepError(`${base} cannot be reached: ${e.cause instanceof Error ? e.cause.message : e.message}`);
     });
     const headers: Record<string, string> = {};
-    res.headers.forEach((v, k) => { headers[k] = v; });
+    res.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
     return { status: res.status, headers, body: parseBody(await res.text(), headers['content-type']) };
   };
   const clockCall = async (body: unknown) => {
     const res = await send({ method: 'POST', path: '/sandbox/clock', headers: { 'content-type': 'application/json' }, body });
-    if (res.status === 404) throw new StepError('the target has no sandbox clock (POST /sandbox/clock answered 404): start it with --sandbox to run scenarios with clock steps');
-    if (res.status !== 200) throw new StepError(`the target's sandbox clock refused the change: POST /sandbox/clock answered ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status === 404)
+      throw new StepError('the target has no sandbox clock (POST /sandbox/clock answered 404): start it with --sandbox to run scenarios with clock steps');
+    if (res.status !== 200)
+      throw new StepError(`the target's sandbox clock refused the change: POST /sandbox/clock answered ${res.status} ${JSON.stringify(res.body)}`);
   };
   const traces = async (requestId: string, sandbox: boolean): Promise<TraceLookup> => {
     if (!sandbox) return { unavailable: 'the target has no sandbox: start it with --sandbox to see the rule traces' };
@@ -129,7 +147,10 @@ export function live(baseUrl: string, options: { reset?: boolean } = {}): Target
     name: base,
     async open(start) {
       // The scenario's start time, where the server has a sandbox clock; clock steps insist on one.
-      const sandbox = await clockCall({ now: start, freeze: true }).then(() => true, () => false);
+      const sandbox = await clockCall({ now: start, freeze: true }).then(
+        () => true,
+        () => false,
+      );
       // --reset: the scenario starts from an empty store, as it does in-process (places on a train, for one).
       if (options.reset) {
         const res = await send({ method: 'POST', path: '/sandbox/reset', headers: {} });

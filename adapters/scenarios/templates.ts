@@ -65,9 +65,12 @@ export function expand(value: unknown, vars: Readonly<Record<string, unknown>>, 
           if (!purchaser) throw new TemplateError(`no purchaser "${String(arg)}" in the fixtures${known(fixtures.purchasers)}`, here);
           return expand(structuredClone(purchaser), vars, fixtures, here);
         }
-        case '$passengers': return group(fixtures, arg, here).map(anonymous);
-        case '$passengerSpecifications': return group(fixtures, arg, here).map(({ age: _age, ...p }) => p);
-        case '$passengerRefs': return group(fixtures, arg, here).map((p) => p['externalRef']);
+        case '$passengers':
+          return group(fixtures, arg, here).map(anonymous);
+        case '$passengerSpecifications':
+          return group(fixtures, arg, here).map(({ age: _age, ...p }) => p);
+        case '$passengerRefs':
+          return group(fixtures, arg, here).map((p) => p['externalRef']);
       }
     }
     return Object.fromEntries(entries.map(([k, v]) => [k, expand(v, vars, fixtures, [...keys, k])]));
@@ -78,7 +81,10 @@ export function expand(value: unknown, vars: Readonly<Record<string, unknown>>, 
 function lookup(vars: Readonly<Record<string, unknown>>, name: string, keys: Keys): unknown {
   if (!(name in vars)) {
     const saved = Object.keys(vars);
-    throw new TemplateError(`\${${name}} was not saved by an earlier step (${saved.length === 0 ? 'nothing was saved yet' : `saved so far: ${saved.join(', ')}`})`, keys);
+    throw new TemplateError(
+      `\${${name}} was not saved by an earlier step (${saved.length === 0 ? 'nothing was saved yet' : `saved so far: ${saved.join(', ')}`})`,
+      keys,
+    );
   }
   return vars[name];
 }
@@ -86,7 +92,10 @@ function lookup(vars: Readonly<Record<string, unknown>>, name: string, keys: Key
 /** Reads `offers[0].offerId` or `booking.fulfillments[0].id` out of a response body. */
 export function pick(body: unknown, path: string): unknown {
   let current: unknown = body;
-  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)) {
+  for (const part of path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean)) {
     if (current === null || typeof current !== 'object') return undefined;
     current = (current as Record<string, unknown>)[part];
   }

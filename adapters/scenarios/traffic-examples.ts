@@ -18,16 +18,17 @@ const telling = (body: unknown) => !!body && typeof body === 'object' && Object.
  */
 export function examplesFrom(results: readonly ScenarioResult[]): Examples {
   const best = new Map<string, { request?: unknown; body: unknown; score: number }>();
-  for (const r of results) for (const step of r.steps) {
-    if (!step.request || !step.response || step.response.body === undefined) continue;
-    const key = operationOf(step.request.method, step.request.path);
-    if (!key) continue;
-    const { status, body } = step.response;
-    const score = (telling(body) ? 0 : 1e9) + size(body);
-    const slot = `${key}\n${status}`;
-    const known = best.get(slot);
-    if (!known || score < known.score) best.set(slot, { request: step.request.body, body, score });
-  }
+  for (const r of results)
+    for (const step of r.steps) {
+      if (!step.request || !step.response || step.response.body === undefined) continue;
+      const key = operationOf(step.request.method, step.request.path);
+      if (!key) continue;
+      const { status, body } = step.response;
+      const score = (telling(body) ? 0 : 1e9) + size(body);
+      const slot = `${key}\n${status}`;
+      const known = best.get(slot);
+      if (!known || score < known.score) best.set(slot, { request: step.request.body, body, score });
+    }
   const examples: Examples = {};
   for (const [slot, { request, body }] of [...best].sort(([a], [b]) => a.localeCompare(b))) {
     const [key, status] = slot.split('\n') as [string, string];

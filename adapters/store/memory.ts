@@ -1,4 +1,15 @@
-import { passesOfBooking, passUsesOf, soldPassEntries, soldPassKeysOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type SoldPass, type TrainHoldings } from '../../engine/index.ts';
+import {
+  passesOfBooking,
+  passUsesOf,
+  soldPassEntries,
+  soldPassKeysOf,
+  trainHoldingsOf,
+  trainKeysOfBooking,
+  type Booking,
+  type PassUse,
+  type SoldPass,
+  type TrainHoldings,
+} from '../../engine/index.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
@@ -39,8 +50,12 @@ export function memoryStore(): Store {
   };
   return {
     kind: 'memory',
-    async putOffers(list) { offers.put(list); },
-    async getOffers(ids) { return offers.get(ids); },
+    async putOffers(list) {
+      offers.put(list);
+    },
+    async getOffers(ids) {
+      return offers.get(ids);
+    },
     async getBooking(id): Promise<VersionedBooking | undefined> {
       const b = bookings.get(id);
       return b ? { booking: JSON.parse(b.data) as Booking, version: b.version } : undefined;

@@ -75,7 +75,14 @@ export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
       return out;
     },
     /** What the quotes' text takes, two bytes a character. */
-    get bytes() { return bytes; },
-    clear() { offers.clear(); order = []; head = 0; bytes = 0; },
+    get bytes() {
+      return bytes;
+    },
+    clear() {
+      offers.clear();
+      order = [];
+      head = 0;
+      bytes = 0;
+    },
   };
 }

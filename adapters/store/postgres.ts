@@ -1,5 +1,17 @@
 import pg from 'pg';
-import { passesOfBooking, passUsesOf, soldPassEntries, soldPassKeysOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import {
+  passesOfBooking,
+  passUsesOf,
+  soldPassEntries,
+  soldPassKeysOf,
+  trainHoldingsOf,
+  trainKeysOfBooking,
+  type Booking,
+  type PassUse,
+  type SoldPass,
+  type StoredOffer,
+  type TrainHoldings,
+} from '../../engine/index.ts';
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -179,7 +191,9 @@ export async function postgresStore(url: string): Promise<Store> {
         for (const key of [...new Set(keys)].sort()) await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', [TRAIN_LOCK_SPACE, key]);
         return await work();
       } finally {
-        await client.query('SELECT pg_advisory_unlock_all()').catch((e: Error) => { broken = e; });
+        await client.query('SELECT pg_advisory_unlock_all()').catch((e: Error) => {
+          broken = e;
+        });
         client.release(broken);
       }
     },
@@ -222,7 +236,11 @@ async function createSchema(pool: pg.Pool): Promise<void> {
       const { rows } = await client.query<{ data: Booking }>('SELECT data FROM bookings');
       for (const { data } of rows) {
         for (const h of trainHoldingsOf(data)) {
-          await client.query('INSERT INTO train_holdings (train_key, booking_id, data) VALUES ($1, $2, $3::json) ON CONFLICT DO NOTHING', [h.train, h.bookingId, JSON.stringify(h)]);
+          await client.query('INSERT INTO train_holdings (train_key, booking_id, data) VALUES ($1, $2, $3::json) ON CONFLICT DO NOTHING', [
+            h.train,
+            h.bookingId,
+            JSON.stringify(h),
+          ]);
         }
       }
     }

@@ -2,7 +2,19 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { passesOfBooking, passUsesOf, soldPassEntries, soldPassKeysOf, trainHoldingsOf, trainKeysOfBooking, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import {
+  passesOfBooking,
+  passUsesOf,
+  soldPassEntries,
+  soldPassKeysOf,
+  trainHoldingsOf,
+  trainKeysOfBooking,
+  type Booking,
+  type PassUse,
+  type SoldPass,
+  type StoredOffer,
+  type TrainHoldings,
+} from '../../engine/index.ts';
 import { decodeBooking, LEVEL } from './booking-rows.ts';
 import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
 
@@ -33,9 +45,7 @@ interface BookingWrite {
 }
 
 type WriterMessage =
-  | { kind: 'written'; results: Array<[number, 'ok' | 'conflict' | 'failed', string?]> }
-  | { kind: 'reset-done'; id: number }
-  | { kind: 'closed' };
+  { kind: 'written'; results: Array<[number, 'ok' | 'conflict' | 'failed', string?]> } | { kind: 'reset-done'; id: number } | { kind: 'closed' };
 
 /** A booking and its index rows: fulfillments, what it holds per train, what each of its travel passes pays for. */
 function writeOf(b: Booking, version?: number): BookingWrite {
@@ -45,7 +55,10 @@ function writeOf(b: Booking, version?: number): BookingWrite {
   const usedPasses = [...new Set(uses.map((u) => u.pass))];
   const sold = soldPassEntries(b);
   return {
-    id: b.id, owner: b.owner, ...(version === undefined ? {} : { version }), json: JSON.stringify(b),
+    id: b.id,
+    owner: b.owner,
+    ...(version === undefined ? {} : { version }),
+    json: JSON.stringify(b),
     fulfillmentIds: b.fulfillments.map((f) => f.id),
     holdings: held.map((h) => [h.train, JSON.stringify(h)]),
     freed: trainKeysOfBooking(b).filter((k) => !trains.has(k)),
@@ -178,17 +191,24 @@ export function sqliteStore(path: string): Store {
     recent.set(id, { json, version });
     if (recent.size > RECENT_BOOKINGS) recent.delete(recent.keys().next().value!);
   };
-  const write = (b: Booking, version?: number) => new Promise<void>((done, failed) => {
-    if (broken) return failed(broken);
-    const id = ++nextId;
-    const booking = writeOf(b, version);
-    pending.set(id, {
-      done: () => { remember(b.id, booking.json, (version ?? 0) + 1); done(); },
-      failed: (e) => { recent.delete(b.id); failed(e); },
-      bookingId: b.id,
+  const write = (b: Booking, version?: number) =>
+    new Promise<void>((done, failed) => {
+      if (broken) return failed(broken);
+      const id = ++nextId;
+      const booking = writeOf(b, version);
+      pending.set(id, {
+        done: () => {
+          remember(b.id, booking.json, (version ?? 0) + 1);
+          done();
+        },
+        failed: (e) => {
+          recent.delete(b.id);
+          failed(e);
+        },
+        bookingId: b.id,
+      });
+      writer.postMessage({ kind: 'write', id, booking });
     });
-    writer.postMessage({ kind: 'write', id, booking });
-  });
 
   return {
     kind: `sqlite:${path}`,
@@ -217,10 +237,18 @@ export function sqliteStore(path: string): Store {
     },
     insertBooking: (b) => write(b),
     updateBooking: (b, version) => write(b, version),
-    async bookingOfFulfillment(id) { return selectFulfillment.get(id)?.booking_id; },
-    async holdingsOnTrain(key) { return selectHoldings.all(key).map((row) => JSON.parse(row.data) as TrainHoldings); },
-    async passUses(pass) { return selectPassUses.all(pass).flatMap((row) => JSON.parse(row.data) as PassUse[]); },
-    async soldPasses(key) { return selectSoldPasses.all(key).map((row) => JSON.parse(row.data) as SoldPass); },
+    async bookingOfFulfillment(id) {
+      return selectFulfillment.get(id)?.booking_id;
+    },
+    async holdingsOnTrain(key) {
+      return selectHoldings.all(key).map((row) => JSON.parse(row.data) as TrainHoldings);
+    },
+    async passUses(pass) {
+      return selectPassUses.all(pass).flatMap((row) => JSON.parse(row.data) as PassUse[]);
+    },
+    async soldPasses(key) {
+      return selectSoldPasses.all(key).map((row) => JSON.parse(row.data) as SoldPass);
+    },
     async reset() {
       if (broken) throw broken;
       pendingQuotes.clear();

@@ -46,10 +46,12 @@ export async function runCorpus(engine: Engine, paths: string[], fixtures: strin
   const tracesOf = (file: string, at: string) => answered.get(file)?.find((a) => a.step?.at === at)?.result.traces;
   const m = coverageMatrix(results, engine);
   const unreachable = unreachableRows(fixtures);
-  const rows = m.decisions.flatMap((d) => d.rows.map((r) => {
-    const why = unreachable[`${d.decision}#${r.row}`];
-    return { decision: d.decision, row: r.row, at: r.at, by: r.by, ...(why ? { unreachable: why } : {}) };
-  }));
+  const rows = m.decisions.flatMap((d) =>
+    d.rows.map((r) => {
+      const why = unreachable[`${d.decision}#${r.row}`];
+      return { decision: d.decision, row: r.row, at: r.at, by: r.by, ...(why ? { unreachable: why } : {}) };
+    }),
+  );
   return {
     passed: results.filter((r) => r.passed).length,
     failed: results.filter((r) => !r.passed).length,
@@ -59,17 +61,19 @@ export async function runCorpus(engine: Engine, paths: string[], fixtures: strin
       tags: r.tags,
       passed: r.passed,
       problems: r.problems,
-      steps: r.steps.map((s) => ({ s, traces: tracesOf(r.file, s.at) ?? s.traces })).map(({ s, traces }) => ({
-        name: s.name,
-        at: s.at,
-        passed: s.passed,
-        ...(s.skipped ? { skipped: true } : {}),
-        ...(s.request ? { request: { method: s.request.method, path: s.request.path } } : {}),
-        ...(s.response ? { status: s.response.status } : {}),
-        ...(s.error ? { error: s.error } : {}),
-        mismatches: s.mismatches.map((x) => ({ path: x.path, expected: x.expected, actual: x.actual, message: x.message, ...(x.at ? { at: x.at } : {}) })),
-        ...(traces ? { traces: traces.map((t) => ({ ...t, facts: { ...t.facts }, fired: [...t.fired] })) } : {}),
-      })),
+      steps: r.steps
+        .map((s) => ({ s, traces: tracesOf(r.file, s.at) ?? s.traces }))
+        .map(({ s, traces }) => ({
+          name: s.name,
+          at: s.at,
+          passed: s.passed,
+          ...(s.skipped ? { skipped: true } : {}),
+          ...(s.request ? { request: { method: s.request.method, path: s.request.path } } : {}),
+          ...(s.response ? { status: s.response.status } : {}),
+          ...(s.error ? { error: s.error } : {}),
+          mismatches: s.mismatches.map((x) => ({ path: x.path, expected: x.expected, actual: x.actual, message: x.message, ...(x.at ? { at: x.at } : {}) })),
+          ...(traces ? { traces: traces.map((t) => ({ ...t, facts: { ...t.facts }, fired: [...t.fired] })) } : {}),
+        })),
     })),
     coverage: { scenarios: files, rows, unexercised: rows.filter((r) => r.by.length === 0 && !r.unreachable).map((r) => `${r.decision}#${r.row}`) },
   };

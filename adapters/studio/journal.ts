@@ -15,8 +15,17 @@ const SHOWN_HEADERS = ['accept', 'accept-language', 'content-type', 'requestor',
 const BODY_CHARACTERS = 100_000;
 
 interface Raw {
-  id: string; at: string; method: string; url: string; status: number; ms: number;
-  headers: Record<string, string>; body: unknown; contentType?: string; payload: unknown; traces: readonly DecisionTrace[];
+  id: string;
+  at: string;
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  headers: Record<string, string>;
+  body: unknown;
+  contentType?: string;
+  payload: unknown;
+  traces: readonly DecisionTrace[];
 }
 
 export interface RequestJournal {
@@ -37,21 +46,44 @@ export function recordRequests(app: FastifyInstance, size: () => number, now: ()
     }
     const type = reply.getHeader('content-type');
     ring.push({
-      id: request.id, at: now().toISOString(), method: request.method, url, status: reply.statusCode, ms: reply.elapsedTime,
-      headers, body: withoutSecret(request.body), ...(typeof type === 'string' ? { contentType: type } : {}), payload, traces: request.traces ?? [],
+      id: request.id,
+      at: now().toISOString(),
+      method: request.method,
+      url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+      headers,
+      body: withoutSecret(request.body),
+      ...(typeof type === 'string' ? { contentType: type } : {}),
+      payload,
+      traces: request.traces ?? [],
     });
     const max = size();
     if (ring.length > max) ring.splice(0, ring.length - max);
     return payload;
   });
   return {
-    get size() { return size(); },
-    list: () => ring.slice().reverse().map((r) => ({
-      id: r.id, at: r.at, method: r.method, url: r.url, status: r.status, ms: Math.round(r.ms * 10) / 10,
-      request: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) },
-      response: { ...(r.contentType ? { contentType: r.contentType } : {}), ...(typeof r.payload === 'string' ? { body: readable(r.payload, r.contentType) } : {}) },
-      traces: [...r.traces],
-    })),
+    get size() {
+      return size();
+    },
+    list: () =>
+      ring
+        .slice()
+        .reverse()
+        .map((r) => ({
+          id: r.id,
+          at: r.at,
+          method: r.method,
+          url: r.url,
+          status: r.status,
+          ms: Math.round(r.ms * 10) / 10,
+          request: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) },
+          response: {
+            ...(r.contentType ? { contentType: r.contentType } : {}),
+            ...(typeof r.payload === 'string' ? { body: readable(r.payload, r.contentType) } : {}),
+          },
+          traces: [...r.traces],
+        })),
   };
 }
 

@@ -3,8 +3,19 @@ import { basename, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import {
-  boundaryCasesOf, createEngine, defaultRulesDir, factCatalogue, FactsError, loadRules, phrase, readRuleSources, RuleViolation,
-  type DecisionName, type Engine, type Requestor, type RuleSet,
+  boundaryCasesOf,
+  createEngine,
+  defaultRulesDir,
+  factCatalogue,
+  FactsError,
+  loadRules,
+  phrase,
+  readRuleSources,
+  RuleViolation,
+  type DecisionName,
+  type Engine,
+  type Requestor,
+  type RuleSet,
 } from '../../engine/index.ts';
 import { parseRequest } from '../../engine/rules/validate.ts';
 import { DEMO_SECRETS } from '../cli/demo.ts';
@@ -82,7 +93,8 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     // Any deeper path is the page (its script reads the fragment), but an endpoint that is not here is not.
-    if (request.url.startsWith('/studio/api/')) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${request.url.split('?')[0]}` });
+    if (request.url.startsWith('/studio/api/'))
+      throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${request.url.split('?')[0]}` });
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', studioPage.csp).send(studioPage.html);
   };
   app.get('/', own, page);
@@ -96,9 +108,16 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
   app.get('/api/mode', own, async () => ({ edit: editable, sandbox: options.sandbox, scenarios: scenarios() }));
 
   // ---------------------------------------------------------------- browse
-  app.get('/api/decisions', own, async () => Object.values(app.engine.rules.decisions).map((d) => ({
-    decision: d.name, title: d.title, file: d.file, ...(d.spec ? { spec: d.spec } : {}), hitPolicy: d.hitPolicy, rows: d.rows.length,
-  })));
+  app.get('/api/decisions', own, async () =>
+    Object.values(app.engine.rules.decisions).map((d) => ({
+      decision: d.name,
+      title: d.title,
+      file: d.file,
+      ...(d.spec ? { spec: d.spec } : {}),
+      hitPolicy: d.hitPolicy,
+      rows: d.rows.length,
+    })),
+  );
   app.get<Decision>('/api/decisions/:decision', own, async (request) => {
     const decision = decisionOf(request.params.decision);
     return tableOf(app.engine.rules, decision, fileOf(app.engine.rules, decision).text);
@@ -134,7 +153,11 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
         cases.push(...(list as Array<Record<string, unknown>>));
       }
     } catch (e) {
-      throw new RuleViolation('86001', { reason: phrase('field-invalid', { field: given.csv?.trim() ? 'csv' : 'yaml', problem: (e as Error).message.split('\n')[0]! }) }, [{ requestPointer: given.csv?.trim() ? '#/csv' : '#/yaml' }]);
+      throw new RuleViolation(
+        '86001',
+        { reason: phrase('field-invalid', { field: given.csv?.trim() ? 'csv' : 'yaml', problem: (e as Error).message.split('\n')[0]! }) },
+        [{ requestPointer: given.csv?.trim() ? '#/csv' : '#/yaml' }],
+      );
     }
     if (given.boundaries) cases.push(...boundaryCasesOf(engine.rules, decision));
     cases = cases.slice(0, MOST_CASES);
@@ -147,7 +170,9 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
     const body = offersRequestOf(fixtures, asked, now);
     const requestor: Requestor = { client: 'studio', salesApplication: asked.salesApplication, salesUnitCode: 'STUDIO', language: request.language };
     if (!app.engine.rules.salesApplications.has(asked.salesApplication)) {
-      throw new RuleViolation('86001', { reason: phrase('field-invalid', { field: 'salesApplication', problem: asked.salesApplication }) }, [{ requestPointer: '#/salesApplication' }]);
+      throw new RuleViolation('86001', { reason: phrase('field-invalid', { field: 'salesApplication', problem: asked.salesApplication }) }, [
+        { requestPointer: '#/salesApplication' },
+      ]);
     }
     try {
       // On a sandbox the offers are stored, so their seat maps can be drawn; elsewhere nothing is kept.
@@ -181,7 +206,11 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
     // `check` words its problems in English only: the Problem counts them, POST …/check places each at its cell.
     if (!x.rules) {
       const cells = new Set(x.problems.filter((p) => p.row !== undefined).map((p) => `#/rows/${p.row}${p.cell ? `/${p.cell.replace('.', '/')}` : ''}`));
-      throw new RuleViolation('X_RULES_REFUSED', { count: x.problems.length }, [...cells].map((requestPointer) => ({ requestPointer })));
+      throw new RuleViolation(
+        'X_RULES_REFUSED',
+        { count: x.problems.length },
+        [...cells].map((requestPointer) => ({ requestPointer })),
+      );
     }
     if (x.changed) {
       writeFileSync(x.path, x.text);

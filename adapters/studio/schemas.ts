@@ -34,8 +34,10 @@ export const DecisionTable = z.object({
   hitPolicy: z.enum(['unique', 'first', 'collect']),
   columns: z.object({ when: z.array(z.string()), then: z.array(z.string()) }),
   rows: z.array(TableRow),
-  examples: z.array(z.object({ given: z.record(z.string(), z.unknown()), expect: z.unknown(), at: z.string() })).describe('The table\'s own examples, which `check` runs.'),
-  version: z.string().describe('Names the file\'s text as read; an edit that gives it is refused if the file changed since.'),
+  examples: z
+    .array(z.object({ given: z.record(z.string(), z.unknown()), expect: z.unknown(), at: z.string() }))
+    .describe("The table's own examples, which `check` runs."),
+  version: z.string().describe("Names the file's text as read; an edit that gives it is refused if the file changed since."),
   facts: z.array(FactField).describe('The fact catalogue of the decision: what a row may test, and what "try" asks for.'),
 });
 
@@ -64,34 +66,49 @@ export const ScenarioRunRequest = z.strictObject({
   tag: z.string().max(100).optional().describe('Only the scenarios with this tag; all of them without.'),
 });
 
-const Trace = z.object({ decision: z.string(), file: z.string(), hitPolicy: z.string(), facts: z.record(z.string(), z.unknown()), fired: z.array(z.object({ row: z.string(), at: z.string() })) });
+const Trace = z.object({
+  decision: z.string(),
+  file: z.string(),
+  hitPolicy: z.string(),
+  facts: z.record(z.string(), z.unknown()),
+  fired: z.array(z.object({ row: z.string(), at: z.string() })),
+});
 export const ScenarioRun = z.object({
   passed: z.number().int(),
   failed: z.number().int(),
-  scenarios: z.array(z.object({
-    file: z.string(),
-    name: z.string(),
-    tags: z.array(z.string()),
-    passed: z.boolean(),
-    problems: z.array(z.string()),
-    steps: z.array(z.object({
+  scenarios: z.array(
+    z.object({
+      file: z.string(),
       name: z.string(),
-      at: z.string(),
+      tags: z.array(z.string()),
       passed: z.boolean(),
-      skipped: z.boolean().optional(),
-      request: z.object({ method: z.string(), path: z.string() }).optional(),
-      status: z.number().int().optional(),
-      error: z.string().optional(),
-      mismatches: z.array(z.object({ path: z.string(), expected: z.unknown(), actual: z.unknown(), message: z.string(), at: z.string().optional() })),
-      traces: z.array(Trace).optional(),
-    })),
-  })),
+      problems: z.array(z.string()),
+      steps: z.array(
+        z.object({
+          name: z.string(),
+          at: z.string(),
+          passed: z.boolean(),
+          skipped: z.boolean().optional(),
+          request: z.object({ method: z.string(), path: z.string() }).optional(),
+          status: z.number().int().optional(),
+          error: z.string().optional(),
+          mismatches: z.array(z.object({ path: z.string(), expected: z.unknown(), actual: z.unknown(), message: z.string(), at: z.string().optional() })),
+          traces: z.array(Trace).optional(),
+        }),
+      ),
+    }),
+  ),
   coverage: z.object({
     scenarios: z.array(z.string()).describe('The files run, the columns of the matrix.'),
-    rows: z.array(z.object({
-      decision: z.string(), row: z.string(), at: z.string(), by: z.array(z.string()),
-      unreachable: z.string().optional().describe('Why no scenario can exercise the row, where the corpus lists it so.'),
-    })),
+    rows: z.array(
+      z.object({
+        decision: z.string(),
+        row: z.string(),
+        at: z.string(),
+        by: z.array(z.string()),
+        unreachable: z.string().optional().describe('Why no scenario can exercise the row, where the corpus lists it so.'),
+      }),
+    ),
     unexercised: z.array(z.string()).describe('`decision#row` of every row no scenario run exercised, those listed as unreachable left out.'),
   }),
 });
@@ -120,20 +137,31 @@ export const SeatQuery = z.strictObject({
 export const SeatMaps = z.object({
   contextType: z.enum(['OFFER', 'BOOKING']),
   contextId: z.string(),
-  legs: z.array(z.object({
-    legId: z.string(),
-    reservationId: z.string(),
-    held: z.array(z.object({ coach: z.string(), place: z.string() })).describe('The places this booking holds on the leg.'),
-    coaches: z.array(z.object({ number: z.string(), svg: z.string().describe('An SVG document.') })),
-  })),
+  legs: z.array(
+    z.object({
+      legId: z.string(),
+      reservationId: z.string(),
+      held: z.array(z.object({ coach: z.string(), place: z.string() })).describe('The places this booking holds on the leg.'),
+      coaches: z.array(z.object({ number: z.string(), svg: z.string().describe('An SVG document.') })),
+    }),
+  ),
 });
 
 export const OffersTry = z.strictObject({
-  trip: z.string().min(1).max(100).describe('The name of a trip in the scenarios\' fixtures (GET /studio/api/trips).'),
-  passengers: z.array(z.strictObject({
-    age: z.number().int().min(0).max(130),
-    cards: z.array(z.string().regex(/^[A-Z0-9_]{1,40}$/)).max(5).optional().describe('Reduction card codes (rules/cards.yaml).'),
-  })).min(1).max(9),
+  trip: z.string().min(1).max(100).describe("The name of a trip in the scenarios' fixtures (GET /studio/api/trips)."),
+  passengers: z
+    .array(
+      z.strictObject({
+        age: z.number().int().min(0).max(130),
+        cards: z
+          .array(z.string().regex(/^[A-Z0-9_]{1,40}$/))
+          .max(5)
+          .optional()
+          .describe('Reduction card codes (rules/cards.yaml).'),
+      }),
+    )
+    .min(1)
+    .max(9),
   salesApplication: z.string().max(40).default('WEB_SE'),
 });
 

@@ -12,10 +12,11 @@ import type { SeatMaps, SeatQuery } from './schemas.ts';
 
 export async function seatMaps(service: Service, query: z.infer<typeof SeatQuery>, language: Language): Promise<SeatMaps> {
   const { contextType, contextId } = query;
-  const stored = contextType === 'OFFER'
-    ? (await service.store.getOffers([contextId])).get(contextId)
-    : (await service.store.getBooking(contextId))?.booking;
-  if (!stored) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase(contextType === 'OFFER' ? 'resource-offer' : 'resource-booking'), id: contextId }, [{ requestPointer: '#/contextId' }]);
+  const stored = contextType === 'OFFER' ? (await service.store.getOffers([contextId])).get(contextId) : (await service.store.getBooking(contextId))?.booking;
+  if (!stored)
+    throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase(contextType === 'OFFER' ? 'resource-offer' : 'resource-booking'), id: contextId }, [
+      { requestPointer: '#/contextId' },
+    ]);
   const firstPerLeg = new Map<string, string>();
   for (const r of stored.reservations) if (!firstPerLeg.has(r.legId)) firstPerLeg.set(r.legId, r.id);
   const requestor = { client: stored.owner, salesApplication: stored.salesApplication, salesUnitCode: 'STUDIO', language };
@@ -26,7 +27,8 @@ export async function seatMaps(service: Service, query: z.infer<typeof SeatQuery
     const held = (body.vehicleAvailability.preSelections ?? []).map((p) => ({ coach: p.coach, place: p.place }));
     // The coaches where this booking holds places first: those are what the analyst came to see.
     const holds = (c: { number: string }) => (held.some((p) => p.coach === c.number) ? 0 : 1);
-    const coaches = [...body.vehicleAvailability.vehicle.coaches].sort((a, b) => holds(a) - holds(b))
+    const coaches = [...body.vehicleAvailability.vehicle.coaches]
+      .sort((a, b) => holds(a) - holds(b))
       .map((c) => ({ number: c.number, svg: seatMapSvg(service.engine.rules, body, c.number) }));
     legs.push({ legId, reservationId, held, coaches });
   }

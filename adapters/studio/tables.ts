@@ -42,7 +42,8 @@ export function tableOf(rules: RuleSet, decision: DecisionName, text: string): D
     examples?: Array<{ given: Record<string, unknown>; expect: unknown }>;
   };
   const rows = (data.rows ?? []).map((row, i) => {
-    const cells = (part: 'when' | 'then') => Object.fromEntries(Object.entries(row[part] ?? {}).map(([k, v]) => [k, { text: flowText(v), value: v, at: source.at(['rows', i, part, k]) }]));
+    const cells = (part: 'when' | 'then') =>
+      Object.fromEntries(Object.entries(row[part] ?? {}).map(([k, v]) => [k, { text: flowText(v), value: v, at: source.at(['rows', i, part, k]) }]));
     return { id: String(row.id), at: source.at(['rows', i]), otherwise: row.otherwise === true, when: cells('when'), then: cells('then') };
   });
   const facts = factFields(decision);
@@ -80,7 +81,7 @@ function patch(doc: Document, node: Node, value: unknown): Node {
     }
     for (const [k, v] of entries) {
       const existing = map.get(k, true) as Node | undefined;
-      map.set(k, existing && isCollection(existing) || isScalar(existing) ? patch(doc, existing, v) : created(doc, v, map.flow === true));
+      map.set(k, (existing && isCollection(existing)) || isScalar(existing) ? patch(doc, existing, v) : created(doc, v, map.flow === true));
     }
     return map;
   }
@@ -165,8 +166,14 @@ export function editedText(file: string, text: string, edit: TableEdit): { text:
   const out: string[] = [];
   let at = 0;
   for (const part of diffArrays(before, after)) {
-    if (part.removed) { at += part.count ?? part.value.length; continue; }
-    if (part.added) { out.push(...part.value.map(repoStyle)); continue; }
+    if (part.removed) {
+      at += part.count ?? part.value.length;
+      continue;
+    }
+    if (part.added) {
+      out.push(...part.value.map(repoStyle));
+      continue;
+    }
     out.push(...original.slice(at, at + part.value.length));
     at += part.value.length;
   }
@@ -179,7 +186,7 @@ const repoStyle = (line: string) => line.replace(/\[ ([^[\]"'#]*?) \]/g, '[$1]')
 /** `file:line:col: message` → the row and cell of the edited table it points into. */
 function placeProblems(file: string, text: string, problems: readonly string[]): PlacedProblem[] {
   const source = parseSource(file, text);
-  const rows = ((source.data as { rows?: Array<{ when?: object; then?: object }> }).rows ?? []);
+  const rows = (source.data as { rows?: Array<{ when?: object; then?: object }> }).rows ?? [];
   const marks: Array<{ line: number; col: number; row?: number; cell?: string }> = [];
   rows.forEach((row, i) => {
     marks.push({ ...source.locate(['rows', i]), row: i });
@@ -187,7 +194,8 @@ function placeProblems(file: string, text: string, problems: readonly string[]):
     for (const part of ['when', 'then'] as const) {
       for (const [key, value] of Object.entries(row[part] ?? {})) {
         marks.push({ ...source.locate(['rows', i, part, key]), row: i, cell: `${part}.${key}` });
-        if (value && typeof value === 'object') for (const inner of Object.keys(value)) marks.push({ ...source.locate(['rows', i, part, key, inner]), row: i, cell: `${part}.${key}` });
+        if (value && typeof value === 'object')
+          for (const inner of Object.keys(value)) marks.push({ ...source.locate(['rows', i, part, key, inner]), row: i, cell: `${part}.${key}` });
       }
     }
   });
@@ -199,7 +207,12 @@ function placeProblems(file: string, text: string, problems: readonly string[]):
     const line = Number(m[2]);
     const col = Number(m[3]);
     const before = marks.filter((k) => k.line < line || (k.line === line && k.col <= col)).at(-1);
-    return { message: m[4]!, at: `${m[1]}:${line}:${col}`, ...(before?.row !== undefined ? { row: before.row } : {}), ...(before?.cell ? { cell: before.cell } : {}) };
+    return {
+      message: m[4]!,
+      at: `${m[1]}:${line}:${col}`,
+      ...(before?.row !== undefined ? { row: before.row } : {}),
+      ...(before?.cell ? { cell: before.cell } : {}),
+    };
   });
 }
 

@@ -16,7 +16,9 @@ const DAY = 86_400_000;
 export function fixtureTrips(dir: string): Array<{ name: string; trip: Record<string, unknown>; summary: string }> {
   const out: Array<{ name: string; trip: Record<string, unknown>; summary: string }> = [];
   if (existsSync(dir)) {
-    for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
       const trips = (parse(readFileSync(join(dir, file), 'utf8')) as { trips?: Record<string, Record<string, unknown>> } | null)?.trips ?? {};
       for (const [name, trip] of Object.entries(trips)) out.push({ name, trip, summary: summaryOf(trip) });
     }
@@ -25,8 +27,22 @@ export function fixtureTrips(dir: string): Array<{ name: string; trip: Record<st
 }
 
 function summaryOf(trip: unknown): string {
-  const legs = (trip as { legs?: Array<{ timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: string } }; service?: { productCategory?: { shortName?: string }; publishedServiceName?: string } } }> }).legs ?? [];
-  return legs.map((l) => `${l.timedLeg?.service?.productCategory?.shortName ?? ''} ${l.timedLeg?.service?.publishedServiceName ?? ''} ${l.timedLeg?.start?.serviceDeparture?.timetabledTime ?? ''}`.trim()).join(' + ');
+  const legs =
+    (
+      trip as {
+        legs?: Array<{
+          timedLeg?: {
+            start?: { serviceDeparture?: { timetabledTime?: string } };
+            service?: { productCategory?: { shortName?: string }; publishedServiceName?: string };
+          };
+        }>;
+      }
+    ).legs ?? [];
+  return legs
+    .map((l) =>
+      `${l.timedLeg?.service?.productCategory?.shortName ?? ''} ${l.timedLeg?.service?.publishedServiceName ?? ''} ${l.timedLeg?.start?.serviceDeparture?.timetabledTime ?? ''}`.trim(),
+    )
+    .join(' + ');
 }
 
 /** The same trip `days` later: every date-time in it moved, its offset kept. */
@@ -41,7 +57,8 @@ function shifted(trip: unknown, days: number): unknown {
 }
 
 const firstDeparture = (trip: unknown): number | undefined => {
-  const t = (trip as { legs?: Array<{ timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: string } } } }> }).legs?.[0]?.timedLeg?.start?.serviceDeparture?.timetabledTime;
+  const t = (trip as { legs?: Array<{ timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: string } } } }> }).legs?.[0]?.timedLeg?.start
+    ?.serviceDeparture?.timetabledTime;
   return t ? Date.parse(t) : undefined;
 };
 

@@ -32,6 +32,15 @@ export function cleanupBooking(ctx: Context, booking: Booking, body: unknown, os
   const live = booking.fulfillments.filter((f) => can(fulfillmentMachine, f.status, { type: 'REFUND' }));
   const partIds = new Set(live.flatMap((f) => f.bookingPartIds));
   // The roll-back row of rules/cleanup.yaml says what is paid back; a table without one refunds nothing.
-  const offer = priceRefund(ctx, booking, tickets, partIds, live.map((f) => f.id), 'NONE', undefined, terms ?? { refundPercent: 0, fee: 0 });
+  const offer = priceRefund(
+    ctx,
+    booking,
+    tickets,
+    partIds,
+    live.map((f) => f.id),
+    'NONE',
+    undefined,
+    terms ?? { refundPercent: 0, fee: 0 },
+  );
   return applyRefund(ctx, moved, moveOffer(ctx, offer, { type: 'CONFIRM' }));
 }

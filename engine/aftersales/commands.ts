@@ -42,17 +42,24 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
     case 'exchange-operation': {
       const one = (b: Booking) => ({ exchangeOperation: renderExchangeOperation(ctx.rules, b, findOperation(b, c.id), language) });
       switch (c.action) {
-        case 'read': return { booking, outcome: 'read', response: one(booking) };
+        case 'read':
+          return { booking, outcome: 'read', response: one(booking) };
         case 'patch': {
           const next = patchExchangeOperation(ctx, booking, c.id, c.body);
           return { booking: next, outcome: 'changed', response: one(next) };
         }
-        case 'delete': return { booking: deleteExchangeOperation(ctx, booking, c.id), outcome: 'deleted' };
+        case 'delete':
+          return { booking: deleteExchangeOperation(ctx, booking, c.id), outcome: 'deleted' };
       }
       break;
     }
     case 'refund-offer': {
-      const one = (b: Booking, id: string) => ({ refundOffer: renderRefundOffer(b, b.refundOffers!.find((o) => o.id === id)!) });
+      const one = (b: Booking, id: string) => ({
+        refundOffer: renderRefundOffer(
+          b,
+          b.refundOffers!.find((o) => o.id === id)!,
+        ),
+      });
       switch (c.action) {
         case 'create': {
           const next = createRefundOffer(ctx, booking, c.body);
@@ -71,14 +78,20 @@ export function runAftersales(ctx: Context, current: Booking, c: AftersalesComma
       break;
     }
     case 'release-offer': {
-      const one = (b: Booking, id: string) => ({ releaseOffer: renderReleaseOffer(b, b.releaseOffers!.find((o) => o.id === id)!) });
+      const one = (b: Booking, id: string) => ({
+        releaseOffer: renderReleaseOffer(
+          b,
+          b.releaseOffers!.find((o) => o.id === id)!,
+        ),
+      });
       switch (c.action) {
         case 'create': {
           const next = createReleaseOffer(ctx, booking, c.body);
           return { booking: next, outcome: 'created', response: { releaseOffers: [renderReleaseOffer(next, next.releaseOffers!.at(-1)!)] } };
         }
         case 'read':
-          if (!booking.releaseOffers?.some((o) => o.id === c.id)) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: c.id });
+          if (!booking.releaseOffers?.some((o) => o.id === c.id))
+            throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: c.id });
           return { booking, outcome: 'read', response: one(booking, c.id) };
         case 'confirm': {
           const next = confirmReleaseOffer(ctx, booking, c.id, c.body);

@@ -35,13 +35,17 @@ export const ExchangeOfferRequest = OfferCollectionRequest.extend({
 export type ExchangeOfferRequest = z.infer<typeof ExchangeOfferRequest>;
 
 export const ExchangeOperationRequest = z.strictObject({
-  exchangeOffers: z.array(z.strictObject({
-    offerId: z.string().min(1),
-    passengerRefs: z.array(z.string()).min(1),
-    optionalAncillarySelections: z.array(z.strictObject({ ancillaryId: z.string(), passengerRefs: z.array(z.string()).optional() })).optional(),
-    placeSelections: z.array(PlaceSelection).optional(),
-    externalRef: z.unknown().optional(),
-  })).length(1, 'exactly one exchange offer per operation'),
+  exchangeOffers: z
+    .array(
+      z.strictObject({
+        offerId: z.string().min(1),
+        passengerRefs: z.array(z.string()).min(1),
+        optionalAncillarySelections: z.array(z.strictObject({ ancillaryId: z.string(), passengerRefs: z.array(z.string()).optional() })).optional(),
+        placeSelections: z.array(PlaceSelection).optional(),
+        externalRef: z.unknown().optional(),
+      }),
+    )
+    .length(1, 'exactly one exchange offer per operation'),
 });
 
 export type ExchangeOperationRequest = z.infer<typeof ExchangeOperationRequest>;
@@ -54,7 +58,7 @@ export const ExchangeOperationPatch = z.strictObject({
 
 const stationsOf = (ctx: Context, ref: string) => {
   const s = ctx.rules.stations.byRef(ref);
-  return { refs: s ? [s.x_swe, s.uic].filter(Boolean) as string[] : [ref], agglomeration: s?.agglomeration };
+  return { refs: s ? ([s.x_swe, s.uic].filter(Boolean) as string[]) : [ref], agglomeration: s?.agglomeration };
 };
 /** Spec §4.1 rule 7: the same station, or another in the same agglomeration. */
 const samePlace = (ctx: Context, a: string, b: string) => {
@@ -64,7 +68,13 @@ const samePlace = (ctx: Context, a: string, b: string) => {
 };
 
 /** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
-export function createExchangeOffers(ctx: Context, booking: Booking, request: ExchangeOfferRequest, held: readonly Holding[] = [], passUses: readonly PassUse[] = []): StoredOffer[] {
+export function createExchangeOffers(
+  ctx: Context,
+  booking: Booking,
+  request: ExchangeOfferRequest,
+  held: readonly Holding[] = [],
+  passUses: readonly PassUse[] = [],
+): StoredOffer[] {
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
   const { tickets, partIds } = selectTickets(booking, request.fulfillmentIds, 'EXCHANGE');
@@ -75,10 +85,17 @@ export function createExchangeOffers(ctx: Context, booking: Booking, request: Ex
   // Spec §4.1 rule 7: nothing is remembered; the passengers must be re-sent exactly as in the original offer request.
   const leaving = booking.passengers.filter((p) => tickets.some((t) => t.passengerIds.includes(p.id)));
   const sent = request.anonymousPassengerSpecifications;
-  const same = sent.length === leaving.length && leaving.every((p) => {
-    const s = sent.find((x) => x.externalRef === p.externalRef);
-    return s && (s.age ?? -1) === p.pricing.age && JSON.stringify(s.cards.map((c) => [c.type, c.code, c.number ?? null])) === JSON.stringify(p.pricing.cards.map((c) => [c.type, c.code, c.number ?? null]));
-  });
+  const same =
+    sent.length === leaving.length &&
+    leaving.every((p) => {
+      const s = sent.find((x) => x.externalRef === p.externalRef);
+      return (
+        s &&
+        (s.age ?? -1) === p.pricing.age &&
+        JSON.stringify(s.cards.map((c) => [c.type, c.code, c.number ?? null])) ===
+          JSON.stringify(p.pricing.cards.map((c) => [c.type, c.code, c.number ?? null]))
+      );
+    });
   if (!same) throw violation('86001', { reason: phrase('exchange-same-passengers') }, '#/anonymousPassengerSpecifications');
 
   const newTrip = request.tripSpecifications?.[0];
@@ -86,18 +103,38 @@ export function createExchangeOffers(ctx: Context, booking: Booking, request: Ex
   const oldLast = booking.trip.legs[booking.trip.legs.length - 1];
   const newFirst = newTrip?.legs[0]?.timedLeg.start.stopPlaceRef.stopPlaceRef;
   const newLast = newTrip?.legs[newTrip.legs.length - 1]?.timedLeg.end.stopPlaceRef.stopPlaceRef;
-  const originalCodes = booking.corporateCodes.map((c) => c.code).sort().join();
-  const allowed = enforce(ctx, 'exchangeGuard', {
-    passPurchase: booking.pass !== undefined,
-    resplus: booking.throughTicketTags.includes('RESPLUS'),
-    personalPass: leaving.some((p) => p.cards.some((c) => c.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[c.code]?.personal)),
-    sameOriginAndDestination: !!(oldFirst && oldLast && newFirst && newLast && samePlace(ctx, oldFirst.origin, newFirst) && samePlace(ctx, oldLast.destination, newLast)),
-    admissionExchangeable: tickets.every((t) => booking.admissions.find((a) => a.id === t.admissionId)?.exchangeable === 'YES'),
-    afterSalesOverride: booking.afterSalesOverride === true,
-    // Spec §4.1 rule 7: the corporate code is kept; another business number is refused (86013).
-    businessNumberMatches: originalCodes === '' || request.corporateCodes.map((c) => c.code).sort().join() === originalCodes,
-    ungrantedDiscountedChildren: remains.ungrantedDiscountedChildren,
-  }, '#/tripSpecifications');
+  const originalCodes = booking.corporateCodes
+    .map((c) => c.code)
+    .sort()
+    .join();
+  const allowed = enforce(
+    ctx,
+    'exchangeGuard',
+    {
+      passPurchase: booking.pass !== undefined,
+      resplus: booking.throughTicketTags.includes('RESPLUS'),
+      personalPass: leaving.some((p) => p.cards.some((c) => c.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[c.code]?.personal)),
+      sameOriginAndDestination: !!(
+        oldFirst &&
+        oldLast &&
+        newFirst &&
+        newLast &&
+        samePlace(ctx, oldFirst.origin, newFirst) &&
+        samePlace(ctx, oldLast.destination, newLast)
+      ),
+      admissionExchangeable: tickets.every((t) => booking.admissions.find((a) => a.id === t.admissionId)?.exchangeable === 'YES'),
+      afterSalesOverride: booking.afterSalesOverride === true,
+      // Spec §4.1 rule 7: the corporate code is kept; another business number is refused (86013).
+      businessNumberMatches:
+        originalCodes === '' ||
+        request.corporateCodes
+          .map((c) => c.code)
+          .sort()
+          .join() === originalCodes,
+      ungrantedDiscountedChildren: remains.ungrantedDiscountedChildren,
+    },
+    '#/tripSpecifications',
+  );
   const { fulfillmentIds: _f, overruleCode: _o, ...offerRequest } = request;
   // Read as an offer request is (its limits decided first), the original booking's corporate codes in it.
   return createOffers(ctx, readOfferRequest(ctx, { ...offerRequest, corporateCodes: booking.corporateCodes }), held, passUses).map((offer) => ({
@@ -112,7 +149,12 @@ export function createExchangeOffers(ctx: Context, booking: Booking, request: Ex
  * EXCHANGE_ONGOING until the operation is confirmed, deleted or expires.
  */
 export function createExchangeOperation(
-  ctx: Context, booking: Booking, request: ExchangeOperationRequest, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
+  ctx: Context,
+  booking: Booking,
+  request: ExchangeOperationRequest,
+  offers: ReadonlyMap<string, StoredOffer>,
+  held: readonly Holding[] = [],
+  passUses: readonly PassUse[] = [],
 ): Booking {
   move(ctx, booking, { type: 'OFFER_EXCHANGE' }, phrase('operation-an-exchange'));
   assertNoOtherOperation(ctx, booking);
@@ -121,9 +163,14 @@ export function createExchangeOperation(
   if (!offer?.exchange || offer.exchange.bookingId !== booking.id || offer.owner !== ctx.requestor.client) {
     throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-offer'), id: selection.offerId }, '#/exchangeOffers/0/offerId');
   }
-  if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime()) throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/exchangeOffers/0/offerId');
+  if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime())
+    throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/exchangeOffers/0/offerId');
   if (offer.exchange.fulfillmentIds.some((id) => booking.fulfillments.find((f) => f.id === id)?.status !== 'FULFILLED')) {
-    throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-exchange'), state: phrase('state-changed-since-exchange-offer') }, '#/exchangeOffers/0/offerId');
+    throw violation(
+      'X_BOOKING_STATE',
+      { operation: phrase('operation-this-exchange'), state: phrase('state-changed-since-exchange-offer') },
+      '#/exchangeOffers/0/offerId',
+    );
   }
   const now = ctx.now.toISOString();
   const idOf = (ref: string) => booking.passengers.find((p) => p.externalRef === ref)!.id;
@@ -131,12 +178,16 @@ export function createExchangeOperation(
   // Spec §2.10: places are chosen as at booking, on the exchange offer's reservation offer parts, passengers named
   // by externalRef as in the exchange offer request (spec §4.1 rule 7).
   const selectionsAt = '#/exchangeOffers/0/placeSelections';
-  const selections = mapPlaceSelections(selection.placeSelections ?? [], {
-    owner: 'offer',
-    reservations: offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: idOf(r.passengerRef) })),
-    idOf: (ref) => booking.passengers.find((p) => p.externalRef === ref)?.id,
-    refOf: (id) => booking.passengers.find((p) => p.id === id)!.externalRef,
-  }, selectionsAt);
+  const selections = mapPlaceSelections(
+    selection.placeSelections ?? [],
+    {
+      owner: 'offer',
+      reservations: offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: idOf(r.passengerRef) })),
+      idOf: (ref) => booking.passengers.find((p) => p.externalRef === ref)?.id,
+      refOf: (id) => booking.passengers.find((p) => p.id === id)!.externalRef,
+    },
+    selectionsAt,
+  );
   const pointers = new Map<string, string>();
   const reserve = ({ passengerRef, ...r }: StoredOffer['reservations'][number]) => {
     const id = ctx.ids.next('part');
@@ -159,12 +210,21 @@ export function createExchangeOperation(
     exchangeFee: offer.exchange.fee ?? 0,
     admissions: offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerIds: passengerRefs.map(idOf) })),
     reservations: offer.reservations.map(reserve),
-    ancillaries: chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _d, ...a }, autoAdded }) => ({ ...a, ...part, id: ctx.ids.next('part'), passengerId: idOf(passengerRef), autoAdded })),
+    ancillaries: chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _d, ...a }, autoAdded }) => ({
+      ...a,
+      ...part,
+      id: ctx.ids.next('part'),
+      passengerId: idOf(passengerRef),
+      autoAdded,
+    })),
   };
   // The new reservations take places as a new booking's would.
   const placed = allocate(ctx, {
     booking: { ...booking, trip: operation.trip, reservations: operation.reservations },
-    held, targets: new Set(operation.reservations.map((r) => r.id)), mode: 'create', pointerOf: (id) => pointers.get(id)!,
+    held,
+    targets: new Set(operation.reservations.map((r) => r.id)),
+    mode: 'create',
+    pointerOf: (id) => pointers.get(id)!,
   }).reservations;
   const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'EXCHANGE_ONGOING');
   const next = { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };

@@ -32,8 +32,9 @@ export function moveOffer<O extends OfferLike>(ctx: Context, offer: O, event: Af
 
 /** Spec §4.1 rule 10: refund, release and exchange are never under way at the same time on one booking. */
 export function assertNoOtherOperation(ctx: Context, booking: Booking): void {
-  const active = [...(booking.refundOffers ?? []), ...(booking.releaseOffers ?? [])].some((o) => isLive(ctx, o))
-    || (booking.exchangeOperations ?? []).some((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
+  const active =
+    [...(booking.refundOffers ?? []), ...(booking.releaseOffers ?? [])].some((o) => isLive(ctx, o)) ||
+    (booking.exchangeOperations ?? []).some((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
   if (active) throw violation('X_CONCURRENT_AFTERSALES', {});
 }
 
@@ -47,7 +48,12 @@ export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined,
  * PATCH an offer to CONFIRMED: the offer by id, moved by its machine (expired: X_OFFER_EXPIRED); undefined when it
  * already was confirmed, since confirming again changes nothing.
  */
-export function confirmOffer<O extends OfferLike>(ctx: Context, offers: readonly O[] | undefined, id: string, resource: Phrase): { offer: O; confirmed: O } | undefined {
+export function confirmOffer<O extends OfferLike>(
+  ctx: Context,
+  offers: readonly O[] | undefined,
+  id: string,
+  resource: Phrase,
+): { offer: O; confirmed: O } | undefined {
   const offer = findOffer(offers, id, resource);
   if (offer.state === 'CONFIRMED') return undefined;
   return { offer, confirmed: moveOffer(ctx, offer, { type: 'CONFIRM' }) };

@@ -29,7 +29,12 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
     provisionalTimeLimit: plus(booking.createdOn, ctx.rules.limits.provisionalBookingLifetime).toISOString(),
   });
   if (!outcome || outcome.reject) {
-    throw violation(outcome?.reject ?? 'X_ON_HOLD_NOT_ALLOWED', { salesApplication: ctx.salesApplication.code, ...outcome?.params }, outcome?.pointer ? `#${outcome.pointer}` : undefined, ctx.traces);
+    throw violation(
+      outcome?.reject ?? 'X_ON_HOLD_NOT_ALLOWED',
+      { salesApplication: ctx.salesApplication.code, ...outcome?.params },
+      outcome?.pointer ? `#${outcome.pointer}` : undefined,
+      ctx.traces,
+    );
   }
   // The offer can be confirmed until it expires, and never after the booking's own time limit.
   const offer = { ...newOffer(ctx, booking.confirmationTimeLimit), increasedTTL: outcome.confirmationTimeLimit! };

@@ -24,12 +24,21 @@ export function createRefundOffer(ctx: Context, booking: Booking, body: unknown)
   const { tickets, partIds, released } = selectTickets(booking, request.fulfillmentIds, 'REFUND');
   const overruleCode = overruleFact(request.overruleCode);
   enforce(ctx, 'refundGuard', { ...whatRemains(ctx, booking, tickets, request.fulfillmentIds), released, overruleCode }, '#/fulfillmentIds');
-  return { ...moved, refundOffers: [...(booking.refundOffers ?? []), priceRefund(ctx, booking, tickets, partIds, request.fulfillmentIds, overruleCode, request.overruleCode)] };
+  return {
+    ...moved,
+    refundOffers: [...(booking.refundOffers ?? []), priceRefund(ctx, booking, tickets, partIds, request.fulfillmentIds, overruleCode, request.overruleCode)],
+  };
 }
 
 export function priceRefund(
-  ctx: Context, booking: Booking, tickets: Ticket[], partIds: Set<string>, fulfillmentIds: string[], overruleCode: ReturnType<typeof overruleFact>,
-  givenCode: string | undefined, cleanup?: OutcomeOf<'cleanup'>,
+  ctx: Context,
+  booking: Booking,
+  tickets: Ticket[],
+  partIds: Set<string>,
+  fulfillmentIds: string[],
+  overruleCode: ReturnType<typeof overruleFact>,
+  givenCode: string | undefined,
+  cleanup?: OutcomeOf<'cleanup'>,
 ): RefundOffer {
   const { rules } = ctx;
   const international = booking.trip.international;
@@ -37,13 +46,19 @@ export function priceRefund(
   const parts: RefundOffer['parts'] = [];
   let fees = 0;
   for (const ticket of tickets) {
-    const terms = cleanup
-      ?? decide<'refundFee', OutcomeOf<'refundFee'>>(ctx, 'refundFee', {
-          salesApplication: booking.salesApplication, flexibility: booking.product.flexibility, overruleCode, afterSalesOverride: booking.afterSalesOverride === true,
-        }).outcome ?? { refundPercent: 0, fee: 0 };
+    const terms = cleanup ??
+      decide<'refundFee', OutcomeOf<'refundFee'>>(ctx, 'refundFee', {
+        salesApplication: booking.salesApplication,
+        flexibility: booking.product.flexibility,
+        overruleCode,
+        afterSalesOverride: booking.afterSalesOverride === true,
+      }).outcome ?? { refundPercent: 0, fee: 0 };
     const amounts = ticket.parts.filter((p) => partIds.has(p.id)).map((p) => ({ p, amount: Math.round((p.price.amount * terms.refundPercent) / 100) }));
     // The fee is kept from what the ticket pays back, never more than that (spec §4.1 rule 6).
-    let fee = Math.min(terms.fee, amounts.reduce((n, a) => n + a.amount, 0));
+    let fee = Math.min(
+      terms.fee,
+      amounts.reduce((n, a) => n + a.amount, 0),
+    );
     fees += fee;
     for (const { p, amount } of amounts) {
       const kept = Math.min(fee, amount);
@@ -57,7 +72,12 @@ export function priceRefund(
     fulfillmentIds,
     bookingPartIds: [...partIds],
     ...(givenCode ? { overruleCode: givenCode } : {}),
-    refundableAmount: sum(rules, parts.map((p) => p.refundAmount), booking.currency, international),
+    refundableAmount: sum(
+      rules,
+      parts.map((p) => p.refundAmount),
+      booking.currency,
+      international,
+    ),
     refundFee: money(fees),
     parts,
     ...(cleanup ? { cleanup: true } : {}),
@@ -78,7 +98,8 @@ export function applyRefund(ctx: Context, booking: Booking, offer: RefundOffer):
   let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUND', (id) => ({ refundAmount: amounts.get(id) }));
   next = { ...next, refundOffers: [...(booking.refundOffers ?? []).filter((o) => o.id !== offer.id), offer] };
   // Nothing left to travel on: the booking is cancelled as a whole (machines/booking.ts CANCEL_ALL).
-  if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED')) next = move(ctx, next, { type: 'CANCEL_ALL' }, phrase('operation-cancelling'));
+  if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED'))
+    next = move(ctx, next, { type: 'CANCEL_ALL' }, phrase('operation-cancelling'));
   return next;
 }
 
@@ -99,7 +120,8 @@ export function whatRemains(ctx: Context, booking: Booking, tickets: Ticket[], f
   const travelling = booking.passengers.filter((p) => booking.admissions.some((a) => a.passengerIds.includes(p.id) && active(a.status)));
   const remaining = travelling.filter((p) => !leaving.has(p.id));
   const departure = booking.trip.legs[0]?.departure ?? booking.createdOn;
-  const typed = (list: typeof travelling) => list.map((p, i) => typePassenger(ctx, { externalRef: p.externalRef, type: 'PERSON', age: p.pricing.age, cards: p.pricing.cards }, i, departure));
+  const typed = (list: typeof travelling) =>
+    list.map((p, i) => typePassenger(ctx, { externalRef: p.externalRef, type: 'PERSON', age: p.pricing.age, cards: p.pricing.cards }, i, departure));
   const travelClass = ctx.rules.products.products[booking.product.code]?.travelClass ?? 'SECOND';
   const before = familyDiscounted(ctx, typed(travelling), travelClass);
   const after = familyDiscounted(ctx, typed(remaining), travelClass);

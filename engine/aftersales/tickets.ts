@@ -18,9 +18,30 @@ export interface Part {
 
 function partsOf(booking: Booking): Part[] {
   return [
-    ...booking.admissions.map((a) => ({ id: a.id, kind: 'admission' as const, passengerIds: a.passengerIds, price: a.price, status: a.status, legIds: a.legIds })),
-    ...booking.reservations.map((r) => ({ id: r.id, kind: 'reservation' as const, passengerIds: [r.passengerId], price: r.price, status: r.status, legIds: [r.legId] })),
-    ...booking.ancillaries.map((x) => ({ id: x.id, kind: 'ancillary' as const, passengerIds: [x.passengerId], price: x.price, status: x.status, legIds: [x.legId] })),
+    ...booking.admissions.map((a) => ({
+      id: a.id,
+      kind: 'admission' as const,
+      passengerIds: a.passengerIds,
+      price: a.price,
+      status: a.status,
+      legIds: a.legIds,
+    })),
+    ...booking.reservations.map((r) => ({
+      id: r.id,
+      kind: 'reservation' as const,
+      passengerIds: [r.passengerId],
+      price: r.price,
+      status: r.status,
+      legIds: [r.legId],
+    })),
+    ...booking.ancillaries.map((x) => ({
+      id: x.id,
+      kind: 'ancillary' as const,
+      passengerIds: [x.passengerId],
+      price: x.price,
+      status: x.status,
+      legIds: [x.legId],
+    })),
   ];
 }
 
@@ -48,7 +69,12 @@ export function ticketsOf(booking: Booking): Ticket[] {
   return booking.admissions.map((a) => {
     const own = parts.filter((p) => journey(p.id) === journey(a.id) && p.passengerIds.some((id) => a.passengerIds.includes(id)));
     const ids = new Set(own.map((p) => p.id));
-    return { admissionId: a.id, passengerIds: a.passengerIds, parts: own, fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => ids.has(id))) };
+    return {
+      admissionId: a.id,
+      passengerIds: a.passengerIds,
+      parts: own,
+      fulfillments: booking.fulfillments.filter((f) => f.bookingPartIds.some((id) => ids.has(id))),
+    };
   });
 }
 
@@ -57,7 +83,13 @@ export function ticketsOf(booking: Booking): Ticket[] {
  * fulfillments by the fulfillment machine (REFUNDED, RELEASED, EXCHANGED). The operation listed only fulfillments the
  * machine lets take the event (`selectTickets`, `assertStillLive`), so a refusal here is a bug.
  */
-export function withStatus(booking: Booking, partIds: ReadonlySet<string>, partStatus: BookingPartStatus, fulfillmentEvent?: FulfillmentEvent['type'], extra: (id: string) => Record<string, unknown> = () => ({})): Booking {
+export function withStatus(
+  booking: Booking,
+  partIds: ReadonlySet<string>,
+  partStatus: BookingPartStatus,
+  fulfillmentEvent?: FulfillmentEvent['type'],
+  extra: (id: string) => Record<string, unknown> = () => ({}),
+): Booking {
   const set = <T extends { id: string }>(p: T): T => (partIds.has(p.id) ? { ...p, status: partStatus, ...extra(p.id) } : p);
   const moved = (f: Fulfillment): Fulfillment => {
     const status = step(fulfillmentMachine, f.status, { type: fulfillmentEvent! });
@@ -69,16 +101,18 @@ export function withStatus(booking: Booking, partIds: ReadonlySet<string>, partS
     admissions: booking.admissions.map(set),
     reservations: booking.reservations.map(set),
     ancillaries: booking.ancillaries.map(set),
-    fulfillments: fulfillmentEvent
-      ? booking.fulfillments.map((f) => (f.bookingPartIds.some((id) => partIds.has(id)) ? moved(f) : f))
-      : booking.fulfillments,
+    fulfillments: fulfillmentEvent ? booking.fulfillments.map((f) => (f.bookingPartIds.some((id) => partIds.has(id)) ? moved(f) : f)) : booking.fulfillments,
   };
 }
 
 /** An offer made earlier is confirmed only while its fulfillments may still take `event` (never refund twice). */
 export function assertStillLive(booking: Booking, fulfillmentIds: string[], event: FulfillmentEvent['type']): void {
   const changed = booking.fulfillments.find((f) => fulfillmentIds.includes(f.id) && !can(fulfillmentMachine, f.status, { type: event }));
-  if (changed) throw violation('X_BOOKING_STATE', { operation: phrase('operation-confirming-this-offer'), state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }) });
+  if (changed)
+    throw violation('X_BOOKING_STATE', {
+      operation: phrase('operation-confirming-this-offer'),
+      state: phrase('state-of-fulfillment', { state: changed.status, id: changed.id }),
+    });
 }
 
 /** The tickets a request touches, checking each fulfillment exists and that the fulfillment machine lets it take `event`. */
@@ -86,11 +120,14 @@ export function selectTickets(booking: Booking, fulfillmentIds: string[], event:
   fulfillmentIds.forEach((id, i) => {
     const f = booking.fulfillments.find((x) => x.id === id);
     if (!f) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-fulfillment'), id }, `#/fulfillmentIds/${i}`);
-    if (!can(fulfillmentMachine, f.status, { type: event })) throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
+    if (!can(fulfillmentMachine, f.status, { type: event }))
+      throw violation('X_BOOKING_STATE', { operation: phrase('operation-this-for-fulfillment', { id }), state: f.status }, `#/fulfillmentIds/${i}`);
   });
   const listed = new Set(fulfillmentIds);
   const tickets = ticketsOf(booking).filter((t) => t.fulfillments.some((f) => listed.has(f.id)));
-  const partIds = new Set(tickets.flatMap((t) => t.parts.filter((p) => booking.fulfillments.some((f) => listed.has(f.id) && f.bookingPartIds.includes(p.id))).map((p) => p.id)));
+  const partIds = new Set(
+    tickets.flatMap((t) => t.parts.filter((p) => booking.fulfillments.some((f) => listed.has(f.id) && f.bookingPartIds.includes(p.id))).map((p) => p.id)),
+  );
   const released = booking.fulfillments.some((f) => listed.has(f.id) && f.status === 'RELEASED');
   return { tickets, partIds, released };
 }

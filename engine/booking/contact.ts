@@ -39,9 +39,17 @@ export function missingPassengerData(detail: PersonDetail | undefined): string[]
 export function checkPurchaser(detail: PersonDetail, pointer: string): void {
   const names = ['firstName', 'lastName'].filter((f) => !detail[f as keyof PersonDetail]);
   if (names.length > 0) {
-    throw violation('86001', { reason: phrase('purchaser-needs', { fields: names.join(', ') }) }, names.map((n): ProblemPointer => ({ requestPointer: `${pointer}/${n}`, detail: phrase('required') })));
+    throw violation(
+      '86001',
+      { reason: phrase('purchaser-needs', { fields: names.join(', ') }) },
+      names.map((n): ProblemPointer => ({ requestPointer: `${pointer}/${n}`, detail: phrase('required') })),
+    );
   }
   if (!detail.email || !detail.phoneNumber) {
-    throw violation('86026', {}, [!detail.email ? 'email' : 'phoneNumber'].map((n) => ({ requestPointer: `${pointer}/${n}`, detail: phrase('required') })));
+    throw violation(
+      '86026',
+      {},
+      [!detail.email ? 'email' : 'phoneNumber'].map((n) => ({ requestPointer: `${pointer}/${n}`, detail: phrase('required') })),
+    );
   }
 }

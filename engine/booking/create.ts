@@ -17,7 +17,6 @@ import type { Holding } from '../holdings/place-holdings.ts';
 import { assertPassesFree, assertRidesLeft } from './pass-checks.ts';
 import type { PassUse } from '../holdings/pass-uses.ts';
 
-
 /** Validates a booking request; the adapter then loads the offers it names (`offerIds`). */
 export function readBookingRequest(body: unknown): BookingRequest {
   return parseRequest(BookingRequest, body);
@@ -29,7 +28,11 @@ export function readBookingRequest(body: unknown): BookingRequest {
  * that belong to the caller.
  */
 export function createBooking(
-  ctx: Context, request: BookingRequest, offers: ReadonlyMap<string, StoredOffer>, held: readonly Holding[] = [], passUses: readonly PassUse[] = [],
+  ctx: Context,
+  request: BookingRequest,
+  offers: ReadonlyMap<string, StoredOffer>,
+  held: readonly Holding[] = [],
+  passUses: readonly PassUse[] = [],
 ): { booking: Booking; warnings: Warning[] } {
   const { rules, ids } = ctx;
   // CONTRACT §4b: two pass offers are refused with the specific 86006 rather than 86041.
@@ -64,7 +67,8 @@ export function createBooking(
     const given = readDetail(ctx.rules, spec.detail, `#/passengerSpecifications/${i}/detail`);
     const detail = passHolder ? holderDetail(passHolder, given) : namesFromCards(ctx, given, cards, `#/passengerSpecifications/${i}/detail`);
     const missing = missingPassengerData(detail);
-    if (missing.length > 0) warnings.push({ code: 'X_PASSENGER_DATA_INCOMPLETE', params: { missing: missing.map((m) => `${spec.externalRef}.${m}`).join(', ') } });
+    if (missing.length > 0)
+      warnings.push({ code: 'X_PASSENGER_DATA_INCOMPLETE', params: { missing: missing.map((m) => `${spec.externalRef}.${m}`).join(', ') } });
     return {
       id: ids.next('passenger'),
       externalRef: spec.externalRef,
@@ -90,7 +94,13 @@ export function createBooking(
     warnings.push({ code: 'X_PURCHASER_MISSING' });
   }
 
-  const admissions = offer.admissions.map(({ passengerRefs, ...a }) => ({ ...a, id: ids.next('part'), passengerIds: passengerRefs.map(passengerId), status: 'PREBOOKED' as const, createdOn: now }));
+  const admissions = offer.admissions.map(({ passengerRefs, ...a }) => ({
+    ...a,
+    id: ids.next('part'),
+    passengerIds: passengerRefs.map(passengerId),
+    status: 'PREBOOKED' as const,
+    createdOn: now,
+  }));
   const rawSelections = [...(request.placeSelections ?? []), ...(selection.placeSelections ?? [])];
   const selectionsAt = selection.placeSelections ? '#/offers/0/placeSelections' : '#/placeSelections';
   const places = readPlaceSelections(ctx, offer, rawSelections, selectionsAt, (ref) => passengers.find((p) => p.externalRef === ref)?.id);
@@ -100,14 +110,30 @@ export function createBooking(
     const index = places.has(r.id) ? rawSelections.findIndex((s) => s.reservationId === r.id) : -1;
     pointers.set(id, index >= 0 ? `${selectionsAt}/${index}` : selectionsAt);
     return {
-      ...r, id, passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now,
+      ...r,
+      id,
+      passengerId: passengerId(passengerRef),
+      status: 'PREBOOKED' as const,
+      createdOn: now,
       ...(places.has(r.id) ? { placeSelection: places.get(r.id) } : {}),
     };
   });
-  const ancillaries = chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(({ part: { passengerRef, isDefault: _default, ...a }, autoAdded }) => ({
-    ...a, id: ids.next('part'), passengerId: passengerId(passengerRef), status: 'PREBOOKED' as const, createdOn: now, autoAdded,
-  }));
-  const price = sum(rules, [...admissions, ...reservations, ...ancillaries].map((p) => p.price), offer.currency, offer.trip.international);
+  const ancillaries = chooseAncillaries(offer, selection.optionalAncillarySelections ?? []).map(
+    ({ part: { passengerRef, isDefault: _default, ...a }, autoAdded }) => ({
+      ...a,
+      id: ids.next('part'),
+      passengerId: passengerId(passengerRef),
+      status: 'PREBOOKED' as const,
+      createdOn: now,
+      autoAdded,
+    }),
+  );
+  const price = sum(
+    rules,
+    [...admissions, ...reservations, ...ancillaries].map((p) => p.price),
+    offer.currency,
+    offer.trip.international,
+  );
   const booking: Booking = {
     id: ids.next('booking'),
     owner: ctx.requestor.client,
@@ -116,7 +142,9 @@ export function createBooking(
     externalRef: request.externalRef,
     machine: { value: initialState(bookingMachine) },
     // A provisional booking cannot be confirmed after its train has left.
-    confirmationTimeLimit: offer.trip.legs[0] ? earliest(plus(ctx.now, rules.limits.provisionalBookingLifetime), offer.trip.legs[0].departure) : plus(ctx.now, rules.limits.provisionalBookingLifetime).toISOString(),
+    confirmationTimeLimit: offer.trip.legs[0]
+      ? earliest(plus(ctx.now, rules.limits.provisionalBookingLifetime), offer.trip.legs[0].departure)
+      : plus(ctx.now, rules.limits.provisionalBookingLifetime).toISOString(),
     currency: offer.currency,
     offerId: offer.offerId,
     trip: offer.trip,

@@ -17,7 +17,8 @@ import { tripOfPart } from '../model/trips.ts';
 export function confirmBooking(ctx: Context, booking: Booking): Booking {
   const missing: ProblemPointer[] = [];
   booking.passengers.forEach((p, i) => {
-    for (const field of missingPassengerData(p.detail)) missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: phrase('passenger-needs-field', { passenger: p.externalRef, field }) });
+    for (const field of missingPassengerData(p.detail))
+      missing.push({ requestPointer: `#/passengers/${i}/detail/${field}`, detail: phrase('passenger-needs-field', { passenger: p.externalRef, field }) });
   });
   if (!booking.purchaser) missing.push({ requestPointer: '#/purchaser', detail: phrase('booking-needs-purchaser') });
   if (missing.length > 0 && !isExpired(booking, ctx.now)) throw violation('X_BOOKING_INCOMPLETE', {}, missing);
@@ -28,7 +29,14 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
   if (booking.pass) {
     // Spec §4.2 rule 6: the pass number is the control number; a pass fulfillment never carries a barcode.
     const admission = booking.admissions[0]!;
-    const fulfillment = { id: ctx.ids.next('fulfillment'), status: initialState(fulfillmentMachine), createdOn: now, bookingPartIds: [admission.id], passengerIds: admission.passengerIds, controlNumber: ctx.ids.next('pass') };
+    const fulfillment = {
+      id: ctx.ids.next('fulfillment'),
+      status: initialState(fulfillmentMachine),
+      createdOn: now,
+      bookingPartIds: [admission.id],
+      passengerIds: admission.passengerIds,
+      controlNumber: ctx.ids.next('pass'),
+    };
     return { ...moved, confirmedOn: now, admissions: moved.admissions.map(fulfilled), fulfillments: [fulfillment], confirmedPrice: moved.provisionalPrice };
   }
   return {
@@ -64,16 +72,30 @@ export function issueFulfillments(ctx: Context, booking: Booking, parts: Pick<Bo
       bookingPartIds: [admission.id],
       passengerIds: admission.passengerIds,
       controlNumber,
-      barcode: encodeTicket({
-        v: 1, controlNumber, bookingId: booking.id,
-        passenger: holders.map((p) => `${p.detail?.firstName ?? ''} ${p.detail?.lastName ?? ''}`.trim()).join(', '),
-        from: legs[0]?.origin ?? '', to: legs[legs.length - 1]?.destination ?? '', departure: legs[0]?.departure ?? '',
-        product: admission.product.id, travelClass: ctx.rules.products.products[admission.product.code]?.travelClass ?? '',
-      }, ctx.ticketKey),
+      barcode: encodeTicket(
+        {
+          v: 1,
+          controlNumber,
+          bookingId: booking.id,
+          passenger: holders.map((p) => `${p.detail?.firstName ?? ''} ${p.detail?.lastName ?? ''}`.trim()).join(', '),
+          from: legs[0]?.origin ?? '',
+          to: legs[legs.length - 1]?.destination ?? '',
+          departure: legs[0]?.departure ?? '',
+          product: admission.product.id,
+          travelClass: ctx.rules.products.products[admission.product.code]?.travelClass ?? '',
+        },
+        ctx.ticketKey,
+      ),
     });
   }
   for (const part of [...parts.reservations, ...parts.ancillaries]) {
-    fulfillments.push({ id: ctx.ids.next('fulfillment'), status: initialState(fulfillmentMachine), createdOn: now, bookingPartIds: [part.id], passengerIds: [part.passengerId] });
+    fulfillments.push({
+      id: ctx.ids.next('fulfillment'),
+      status: initialState(fulfillmentMachine),
+      createdOn: now,
+      bookingPartIds: [part.id],
+      passengerIds: [part.passengerId],
+    });
   }
   return fulfillments;
 }

@@ -15,7 +15,9 @@ export function assertPassesFree(ctx: Context, booking: Booking, others: readonl
   const live = others.filter((u) => u.bookingId !== booking.id && (u.until === undefined || now < Date.parse(u.until)));
   for (const mine of passUsesOf(booking)) {
     if (!live.some((u) => u.pass === mine.pass && overlaps(u, mine))) continue;
-    const admission = [...booking.admissions, ...(booking.exchangeOperations ?? []).flatMap((o) => o.admissions)].find((a) => a.travelPasses?.includes(mine.pass))!;
+    const admission = [...booking.admissions, ...(booking.exchangeOperations ?? []).flatMap((o) => o.admissions)].find((a) =>
+      a.travelPasses?.includes(mine.pass),
+    )!;
     throw violation('X_TRAVEL_PASS_IN_USE', { pass: mine.pass }, pointerOf(admission.passengerIds[0]!));
   }
 }
@@ -26,7 +28,10 @@ export function assertPassesFree(ctx: Context, booking: Booking, others: readonl
  * gives its ride to the new journey, so it is not counted beside it.
  */
 export function assertRidesLeft(ctx: Context, booking: Booking, others: readonly PassUse[], pointerOf: (passengerId: string) => string): void {
-  const taken = ridesTaken(others.filter((u) => u.bookingId !== booking.id), ctx.now);
+  const taken = ridesTaken(
+    others.filter((u) => u.bookingId !== booking.id),
+    ctx.now,
+  );
   const live = [
     ...booking.admissions.filter((a) => !ENDED_PART_STATUSES.has(a.status) && a.status !== 'EXCHANGE_ONGOING'),
     ...(booking.exchangeOperations ?? []).filter((o) => o.state === 'PREBOOKED').flatMap((o) => o.admissions),

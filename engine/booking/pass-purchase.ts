@@ -11,7 +11,12 @@ import type { BookingRequest } from '../model/osdm/booking-request.ts';
  * externalRef, or a loyalty card (86021); the data come from the registry (here: customers.yaml, and a
  * number it does not know cannot become a contact, 86027). Returns the holder whose name the booking takes.
  */
-export function checkPassPurchase(ctx: Context, request: BookingRequest, offer: StoredOffer, offers: ReadonlyMap<string, StoredOffer>): CustomerEntry | undefined {
+export function checkPassPurchase(
+  ctx: Context,
+  request: BookingRequest,
+  offer: StoredOffer,
+  offers: ReadonlyMap<string, StoredOffer>,
+): CustomerEntry | undefined {
   const { rules } = ctx;
   if (request.offers.filter((o) => offers.get(o.offerId)?.pass).length > 1) throw violation('86006', {}, '#/offers');
   if (request.passengerSpecifications.length !== 1 || offer.passengers.length !== 1) throw violation('86020', {}, '#/passengerSpecifications');
@@ -52,7 +57,9 @@ export function holderDetail(holder: CustomerEntry, given: PersonDetail | undefi
 export function soldPass(ctx: Context, pass: PassOffer, holder: CustomerEntry | undefined): NonNullable<Booking['pass']> {
   const { passProducts, customers } = ctx.rules;
   const firstDay = pass.validFrom.slice(0, 10);
-  const lastDay = minus(plus(`${firstDay}T00:00:00Z`, passProducts.products[pass.passType]!.validFor), 'P1D').toISOString().slice(0, 10);
+  const lastDay = minus(plus(`${firstDay}T00:00:00Z`, passProducts.products[pass.passType]!.validFor), 'P1D')
+    .toISOString()
+    .slice(0, 10);
   const rides = customers.passTypes[pass.passType]?.rides;
   return { ...pass, lastDay, ...(rides !== undefined ? { rides } : {}), ...(holder ? { holder: holder.email } : {}) };
 }

@@ -29,7 +29,11 @@ export function patchPassenger(ctx: Context, booking: Booking, passengerId: stri
   const before = booking.passengers[index]!;
   const missing = (['firstName', 'lastName'] as const).filter((f) => !patch.detail[f]);
   if (missing.length > 0) {
-    throw violation('86001', { reason: phrase('patch-complete-details') }, missing.map((f) => ({ requestPointer: `#/detail/${f}`, detail: phrase('required') })));
+    throw violation(
+      '86001',
+      { reason: phrase('patch-complete-details') },
+      missing.map((f) => ({ requestPointer: `#/detail/${f}`, detail: phrase('required') })),
+    );
   }
 
   const cards = patch.cards ?? before.cards;
@@ -57,7 +61,12 @@ export function patchPassenger(ctx: Context, booking: Booking, passengerId: stri
   };
   const passengers = booking.passengers.map((p, i) => (i === index ? passenger : p));
   if (patch.age !== undefined) {
-    const typed = typePassenger(ctx, { externalRef: passenger.externalRef, type: 'PERSON', age: pricing.age, cards: pricing.cards }, index, booking.trip.legs[0]!.departure);
+    const typed = typePassenger(
+      ctx,
+      { externalRef: passenger.externalRef, type: 'PERSON', age: pricing.age, cards: pricing.cards },
+      index,
+      booking.trip.legs[0]!.departure,
+    );
     passengers[index] = { ...passenger, type: typed.responseType, pricedAs: { type: typed.responseType, description: typed.description } };
   }
   const repriced = patch.age !== undefined && patch.age !== before.pricing.age;
@@ -67,15 +76,31 @@ export function patchPassenger(ctx: Context, booking: Booking, passengerId: stri
 /** Spec §2.7 rule 4: prices follow the passengers' ages again, family discount included. */
 function reprice(ctx: Context, booking: Booking): Booking {
   const departure = booking.trip.legs[0]!.departure;
-  const typed = booking.passengers.map((p, i) => typePassenger(ctx, { externalRef: p.externalRef, type: 'PERSON', age: p.pricing.age, cards: p.pricing.cards }, i, departure));
+  const typed = booking.passengers.map((p, i) =>
+    typePassenger(ctx, { externalRef: p.externalRef, type: 'PERSON', age: p.pricing.age, cards: p.pricing.cards }, i, departure),
+  );
   const prices = admissionPrices(ctx, booking.trip, booking.product.code, booking.product.flexibility as Flexibility, typed, booking.currency);
   const priced = (passengerIds: string[]) => passengerIds.map((id) => prices.get(booking.passengers.find((p) => p.id === id)!.externalRef)!);
   const admissions = booking.admissions.map(({ travelPasses: _, ...a }) => {
     const each = priced(a.passengerIds);
     const passes = each.flatMap((x) => (x.travelPass ? [x.travelPass] : []));
-    return { ...a, price: sum(ctx.rules, each.map((x) => x.price), booking.currency, booking.trip.international), ...(passes.length > 0 ? { travelPasses: passes } : {}) };
+    return {
+      ...a,
+      price: sum(
+        ctx.rules,
+        each.map((x) => x.price),
+        booking.currency,
+        booking.trip.international,
+      ),
+      ...(passes.length > 0 ? { travelPasses: passes } : {}),
+    };
   });
-  const provisionalPrice = sum(ctx.rules, [...admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.price), booking.currency, booking.trip.international);
+  const provisionalPrice = sum(
+    ctx.rules,
+    [...admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.price),
+    booking.currency,
+    booking.trip.international,
+  );
   return { ...booking, admissions, provisionalPrice };
 }
 
@@ -97,7 +122,11 @@ export function patchPurchaser(ctx: Context, booking: Booking, body: unknown): B
 export function patchBooking(ctx: Context, booking: Booking, patch: BookingPatch, held: readonly Holding[] = []): Booking {
   let next = booking;
   if (booking.pass && (patch.requestedFulfillmentType || patch.preferredFulfillmentMedia)) {
-    throw violation('86001', { reason: phrase('pass-fulfillment-fixed') }, patch.requestedFulfillmentType ? '#/requestedFulfillmentType' : '#/preferredFulfillmentMedia');
+    throw violation(
+      '86001',
+      { reason: phrase('pass-fulfillment-fixed') },
+      patch.requestedFulfillmentType ? '#/requestedFulfillmentType' : '#/preferredFulfillmentMedia',
+    );
   }
   if (patch.usedPaymentMethods?.length) {
     const voucher = patch.usedPaymentMethods.findIndex((m) => m.type === 'VOUCHER');
@@ -122,18 +151,23 @@ export function patchBooking(ctx: Context, booking: Booking, patch: BookingPatch
  * not have is 86001, a passenger it cannot map 86029 (spec §7): never ignored.
  */
 function applyPlaceSelections(ctx: Context, booking: Booking, selections: PlaceSelection[], held: readonly Holding[]): Booking['reservations'] {
-  const parsed = mapPlaceSelections(selections, {
-    owner: 'booking',
-    reservations: booking.reservations.map((r) => ({ id: r.id, tripId: tripOfPart(booking, r.id).id, legId: r.legId, passengerId: r.passengerId })),
-    // Spec §2.7 rule 2: after booking, passengers are named by their id.
-    idOf: (id) => (booking.passengers.some((p) => p.id === id) ? id : undefined),
-    refOf: (id) => id,
-  }, '#/placeSelections');
+  const parsed = mapPlaceSelections(
+    selections,
+    {
+      owner: 'booking',
+      reservations: booking.reservations.map((r) => ({ id: r.id, tripId: tripOfPart(booking, r.id).id, legId: r.legId, passengerId: r.passengerId })),
+      // Spec §2.7 rule 2: after booking, passengers are named by their id.
+      idOf: (id) => (booking.passengers.some((p) => p.id === id) ? id : undefined),
+      refOf: (id) => id,
+    },
+    '#/placeSelections',
+  );
   const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
   const reservations = booking.reservations.map((r) => {
     const selection = parsed[indexOf(r.id)];
     return selection ? { ...r, placeSelection: selection } : r;
   });
   const targets = new Set(parsed.map((s) => s.reservationId));
-  return allocate(ctx, { booking: { ...booking, reservations }, held, targets, mode: 'patch', pointerOf: (id) => `#/placeSelections/${indexOf(id)}` }).reservations;
+  return allocate(ctx, { booking: { ...booking, reservations }, held, targets, mode: 'patch', pointerOf: (id) => `#/placeSelections/${indexOf(id)}` })
+    .reservations;
 }

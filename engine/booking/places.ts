@@ -3,7 +3,6 @@ import type { StoredOffer } from '../model/records.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
 import { phrase, violation } from '../rules/violation.ts';
 
-
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 
 /** Whom the place selections of a request may name, and how the request names passengers. */
@@ -30,14 +29,23 @@ export function mapPlaceSelections(selections: PlaceSelection[], scope: Selectio
   return selections.map((s, i) => {
     const at = `${pointer}/${i}`;
     const r = scope.reservations.find((x) => x.id === s.reservationId);
-    if (!r) throw violation('86001', { reason: phrase('selection-unknown-reservation', { reservationId: s.reservationId, owner: phrase(`resource-${scope.owner}`) }) }, `${at}/reservationId`);
+    if (!r)
+      throw violation(
+        '86001',
+        { reason: phrase('selection-unknown-reservation', { reservationId: s.reservationId, owner: phrase(`resource-${scope.owner}`) }) },
+        `${at}/reservationId`,
+      );
     // One selection per reservation, one place per passenger: a second one would go unread.
     if (selections.findIndex((x) => x.reservationId === s.reservationId) < i) {
       throw violation('86001', { reason: phrase('selection-twice', { reservationId: s.reservationId }) }, `${at}/reservationId`);
     }
     if ((s.places?.length ?? 0) > 1) throw violation('86001', { reason: phrase('selection-one-place', { reservationId: r.id }) }, `${at}/places/1`);
     if (s.tripLegCoverage.tripId !== r.tripId || s.tripLegCoverage.legId !== r.legId) {
-      throw violation('86001', { reason: phrase('selection-other-leg', { reservationId: r.id, leg: JSON.stringify({ tripId: r.tripId, legId: r.legId }) }) }, `${at}/tripLegCoverage`);
+      throw violation(
+        '86001',
+        { reason: phrase('selection-other-leg', { reservationId: r.id, leg: JSON.stringify({ tripId: r.tripId, legId: r.legId }) }) },
+        `${at}/tripLegCoverage`,
+      );
     }
     const mapped = (ref: string, where: string, wanted?: string) => {
       const id = scope.idOf(ref);
@@ -48,7 +56,8 @@ export function mapPlaceSelections(selections: PlaceSelection[], scope: Selectio
     };
     const places = s.places?.map((p, j) => ({ ...p, passengerRef: mapped(p.passengerRef, `${at}/places/${j}/passengerRef`, r.passengerId) }));
     const accommodations = s.accommodations?.map((a, j) => ({
-      ...a, passengerRefs: a.passengerRefs.map((ref, k) => mapped(ref, `${at}/accommodations/${j}/passengerRefs/${k}`)),
+      ...a,
+      passengerRefs: a.passengerRefs.map((ref, k) => mapped(ref, `${at}/accommodations/${j}/passengerRefs/${k}`)),
     }));
     return { ...s, ...(places ? { places } : {}), ...(accommodations ? { accommodations } : {}) };
   });
@@ -59,13 +68,23 @@ export function mapPlaceSelections(selections: PlaceSelection[], scope: Selectio
  * to every reservation of a shared night compartment. Returns the selections by offer reservation id, their
  * passengers named by booking id (mapPlaceSelections); `passengerIdOf` maps an offer's passenger externalRef.
  */
-export function readPlaceSelections(ctx: Context, offer: StoredOffer, given: PlaceSelection[], pointer: string, passengerIdOf: (externalRef: string) => string | undefined): Map<string, PlaceSelection> {
-  const selections = mapPlaceSelections(given, {
-    owner: 'offer',
-    reservations: offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: passengerIdOf(r.passengerRef)! })),
-    idOf: passengerIdOf,
-    refOf: (id) => offer.reservations.find((r) => passengerIdOf(r.passengerRef) === id)!.passengerRef,
-  }, pointer);
+export function readPlaceSelections(
+  ctx: Context,
+  offer: StoredOffer,
+  given: PlaceSelection[],
+  pointer: string,
+  passengerIdOf: (externalRef: string) => string | undefined,
+): Map<string, PlaceSelection> {
+  const selections = mapPlaceSelections(
+    given,
+    {
+      owner: 'offer',
+      reservations: offer.reservations.map((r) => ({ id: r.id, tripId: offer.trip.id, legId: r.legId, passengerId: passengerIdOf(r.passengerRef)! })),
+      idOf: passengerIdOf,
+      refOf: (id) => offer.reservations.find((r) => passengerIdOf(r.passengerRef) === id)!.passengerRef,
+    },
+    pointer,
+  );
   const byReservation = new Map<string, PlaceSelection>();
   selections.forEach((s) => byReservation.set(s.reservationId, s));
   offer.reservations.forEach((r) => {
@@ -75,12 +94,17 @@ export function readPlaceSelections(ctx: Context, offer: StoredOffer, given: Pla
       .filter((a) => a.passengerRefs.includes(passengerIdOf(r.passengerRef)!))
       .flatMap((a) => a.placeProperties.filter((p): p is (typeof GENDERS)[number] => (GENDERS as readonly string[]).includes(p)));
     const index = selection ? selections.indexOf(selection) : -1;
-    enforce(ctx, 'nightGender', {
-      compartment: product.compartment ?? 'NONE',
-      accommodationType: product.accommodationType,
-      genderCount: genders.length,
-      gender: genders[0] ?? 'NONE',
-    }, index >= 0 ? `${pointer}/${index}/accommodations` : pointer);
+    enforce(
+      ctx,
+      'nightGender',
+      {
+        compartment: product.compartment ?? 'NONE',
+        accommodationType: product.accommodationType,
+        genderCount: genders.length,
+        gender: genders[0] ?? 'NONE',
+      },
+      index >= 0 ? `${pointer}/${index}/accommodations` : pointer,
+    );
   });
   return byReservation;
 }

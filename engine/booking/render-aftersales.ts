@@ -1,5 +1,15 @@
 import { fulfillmentSummary } from './fulfillment-summary.ts';
-import type { AftersalesOfferRecord, Booking, CoversTickets, ExchangeOperation, Money, OnHoldOffer, RefundOffer, ReleaseOffer, StoredOffer } from '../model/records.ts';
+import type {
+  AftersalesOfferRecord,
+  Booking,
+  CoversTickets,
+  ExchangeOperation,
+  Money,
+  OnHoldOffer,
+  RefundOffer,
+  ReleaseOffer,
+  StoredOffer,
+} from '../model/records.ts';
 import { renderOffer } from '../offers/render.ts';
 import { renderTrip } from '../model/osdm/trip.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
@@ -15,14 +25,20 @@ function offerHeader(booking: Booking, o: AftersalesOfferRecord & CoversTickets)
     createdOn: o.createdOn,
     validFrom: o.createdOn,
     validUntil: o.validUntil,
-    status: o.state === 'CONFIRMED' ? 'CONFIRMED' as const : 'PROPOSED' as const,
+    status: o.state === 'CONFIRMED' ? ('CONFIRMED' as const) : ('PROPOSED' as const),
     ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
     // An offer covers fulfillments of its own booking (refund.ts, release.ts).
     fulfillments: fulfillmentsOf(booking, o.fulfillmentIds),
   };
 }
 
-const fulfillmentsOf = (booking: Booking, ids: readonly string[]) => ids.map((id) => fulfillmentSummary(booking, booking.fulfillments.find((f) => f.id === id)!));
+const fulfillmentsOf = (booking: Booking, ids: readonly string[]) =>
+  ids.map((id) =>
+    fulfillmentSummary(
+      booking,
+      booking.fulfillments.find((f) => f.id === id)!,
+    ),
+  );
 
 const zero = (m: Money): Money => ({ ...m, amount: 0, ...(m.vats ? { vats: m.vats.map((v) => ({ ...v, amount: 0 })) } : {}) });
 
@@ -39,7 +55,11 @@ export function renderRefundOffer(booking: Booking, o: RefundOffer): z.infer<typ
     refundableAmount: refundable(o.refundableAmount),
     ...(o.overruleCode ? { appliedOverruleCode: o.overruleCode } : {}),
     reimbursementStatus: 'IMMEDIATE' as const,
-    refundOfferBreakdown: o.parts.map((p) => ({ refundFee: { ...o.refundFee, amount: 0 }, refundableAmount: refundable(p.refundAmount), bookingParts: [{ id: p.partId }] })),
+    refundOfferBreakdown: o.parts.map((p) => ({
+      refundFee: { ...o.refundFee, amount: 0 },
+      refundableAmount: refundable(p.refundAmount),
+      bookingParts: [{ id: p.partId }],
+    })),
   };
 }
 

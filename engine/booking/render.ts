@@ -88,29 +88,31 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
       // Spec §2.6 rule 10: travel pass information is not returned.
       cards: p.cards.filter((c) => c.type !== 'TRAVEL_PASS'),
     })),
-    bookedOffers: [{
-      offerId: booking.offerId,
-      admissions: booking.admissions.map(admission),
-      reservations: booking.reservations.map(reservation),
-      ancillaries: booking.ancillaries.map((x) => ({
-        objectType: 'Ancillary' as const,
-        id: x.id,
-        type: rules.ancillaryItems[x.item]?.type ?? x.item,
-        summary: rules.ancillaryItems[x.item]?.summary[language] ?? x.item,
-        createdOn: x.createdOn,
-        ...validity(x.id, [x.legId]),
-        ...(x.confirmedOn ? { confirmedOn: x.confirmedOn } : {}),
-        price: x.price,
-        status: x.status,
-        ...refundAmountOf(x),
-        passengerIds: [x.passengerId],
-        refundable: x.refundable,
-        exchangeable: x.exchangeable,
-        products: [{ productId: x.item, legIds: [x.legId] }],
-        tripCoverage: coverage(x.id, [x.legId]),
-      })),
-      ...(booking.throughTicketTags.length ? { appliedThroughTicketTags: booking.throughTicketTags } : {}),
-    }],
+    bookedOffers: [
+      {
+        offerId: booking.offerId,
+        admissions: booking.admissions.map(admission),
+        reservations: booking.reservations.map(reservation),
+        ancillaries: booking.ancillaries.map((x) => ({
+          objectType: 'Ancillary' as const,
+          id: x.id,
+          type: rules.ancillaryItems[x.item]?.type ?? x.item,
+          summary: rules.ancillaryItems[x.item]?.summary[language] ?? x.item,
+          createdOn: x.createdOn,
+          ...validity(x.id, [x.legId]),
+          ...(x.confirmedOn ? { confirmedOn: x.confirmedOn } : {}),
+          price: x.price,
+          status: x.status,
+          ...refundAmountOf(x),
+          passengerIds: [x.passengerId],
+          refundable: x.refundable,
+          exchangeable: x.exchangeable,
+          products: [{ productId: x.item, legIds: [x.legId] }],
+          tripCoverage: coverage(x.id, [x.legId]),
+        })),
+        ...(booking.throughTicketTags.length ? { appliedThroughTicketTags: booking.throughTicketTags } : {}),
+      },
+    ],
     ...(booking.pass ? { fulfillmentType: booking.pass.fulfillment.type } : {}),
     ...(booking.paymentMethods.length ? { paymentMethods: booking.paymentMethods } : {}),
     provisionalPrice: booking.provisionalPrice,
@@ -121,7 +123,13 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     ...(booking.releaseOffers?.some((o) => o.state === 'PROPOSED')
       ? { releaseOffers: booking.releaseOffers.filter((o) => o.state === 'PROPOSED').map((o) => renderReleaseOffer(booking, o)) }
       : {}),
-    ...(booking.exchangeOperations?.length ? { exchangeOperations: booking.exchangeOperations.filter((o) => o.state === 'PREBOOKED' || o.state === 'FULFILLED').map((o) => renderExchangeOperation(rules, booking, o, language)) } : {}),
+    ...(booking.exchangeOperations?.length
+      ? {
+          exchangeOperations: booking.exchangeOperations
+            .filter((o) => o.state === 'PREBOOKED' || o.state === 'FULFILLED')
+            .map((o) => renderExchangeOperation(rules, booking, o, language)),
+        }
+      : {}),
     // Spec §2.6 rule 10: after a refund, refundAmount at booking level and on each refunded part.
     ...(refunded.length ? { refundAmount: sum(rules, refunded, booking.currency, booking.trip.international) } : {}),
   };
@@ -146,12 +154,14 @@ export function renderFulfillment(booking: Booking, f: Fulfillment, language: La
     issuingLanguage: language,
     contentComplete: true,
     fulfillmentParts: f.barcode
-      ? [{
-          // A fulfillment with a barcode is a ticket: it has a control number and its passengers (lifecycle.ts).
-          controlId: f.controlNumber!,
-          passengerRef: booking.passengers.find((p) => p.id === f.passengerIds[0])!.externalRef,
-          securityFeatures: [{ type: { type: 'BAR_CODE', symbology: 'AZTEC', format: 'BINARY' }, data: f.barcode }],
-        }]
+      ? [
+          {
+            // A fulfillment with a barcode is a ticket: it has a control number and its passengers (lifecycle.ts).
+            controlId: f.controlNumber!,
+            passengerRef: booking.passengers.find((p) => p.id === f.passengerIds[0])!.externalRef,
+            securityFeatures: [{ type: { type: 'BAR_CODE', symbology: 'AZTEC', format: 'BINARY' }, data: f.barcode }],
+          },
+        ]
       : [],
   };
 }

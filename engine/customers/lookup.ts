@@ -21,7 +21,11 @@ export type CustomerKey = { email: string } | { memberNumber: string } | { ssn: 
 function normalizeEmail(email: string): string {
   let decoded = email.trim();
   if (decoded.includes('%')) {
-    try { decoded = decodeURIComponent(decoded); } catch { /* not an escape: keep it as given */ }
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      /* not an escape: keep it as given */
+    }
   }
   return decoded.trim().toLowerCase();
 }
@@ -68,17 +72,19 @@ export function renderCustomer(customers: Customers, customer: CustomerEntry, la
     ...(customer.level !== undefined ? { level: customer.level } : {}),
     email: customer.email,
     phoneNumber: customer.phoneNumber,
-    ...(passes.length > 0 ? {
-      travelPasses: passes.map((p) => ({
-        cardNumber: p.cardNumber,
-        cardType: p.cardType,
-        description: customers.passTypes[p.cardType]?.name[language] ?? p.cardType,
-        validFrom: p.validFrom,
-        validTo: p.validTo,
-        // Spec §2.7 rule 8: the reference data only sets the start; each confirmed journey the pass pays for takes one.
-        ...(p.ridesLeft !== undefined ? { ridesLeft: Math.max(0, p.ridesLeft - held.ridesGiven(p.cardNumber)) } : {}),
-      })),
-    } : {}),
+    ...(passes.length > 0
+      ? {
+          travelPasses: passes.map((p) => ({
+            cardNumber: p.cardNumber,
+            cardType: p.cardType,
+            description: customers.passTypes[p.cardType]?.name[language] ?? p.cardType,
+            validFrom: p.validFrom,
+            validTo: p.validTo,
+            // Spec §2.7 rule 8: the reference data only sets the start; each confirmed journey the pass pays for takes one.
+            ...(p.ridesLeft !== undefined ? { ridesLeft: Math.max(0, p.ridesLeft - held.ridesGiven(p.cardNumber)) } : {}),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -103,4 +109,3 @@ export function lookupContract(customers: Customers, contractNumber: string): Co
   const contract = findContract(customers, contractNumber);
   return contract && renderContract(contract);
 }
-

@@ -20,7 +20,6 @@ export interface PassUse {
   until?: string;
 }
 
-
 /** What a booking's passes are busy with; a provisional booking's uses end at its time limit (`until`). */
 export function passUsesOf(booking: Booking): PassUse[] {
   const until = PROVISIONAL_STATES.has(booking.machine.value) ? booking.confirmationTimeLimit : undefined;

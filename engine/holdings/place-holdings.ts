@@ -20,7 +20,6 @@ export interface Holding {
   until?: string;
 }
 
-
 export const interval = (leg: Pick<Leg, 'departure' | 'arrival'>) => ({ from: Date.parse(leg.departure), to: Date.parse(leg.arrival) });
 export const overlaps = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
 
@@ -60,10 +59,19 @@ export function trainHoldingsOf(booking: Booking): TrainHoldings[] {
     const h = { ...holding(booking.id, r, leg), ...(limit ? { until: limit } : {}) };
     byTrain.set(h.train, [...(byTrain.get(h.train) ?? []), h]);
   };
-  for (const r of booking.reservations) add(r, tripOfPart(booking, r.id).legs.find((l) => l.id === r.legId));
+  for (const r of booking.reservations)
+    add(
+      r,
+      tripOfPart(booking, r.id).legs.find((l) => l.id === r.legId),
+    );
   for (const op of operations) {
     if (op.state !== 'PREBOOKED') continue;
-    for (const r of op.reservations) add(r, op.trip.legs.find((l) => l.id === r.legId), op.validUntil);
+    for (const r of op.reservations)
+      add(
+        r,
+        op.trip.legs.find((l) => l.id === r.legId),
+        op.validUntil,
+      );
   }
   return [...byTrain].map(([train, holdings]) => ({ train, bookingId: booking.id, ...(until ? { until } : {}), holdings }));
 }
@@ -91,8 +99,15 @@ export function holdingsOf(onTrains: readonly OnTrain[], now: Date): Holding[] {
 export function holding(bookingId: string, r: Pick<BookedReservation, 'id' | 'passengerId' | 'placeAllocation'>, leg: Leg): Holding {
   const a = r.placeAllocation!;
   return {
-    train: trainKey(leg), coachNumber: a.coachNumber, placeNumber: a.placeNumber,
-    ...(a.compartment ? { compartment: a.compartment } : {}), ...(a.gender ? { gender: a.gender } : {}),
-    private: a.private ?? false, ...interval(leg), bookingId, reservationId: r.id, passengerId: r.passengerId,
+    train: trainKey(leg),
+    coachNumber: a.coachNumber,
+    placeNumber: a.placeNumber,
+    ...(a.compartment ? { compartment: a.compartment } : {}),
+    ...(a.gender ? { gender: a.gender } : {}),
+    private: a.private ?? false,
+    ...interval(leg),
+    bookingId,
+    reservationId: r.id,
+    passengerId: r.passengerId,
   };
 }

@@ -1,6 +1,5 @@
 import type { Booking, SoldPass } from '../model/records.ts';
 
-
 /** The index keys a sold pass is found by. */
 export const soldPassKey = {
   number: (number: string) => `number:${number}`,

@@ -26,7 +26,9 @@ export interface Context {
 export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids: IdSource, ticketKey: string, soldPasses: readonly SoldPass[] = []): Context {
   const salesApplication = rules.salesApplications.get(requestor.salesApplication);
   if (!salesApplication) {
-    throw violation('FORBIDDEN', { reason: phrase('sales-application-unknown', { salesApplication: requestor.salesApplication }) }, [{ requestPointer: 'header:Requestor' }]);
+    throw violation('FORBIDDEN', { reason: phrase('sales-application-unknown', { salesApplication: requestor.salesApplication }) }, [
+      { requestPointer: 'header:Requestor' },
+    ]);
   }
   return { rules, now, ids, requestor, salesApplication, traces: [], ticketKey, soldPasses };
 }
@@ -47,7 +49,12 @@ export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx:
 export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): OutcomeOf<D> | undefined {
   const { outcome } = decide<D, Partial<RejectOutcome>>(ctx, name, facts);
   if (outcome?.reject) {
-    throw violation(outcome.reject, { salesApplication: ctx.salesApplication.code, ...facts, ...outcome.params }, outcome.pointer ? `#${outcome.pointer}` : at, ctx.traces);
+    throw violation(
+      outcome.reject,
+      { salesApplication: ctx.salesApplication.code, ...facts, ...outcome.params },
+      outcome.pointer ? `#${outcome.pointer}` : at,
+      ctx.traces,
+    );
   }
   return outcome as OutcomeOf<D> | undefined;
 }

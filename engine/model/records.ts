@@ -29,13 +29,13 @@ export interface Money {
 export interface Leg {
   /** The caller's leg externalRef, used as the leg id (unique within a request, CONTRACT §4a). */
   id: string;
-  origin: string;        // station ref as the caller sent it
+  origin: string; // station ref as the caller sent it
   destination: string;
-  departure: string;     // ISO with offset
+  departure: string; // ISO with offset
   arrival: string;
   serviceName?: string;
   vehicleNumber: string;
-  category: string;      // ST, RE, IC, NT, EN, RB
+  category: string; // ST, RE, IC, NT, EN, RB
   carrier: { ref: string; name?: string };
 }
 
@@ -56,8 +56,8 @@ export interface OfferPassenger {
 }
 
 export interface OfferedProduct {
-  code: string;          // products.yaml key, e.g. DAY_2_STANDARD
-  id: string;            // offered product id, e.g. JREF_2_H
+  code: string; // products.yaml key, e.g. DAY_2_STANDARD
+  id: string; // offered product id, e.g. JREF_2_H
   flexibility: 'NON_FLEXIBLE' | 'FULL_FLEXIBLE';
 }
 
@@ -88,7 +88,7 @@ export interface AncillaryPart {
   id: string;
   passengerRef: string;
   legId: string;
-  item: string;          // ancillary-items.yaml key
+  item: string; // ancillary-items.yaml key
   group: string;
   /** minGroupItemsToBeBooked of the group: 0 optional, 1 mandatory. */
   groupMin: number;
@@ -144,7 +144,7 @@ export interface BookedPassenger {
   id: string;
   externalRef: string;
   age?: number;
-  type: string;          // the response type (PERSON when the age is not given, spec §2.6)
+  type: string; // the response type (PERSON when the age is not given, spec §2.6)
   detail?: PersonDetail;
   cards: CardReference[];
   prmNeeds?: string[];
@@ -348,4 +348,7 @@ export interface SoldPass extends TravelPassEntry {
 }
 
 /** A warning of a successful answer (OSDM `warnings`), its text from rules/errors.yaml in the caller's language. */
-export interface Warning { code: string; params?: Record<string, unknown> }
+export interface Warning {
+  code: string;
+  params?: Record<string, unknown>;
+}

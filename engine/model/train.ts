@@ -20,9 +20,11 @@ export function trainKeysOfBooking(booking: Booking): string[] {
 
 /** The trains a validated offer request names, so the caller can load the bookings on them before the engine decides what is still free. */
 export function trainKeysOfOfferRequest(request: Pick<OfferCollectionRequest, 'tripSpecifications'>): string[] {
-  const keys = (request.tripSpecifications ?? []).flatMap((t) => t.legs.flatMap(({ timedLeg }) => {
-    const vehicleNumber = timedLeg.service.vehicleNumbers[0];
-    return vehicleNumber === undefined ? [] : [trainKey({ vehicleNumber, departure: timedLeg.start.serviceDeparture.timetabledTime })];
-  }));
+  const keys = (request.tripSpecifications ?? []).flatMap((t) =>
+    t.legs.flatMap(({ timedLeg }) => {
+      const vehicleNumber = timedLeg.service.vehicleNumbers[0];
+      return vehicleNumber === undefined ? [] : [trainKey({ vehicleNumber, departure: timedLeg.start.serviceDeparture.timetabledTime })];
+    }),
+  );
   return [...new Set(keys)];
 }

@@ -7,7 +7,8 @@ import type { Booking, Trip } from './records.ts';
  */
 export function tripOfPart(booking: Booking, partId: string): Trip {
   for (const op of booking.exchangeOperations ?? []) {
-    if (op.admissions.some((p) => p.id === partId) || op.reservations.some((p) => p.id === partId) || op.ancillaries.some((p) => p.id === partId)) return op.trip;
+    if (op.admissions.some((p) => p.id === partId) || op.reservations.some((p) => p.id === partId) || op.ancillaries.some((p) => p.id === partId))
+      return op.trip;
   }
   return booking.trip;
 }

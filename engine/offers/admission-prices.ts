@@ -17,8 +17,14 @@ import { interval } from '../holdings/place-holdings.ts';
  * Offers price with it, and a booking reprices with it when a passenger's age is patched (spec §2.7 rule 4).
  */
 export function admissionPrices(
-  ctx: Context, trip: Trip, productCode: string, flexibility: Flexibility, passengers: readonly OfferPassenger[], currency: 'SEK' | 'EUR',
-  passUses: readonly PassUse[] = [], shares: PassengerShares = passengerShares(),
+  ctx: Context,
+  trip: Trip,
+  productCode: string,
+  flexibility: Flexibility,
+  passengers: readonly OfferPassenger[],
+  currency: 'SEK' | 'EUR',
+  passUses: readonly PassUse[] = [],
+  shares: PassengerShares = passengerShares(),
 ): Map<string, { price: Money; travelPass?: string }> {
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
@@ -32,7 +38,10 @@ export function admissionPrices(
   const discounted = ofClass.discounted.granted;
   const prices = new Map<string, { price: Money; travelPass?: string }>();
   // No pass in use anywhere (most requests): nothing can be busy, and the journey's interval need not be parsed.
-  const busy = passUses.length === 0 ? undefined : busyPasses(passUses, ctx.now, { from: interval(trip.legs[0]!).from, to: interval(trip.legs[trip.legs.length - 1]!).to });
+  const busy =
+    passUses.length === 0
+      ? undefined
+      : busyPasses(passUses, ctx.now, { from: interval(trip.legs[0]!).from, to: interval(trip.legs[trip.legs.length - 1]!).to });
   const taken = passUses.length === 0 ? undefined : ridesTaken(passUses, ctx.now);
   for (const p of passengers) {
     const pass = coveringPass(ctx, p, trip, travelClass, busy, taken);
@@ -40,7 +49,10 @@ export function admissionPrices(
     if (factor) ctx.traces.push(factor.trace);
     else {
       factor = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
-        internalType: p.internalType, age: p.age, trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p), familyDiscount: discounted.has(p.externalRef),
+        internalType: p.internalType,
+        age: p.age,
+        trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p),
+        familyDiscount: discounted.has(p.externalRef),
       });
       ofClass.factors.set(p.externalRef, factor);
     }
@@ -57,10 +69,13 @@ export function admissionPrices(
  * `createOffers` hands one of these to every offer it prices; the decisions are made once and their traces kept
  * again at the same places, so the traces read exactly as if they had been evaluated for each offer.
  */
-export type PassengerShares = Map<'FIRST' | 'SECOND', {
-  discounted: { granted: Set<string>; traces: DecisionTrace[] };
-  factors: Map<string, DecisionResult<{ factor: number }>>;
-}>;
+export type PassengerShares = Map<
+  'FIRST' | 'SECOND',
+  {
+    discounted: { granted: Set<string>; traces: DecisionTrace[] };
+    factors: Map<string, DecisionResult<{ factor: number }>>;
+  }
+>;
 export const passengerShares = (): PassengerShares => new Map();
 
 /** `familyDiscounted`, with the traces it left. */

@@ -19,8 +19,12 @@ interface GroupOutcome {
 }
 
 export function offerAncillaries(
-  ctx: Context, legs: Array<{ leg: Leg; travelClass: 'FIRST' | 'SECOND' }>, passengers: readonly OfferPassenger[],
-  currency: 'SEK' | 'EUR', international: boolean, admission: { refundable: string; exchangeable: string },
+  ctx: Context,
+  legs: Array<{ leg: Leg; travelClass: 'FIRST' | 'SECOND' }>,
+  passengers: readonly OfferPassenger[],
+  currency: 'SEK' | 'EUR',
+  international: boolean,
+  admission: { refundable: string; exchangeable: string },
 ): AncillaryPart[] {
   const { rules } = ctx;
   const parts: AncillaryPart[] = [];
@@ -32,25 +36,31 @@ export function offerAncillaries(
   for (const { leg, travelClass } of legs) {
     const touchesAirport = [leg.origin, leg.destination].some((ref) => rules.stations.byRef(ref)?.airport === true);
     const { outcomes } = decide<'ancillaryGroups', GroupOutcome>(ctx, 'ancillaryGroups', {
-      touchesAirport, travelClass, productCategory: leg.category as ProductCategoryCode,
+      touchesAirport,
+      travelClass,
+      productCategory: leg.category as ProductCategoryCode,
     });
     // An item costs the same for every passenger: priced once per leg.
-    const prices = new Map(outcomes.flatMap((g) => g.items).map((item) => [item, priceFor(rules, rules.ancillaryItems[item]!.price, share?.factor ?? 1, currency, international)]));
-    for (const group of outcomes) for (const p of passengers) for (const item of group.items) {
-      const def = rules.ancillaryItems[item]!;
-      parts.push({
-        id: ctx.ids.next('part'),
-        passengerRef: p.externalRef,
-        legId: leg.id,
-        item,
-        group: group.group,
-        groupMin: group.min,
-        isDefault: (group.min > 0 || group.included === true) && group.default === item,
-        price: prices.get(item)!,
-        refundable: admission.refundable,
-        exchangeable: def.inheritsFlexibility ? admission.exchangeable : 'NO',
-      });
-    }
+    const prices = new Map(
+      outcomes.flatMap((g) => g.items).map((item) => [item, priceFor(rules, rules.ancillaryItems[item]!.price, share?.factor ?? 1, currency, international)]),
+    );
+    for (const group of outcomes)
+      for (const p of passengers)
+        for (const item of group.items) {
+          const def = rules.ancillaryItems[item]!;
+          parts.push({
+            id: ctx.ids.next('part'),
+            passengerRef: p.externalRef,
+            legId: leg.id,
+            item,
+            group: group.group,
+            groupMin: group.min,
+            isDefault: (group.min > 0 || group.included === true) && group.default === item,
+            price: prices.get(item)!,
+            refundable: admission.refundable,
+            exchangeable: def.inheritsFlexibility ? admission.exchangeable : 'NO',
+          });
+        }
   }
   return parts;
 }

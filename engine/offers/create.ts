@@ -34,7 +34,13 @@ export function readOfferRequest(ctx: Context, body: unknown): OfferCollectionRe
  * Returns the offers to store; render.ts turns them into the response. Why a trip has none (a train
  * cancelled, not yet released or gone) is pushed onto `warnings`.
  */
-export function createOffers(ctx: Context, request: OfferCollectionRequest, held: readonly Holding[] = [], passUses: readonly PassUse[] = [], warnings: Warning[] = []): StoredOffer[] {
+export function createOffers(
+  ctx: Context,
+  request: OfferCollectionRequest,
+  held: readonly Holding[] = [],
+  passUses: readonly PassUse[] = [],
+  warnings: Warning[] = [],
+): StoredOffer[] {
   const { rules, salesApplication } = ctx;
 
   const currency = request.offerSearchCriteria?.currency ?? salesApplication.currency;
@@ -46,8 +52,16 @@ export function createOffers(ctx: Context, request: OfferCollectionRequest, held
 
   const trips = request.tripSpecifications ?? [];
   if (trips.length === 0) throw violation('86001', { reason: phrase('offers-need-trips') }, '#/tripSpecifications');
-  assertUnique(request.anonymousPassengerSpecifications.map((p) => p.externalRef), (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`, phrase('what-passenger-external-ref'));
-  assertUnique(trips.flatMap((t) => t.legs.map((l) => l.externalRef)), (i) => legPointer(trips, i), phrase('what-leg-external-ref'));
+  assertUnique(
+    request.anonymousPassengerSpecifications.map((p) => p.externalRef),
+    (i) => `#/anonymousPassengerSpecifications/${i}/externalRef`,
+    phrase('what-passenger-external-ref'),
+  );
+  assertUnique(
+    trips.flatMap((t) => t.legs.map((l) => l.externalRef)),
+    (i) => legPointer(trips, i),
+    phrase('what-leg-external-ref'),
+  );
 
   const readTrips = trips.map((spec, t) => readTrip(ctx, spec, t));
   const firstDeparture = readTrips[0]!.legs[0]!.departure;
@@ -61,7 +75,8 @@ export function createOffers(ctx: Context, request: OfferCollectionRequest, held
     // Spec §2.3: no offers for a train that is cancelled, not yet released or gone; the caller is told why.
     const notReleased = whyNotReleased(ctx, trip);
     if (notReleased) {
-      if (!warnings.some((w) => w.code === notReleased.code && w.params?.['vehicleNumber'] === notReleased.params?.['vehicleNumber'])) warnings.push(notReleased);
+      if (!warnings.some((w) => w.code === notReleased.code && w.params?.['vehicleNumber'] === notReleased.params?.['vehicleNumber']))
+        warnings.push(notReleased);
       continue;
     }
     const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
@@ -73,11 +88,22 @@ export function createOffers(ctx: Context, request: OfferCollectionRequest, held
       const product = rules.products.products[productCode]!;
       if (wantedClasses?.length && !wantedClasses.includes(product.travelClass)) continue;
       const { outcome } = decide<'productAvailability', { offered: boolean }>(ctx, 'productAvailability', {
-        compartment: product.compartment ?? 'NONE', accommodationType: product.accommodationType, travelClass: product.travelClass, passengerCount: passengers.length,
+        compartment: product.compartment ?? 'NONE',
+        accommodationType: product.accommodationType,
+        travelClass: product.travelClass,
+        passengerCount: passengers.length,
       });
       if (outcome?.offered === false) continue;
       // Capacity: a product without a free place for every passenger on a leg that needs one is sold out.
-      if (!hasRoom(ctx, trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, productCode) })), passengers.length, held)) continue;
+      if (
+        !hasRoom(
+          ctx,
+          trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, productCode) })),
+          passengers.length,
+          held,
+        )
+      )
+        continue;
       for (const flexibility of Object.keys(rules.products.flexibilities) as Flexibility[]) {
         if (wantedFlex?.length && !wantedFlex.includes(flexibility)) continue;
         offers.push(priceOffer(ctx, trip, passengers, { code: productCode, flexibility }, currency, request, passUses, preBookableUntil, shares));
@@ -100,8 +126,15 @@ function countsOf(body: unknown): { passengerCount: number; tripCount: number; m
 }
 
 function priceOffer(
-  ctx: Context, trip: Trip, passengers: OfferPassenger[], choice: { code: string; flexibility: Flexibility }, currency: 'SEK' | 'EUR',
-  request: OfferCollectionRequest, passUses: readonly PassUse[], preBookableUntil: string, shares: PassengerShares,
+  ctx: Context,
+  trip: Trip,
+  passengers: OfferPassenger[],
+  choice: { code: string; flexibility: Flexibility },
+  currency: 'SEK' | 'EUR',
+  request: OfferCollectionRequest,
+  passUses: readonly PassUse[],
+  preBookableUntil: string,
+  shares: PassengerShares,
 ): StoredOffer {
   const { rules, ids } = ctx;
   const now = ctx.now.toISOString();
@@ -126,7 +159,16 @@ function priceOffer(
     }
     const price = offerMode === 'COLLECTIVE' ? sum(rules, amounts, currency, trip.international) : amounts[0]!;
     // A whole object literal, the optional passes assigned after: cheaper than spreads (docs/performance.md).
-    const part: AdmissionPart = { id: ids.next('part'), passengerRefs, offerMode, price, legIds, product, refundable: flex.refundable, exchangeable: flex.exchangeable };
+    const part: AdmissionPart = {
+      id: ids.next('part'),
+      passengerRefs,
+      offerMode,
+      price,
+      legIds,
+      product,
+      refundable: flex.refundable,
+      exchangeable: flex.exchangeable,
+    };
     if (travelPasses.length > 0) part.travelPasses = travelPasses;
     return part;
   });
@@ -138,13 +180,27 @@ function priceOffer(
     .flatMap(({ leg, code }) => {
       const legProduct = offeredProduct(ctx, code, choice.flexibility);
       const { travelClass, accommodationType } = rules.products.products[code]!;
-      const { outcome } = decide<'reservationPrice', OutcomeOf<'reservationPrice'>>(ctx, 'reservationPrice', { productCategory: leg.category, travelClass, accommodationType });
+      const { outcome } = decide<'reservationPrice', OutcomeOf<'reservationPrice'>>(ctx, 'reservationPrice', {
+        productCategory: leg.category,
+        travelClass,
+        accommodationType,
+      });
       const amount = outcome?.price ?? 0;
-      return passengers.map((p) => ({ id: ids.next('part'), passengerRef: p.externalRef, legId: leg.id, price: priceFor(rules, amount, 1, currency, trip.international), product: legProduct }));
+      return passengers.map((p) => ({
+        id: ids.next('part'),
+        passengerRef: p.externalRef,
+        legId: leg.id,
+        price: priceFor(rules, amount, 1, currency, trip.international),
+        product: legProduct,
+      }));
     });
   const ancillaries = offerAncillaries(
-    ctx, legProducts.map(({ leg, code }) => ({ leg, travelClass: rules.products.products[code]!.travelClass })),
-    passengers, currency, trip.international, flex,
+    ctx,
+    legProducts.map(({ leg, code }) => ({ leg, travelClass: rules.products.products[code]!.travelClass })),
+    passengers,
+    currency,
+    trip.international,
+    flex,
   );
   const mandatory = ancillaries.filter((a) => a.groupMin > 0 && a.isDefault);
   return {
@@ -162,8 +218,17 @@ function priceOffer(
     reservations,
     ancillaries,
     // The least a booking of this offer costs: admissions and the mandatory ancillaries.
-    minimalPrice: sum(rules, [...admissions, ...mandatory].map((a) => a.price), currency, trip.international),
-    corporateCodes: request.corporateCodes.map(({ code, beneficiary, issuer }) => ({ code, ...(beneficiary ? { beneficiary } : {}), ...(issuer ? { issuer } : {}) })),
+    minimalPrice: sum(
+      rules,
+      [...admissions, ...mandatory].map((a) => a.price),
+      currency,
+      trip.international,
+    ),
+    corporateCodes: request.corporateCodes.map(({ code, beneficiary, issuer }) => ({
+      code,
+      ...(beneficiary ? { beneficiary } : {}),
+      ...(issuer ? { issuer } : {}),
+    })),
     promotionCodes: request.promotionCodes.map(({ code, issuer }) => ({ code, ...(issuer ? { issuer } : {}) })),
   };
 }

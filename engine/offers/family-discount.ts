@@ -11,7 +11,9 @@ export function familyDiscounted(ctx: Context, passengers: readonly OfferPasseng
   const children: string[] = [];
   for (const p of passengers) {
     const { outcome } = decide<'familyDiscountRole', { role: 'grantor' | 'child' | 'none'; grants?: number }>(ctx, 'familyDiscountRole', {
-      internalType: p.internalType, age: p.age, travelClass,
+      internalType: p.internalType,
+      age: p.age,
+      travelClass,
     });
     if (outcome?.role === 'grantor') grants += outcome.grants ?? 0;
     if (outcome?.role === 'child') children.push(p.externalRef);

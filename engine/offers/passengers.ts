@@ -21,12 +21,23 @@ export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecificatio
   if (age === undefined || age < 0) {
     throw violation('86001', { reason: phrase('passenger-needs-age') }, `${pointer}/age`);
   }
-  const typingCard = typingCardOf(spec.cards.filter((c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType').map((c) => c.code));
+  const typingCard = typingCardOf(
+    spec.cards.filter((c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType').map((c) => c.code),
+  );
   const { outcome } = decide<'passengerType', { internalType: InternalPassengerType; responseType: string; description: Record<Language, string> }>(
-    ctx, 'passengerType', { age, typingCard },
+    ctx,
+    'passengerType',
+    { age, typingCard },
   );
   if (!outcome) throw violation('86001', { reason: phrase('no-passenger-type', { age }) }, `${pointer}/age`, ctx.traces);
-  return { externalRef: spec.externalRef, age, cards: spec.cards, internalType: outcome.internalType, responseType: outcome.responseType, description: outcome.description };
+  return {
+    externalRef: spec.externalRef,
+    age,
+    cards: spec.cards,
+    internalType: outcome.internalType,
+    responseType: outcome.responseType,
+    description: outcome.description,
+  };
 }
 
 export function isTrafficDisturbanceTicket(ctx: Context, p: OfferPassenger): boolean {

@@ -58,8 +58,17 @@ export function createPassOffers(ctx: Context, request: OfferCollectionRequest, 
       admissions,
       reservations: [],
       ancillaries: [],
-      minimalPrice: sum(rules, admissions.map((a) => a.price), currency, false),
-      corporateCodes: request.corporateCodes.map(({ code: c, beneficiary, issuer }) => ({ code: c, ...(beneficiary ? { beneficiary } : {}), ...(issuer ? { issuer } : {}) })),
+      minimalPrice: sum(
+        rules,
+        admissions.map((a) => a.price),
+        currency,
+        false,
+      ),
+      corporateCodes: request.corporateCodes.map(({ code: c, beneficiary, issuer }) => ({
+        code: c,
+        ...(beneficiary ? { beneficiary } : {}),
+        ...(issuer ? { issuer } : {}),
+      })),
       promotionCodes: request.promotionCodes.map(({ code: c, issuer }) => ({ code: c, ...(issuer ? { issuer } : {}) })),
     });
   }

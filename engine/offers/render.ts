@@ -50,7 +50,12 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
       const p = passengerOf.get(ref)!;
       appliedPassengerTypes.push({ passengerRef: p.externalRef, type: p.responseType, description: p.description[language] });
       for (const c of p.cards) {
-        const name = c.type === 'REDUCTION_CARD' ? rules.cards.reductionCards[c.code]?.name : c.type === 'TRAVEL_PASS' ? rules.customers.passTypes[c.code]?.name : undefined;
+        const name =
+          c.type === 'REDUCTION_CARD'
+            ? rules.cards.reductionCards[c.code]?.name
+            : c.type === 'TRAVEL_PASS'
+              ? rules.customers.passTypes[c.code]?.name
+              : undefined;
         if (name) appliedReductionCardTypes.push({ code: c.code, issuer: owner, name: { id: c.code, text: name[language] } });
       }
       for (const r of reservationsOf.get(ref) ?? []) reservationRefs.push({ id: r.id });
@@ -64,8 +69,16 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
     }
     const part: AdmissionOfferPart = {
       objectType: 'AdmissionOfferPart',
-      id: a.id, createdOn, validFrom: createdOn, validUntil, price: a.price, offerMode, passengerRefs: a.passengerRefs,
-      refundable: flex.refundable, exchangeable: flex.exchangeable, availableFulfillmentOptions: fulfillmentOptions,
+      id: a.id,
+      createdOn,
+      validFrom: createdOn,
+      validUntil,
+      price: a.price,
+      offerMode,
+      passengerRefs: a.passengerRefs,
+      refundable: flex.refundable,
+      exchangeable: flex.exchangeable,
+      availableFulfillmentOptions: fulfillmentOptions,
       products: [{ productId: a.product.id, legIds: a.legIds }],
       tripCoverage: { coveredTripId: trip.id, coveredLegIds: a.legIds },
       appliedPassengerTypes,
@@ -77,7 +90,9 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
     };
     if (reservationRefs.length > 0) {
       const n = reservationRefs.length;
-      part.reservations = [{ minGroupItemsToBeBooked: n, maxGroupItemsToBeBooked: n, reservationGroup: { id: `${a.id}:reservations`, name: '', reservationRefs } }];
+      part.reservations = [
+        { minGroupItemsToBeBooked: n, maxGroupItemsToBeBooked: n, reservationGroup: { id: `${a.id}:reservations`, name: '', reservationRefs } },
+      ];
     }
     if (ancillaries.length > 0) part.ancillaries = ancillaries;
     if (trip.international) part.regulatoryConditions = ['CIV'];
@@ -106,8 +121,16 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
       const rp = rules.products.products[r.product.code]!;
       const part: ReservationOfferPart = {
         objectType: 'ReservationOfferPart',
-        id: r.id, createdOn, validFrom: createdOn, validUntil, price: r.price, offerMode, passengerRefs: [r.passengerRef],
-        refundable: flex.refundable, exchangeable: flex.exchangeable, availableFulfillmentOptions: fulfillmentOptions,
+        id: r.id,
+        createdOn,
+        validFrom: createdOn,
+        validUntil,
+        price: r.price,
+        offerMode,
+        passengerRefs: [r.passengerRef],
+        refundable: flex.refundable,
+        exchangeable: flex.exchangeable,
+        availableFulfillmentOptions: fulfillmentOptions,
         products: [{ productId: r.product.id, legIds: [r.legId] }],
         tripCoverage: legCoverage.get(r.legId)!,
         availablePlaces: [{ accommodationType: rp.accommodationType, accommodationSubType: 'ANY_SEAT', tripLegCoverage: { tripId: trip.id, legId: r.legId } }],
@@ -121,8 +144,16 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
       const item = rules.ancillaryItems[a.item]!;
       return {
         objectType: 'AncillaryOfferPart' as const,
-        id: a.id, createdOn, validFrom: createdOn, validUntil, price: a.price, offerMode, passengerRefs: [a.passengerRef],
-        refundable: a.refundable, exchangeable: a.exchangeable, availableFulfillmentOptions: fulfillmentOptions,
+        id: a.id,
+        createdOn,
+        validFrom: createdOn,
+        validUntil,
+        price: a.price,
+        offerMode,
+        passengerRefs: [a.passengerRef],
+        refundable: a.refundable,
+        exchangeable: a.exchangeable,
+        availableFulfillmentOptions: fulfillmentOptions,
         type: item.type,
         summary: item.summary[language],
         products: [{ productId: a.item, legIds: [a.legId] }],
@@ -147,7 +178,17 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
       overallTravelClass: rules.customers.passTypes[pass.passType]!.travelClass,
       overallFlexibility: 'NON_FLEXIBLE',
     },
-    products: [{ id: pass.passType, code: pass.passType, summary: name, description: '', owner: rules.stations.operatorCarrier.ref, flexibility: 'NON_FLEXIBLE', productTags: ['PASS'] }],
+    products: [
+      {
+        id: pass.passType,
+        code: pass.passType,
+        summary: name,
+        description: '',
+        owner: rules.stations.operatorCarrier.ref,
+        flexibility: 'NON_FLEXIBLE',
+        productTags: ['PASS'],
+      },
+    ],
     admissionOfferParts: offer.admissions.map((a) => {
       const passenger = offer.passengers.find((p) => p.externalRef === a.passengerRefs[0])!;
       return {
@@ -172,7 +213,12 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
 }
 
 /** `passengers`: the request's anonymousPassengerSpecifications as sent (and validated), echoed (OSDM OfferCollectionResponse). */
-export function renderOfferCollection(rules: RuleSet, offers: StoredOffer[], language: Language, passengers: OfferCollection['anonymousPassengerSpecifications']): OfferCollection {
+export function renderOfferCollection(
+  rules: RuleSet,
+  offers: StoredOffer[],
+  language: Language,
+  passengers: OfferCollection['anonymousPassengerSpecifications'],
+): OfferCollection {
   const trips = new Map<string, StoredOffer['trip']>();
   for (const o of offers) if (!o.pass && !trips.has(o.trip.id)) trips.set(o.trip.id, o.trip);
   return {
@@ -187,5 +233,9 @@ export function renderOfferCollection(rules: RuleSet, offers: StoredOffer[], lan
  * CorporateCode requires one): the one the request named, else the operator, whose contracts they are.
  */
 export function appliedCorporateCodes(rules: RuleSet, codes: StoredOffer['corporateCodes']): z.infer<typeof R.AppliedCorporateCode>[] {
-  return codes.map((c) => ({ code: c.code, ...(c.beneficiary !== undefined ? { beneficiary: c.beneficiary } : {}), issuer: c.issuer ?? rules.stations.operatorCarrier.ref }));
+  return codes.map((c) => ({
+    code: c.code,
+    ...(c.beneficiary !== undefined ? { beneficiary: c.beneficiary } : {}),
+    issuer: c.issuer ?? rules.stations.operatorCarrier.ref,
+  }));
 }

@@ -25,7 +25,11 @@ export function findPass(ctx: Context, cardNumber: string, cardType?: string): {
  * pass has the rides it started with (customers.yaml, or its type's when bought) less those `taken`.
  */
 export function coveringPass(
-  ctx: Context, passenger: OfferPassenger, trip: Trip, tripClass: 'FIRST' | 'SECOND', busy: (pass: string) => boolean = () => false,
+  ctx: Context,
+  passenger: OfferPassenger,
+  trip: Trip,
+  tripClass: 'FIRST' | 'SECOND',
+  busy: (pass: string) => boolean = () => false,
   taken: (pass: string) => number = () => 0,
 ): string | undefined {
   if (!passenger.cards.some((c) => c.type === 'TRAVEL_PASS' && c.number)) return undefined; // most passengers: no pass
@@ -44,12 +48,16 @@ export function coveringPass(
     const found = findPass(ctx, card.number, card.code)?.pass;
     const type = found && rules.customers.passTypes[found.cardType];
     if (!found || !type) continue;
-    const bound = !type.bound || (from.includes(found.origin!) && to.includes(found.destination!)) || (from.includes(found.destination!) && to.includes(found.origin!));
+    const bound =
+      !type.bound || (from.includes(found.origin!) && to.includes(found.destination!)) || (from.includes(found.destination!) && to.includes(found.origin!));
     const categoryRank = (c: string) => rules.products.productCategories[c as ProductCategoryCode]?.speedRank ?? 0;
     const tripRank = categoryRank(main.category);
-    const categoryRelation = !type.productCategories || type.productCategories.includes(main.category as ProductCategoryCode)
-      ? 'SAME'
-      : tripRank > 0 && type.productCategories.some((c) => categoryRank(c) > tripRank) ? 'PASS_HIGHER' : 'OTHER';
+    const categoryRelation =
+      !type.productCategories || type.productCategories.includes(main.category as ProductCategoryCode)
+        ? 'SAME'
+        : tripRank > 0 && type.productCategories.some((c) => categoryRank(c) > tripRank)
+          ? 'PASS_HIGHER'
+          : 'OTHER';
     const { outcome } = decide<'travelPassCoverage', { covers: boolean }>(ctx, 'travelPassCoverage', {
       passKind: type.kind,
       withinValidity: found.validFrom <= day && day <= found.validTo,

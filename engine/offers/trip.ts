@@ -17,7 +17,11 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
     }
     const category = service.productCategory.productCategoryRef.split(':').pop()!;
     if (!ctx.rules.products.productCategories[category]) {
-      throw violation('86001', { reason: phrase('unknown-product-category', { category, known: Object.keys(ctx.rules.products.productCategories).join(', ') }) }, `${at}/service/productCategory/productCategoryRef`);
+      throw violation(
+        '86001',
+        { reason: phrase('unknown-product-category', { category, known: Object.keys(ctx.rules.products.productCategories).join(', ') }) },
+        `${at}/service/productCategory/productCategoryRef`,
+      );
     }
     const departure = start.serviceDeparture.timetabledTime;
     const arrival = end.serviceArrival.timetabledTime;
@@ -47,10 +51,12 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
   }
   let main = 0;
   for (let l = 1; l < legs.length; l++) if (times[l]![1] - times[l]![0] > times[main]![1] - times[main]![0]) main = l;
-  const crossesBorder = legs.some((leg) => [leg.origin, leg.destination].some((ref) => {
-    const station = ctx.rules.stations.byRef(ref);
-    return station !== undefined && station.country !== ctx.rules.tariff.vat.countryCode;
-  }));
+  const crossesBorder = legs.some((leg) =>
+    [leg.origin, leg.destination].some((ref) => {
+      const station = ctx.rules.stations.byRef(ref);
+      return station !== undefined && station.country !== ctx.rules.tariff.vat.countryCode;
+    }),
+  );
   return {
     id: spec.externalRef ?? `trip-${t + 1}`,
     legs,

@@ -33,7 +33,15 @@ export function boundaryCases(decision: CompiledDecision, facts: z.ZodObject, al
   const names = Object.keys(facts.shape);
   const conditions = [...decision.rows, ...(alsoFrom?.rows ?? [])].flatMap((r) => r.conditions);
   // Instants are compared with each other through offsets: they all move together from T0, one at a time.
-  const values = Object.fromEntries(names.map((n) => [n, valuesOf(kindOf(facts.shape[n] as z.ZodType), conditions.filter((c) => c.fact === n || (isInstantRef(c.value) && c.value.fact === n)))]));
+  const values = Object.fromEntries(
+    names.map((n) => [
+      n,
+      valuesOf(
+        kindOf(facts.shape[n] as z.ZodType),
+        conditions.filter((c) => c.fact === n || (isInstantRef(c.value) && c.value.fact === n)),
+      ),
+    ]),
+  );
   const cases = new Map<string, Record<string, unknown>>();
   const add = (c: Record<string, unknown>) => cases.set(JSON.stringify(c), { ...c });
   const instantsAt = (c: Record<string, unknown>) => {
@@ -50,7 +58,10 @@ export function boundaryCases(decision: CompiledDecision, facts: z.ZodObject, al
         let score = passing(base);
         for (const v of values[n]!) {
           const score2 = passing({ ...base, [n]: v });
-          if (score2 > score) { best = v; score = score2; }
+          if (score2 > score) {
+            best = v;
+            score = score2;
+          }
         }
         base[n] = best;
       }

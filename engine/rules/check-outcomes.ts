@@ -27,7 +27,10 @@ function message(issue: z.core.$ZodIssue & { input?: unknown }, keys: readonly s
         ? { path, text: `the outcome needs ${name} (${article(issue.expected)})` }
         : { path, text: `${name} is ${article(issue.expected)}; ${shown(issue.input)} is not` };
     case 'invalid_value':
-      return { path, text: `${name} is ${issue.values.length === 1 ? shown(issue.values[0]) : `one of ${issue.values.join(', ')}`}; ${shown(issue.input)} is not` };
+      return {
+        path,
+        text: `${name} is ${issue.values.length === 1 ? shown(issue.values[0]) : `one of ${issue.values.join(', ')}`}; ${shown(issue.input)} is not`,
+      };
     case 'too_small':
       return { path, text: `${name} is at least ${String(issue.minimum)}; ${shown(issue.input)} is not` };
     case 'too_big':
@@ -43,7 +46,9 @@ export function checkOutcomes(table: DecisionFile, source: SourceFile, entry: Ou
   table.rows.forEach((row, i) => {
     const rejects = 'reject' in row.then;
     if (rejects && !entry.rejects) {
-      problems.push(`${source.at(['rows', i, 'then', 'reject'])}: ${table.decision} never refuses; its rows say ${Object.keys(entry.outcome.shape).join(', ')}`);
+      problems.push(
+        `${source.at(['rows', i, 'then', 'reject'])}: ${table.decision} never refuses; its rows say ${Object.keys(entry.outcome.shape).join(', ')}`,
+      );
       return;
     }
     const schema: z.ZodObject = rejects ? RejectOutcome : entry.outcome;

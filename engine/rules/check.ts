@@ -12,7 +12,8 @@ import type { SourceFile } from './source.ts';
  * unknown facts, operator/type mismatches, `otherwise` not last, overlaps and gaps in `unique` tables,
  * unreachable rows in `first` tables, and the table's own examples.
  */
-export type FactKind = { kind: 'number'; min: number; max: number } | { kind: 'enum'; values: readonly string[] } | { kind: 'boolean' } | { kind: 'string' } | { kind: 'instant' };
+export type FactKind =
+  { kind: 'number'; min: number; max: number } | { kind: 'enum'; values: readonly string[] } | { kind: 'boolean' } | { kind: 'string' } | { kind: 'instant' };
 
 export function kindOf(declared: z.ZodType): FactKind {
   // A fact with a declared default (facts.ts) is its inner type.
@@ -35,12 +36,16 @@ export function describe(kind: FactKind): string {
 function checkValue(fact: string, kind: FactKind, c: Condition, kinds: Record<string, FactKind>): string | undefined {
   if ((timeOperatorNames as readonly string[]).includes(c.operator)) {
     if (kind.kind !== 'instant') return `${c.operator} compares instants, but ${fact} is ${describe(kind)}`;
-    if (typeof c.value === 'string') return Number.isNaN(Date.parse(c.value)) || !DATE_TIME_WITH_OFFSET.test(c.value) ? `${JSON.stringify(c.value)} is not an ISO 8601 date-time with offset` : undefined;
+    if (typeof c.value === 'string')
+      return Number.isNaN(Date.parse(c.value)) || !DATE_TIME_WITH_OFFSET.test(c.value)
+        ? `${JSON.stringify(c.value)} is not an ISO 8601 date-time with offset`
+        : undefined;
     if (!isInstantRef(c.value)) return `${c.operator} needs an instant or { fact, plus?, minus? }`;
     const ref = kinds[c.value.fact];
     if (!ref) return `unknown fact "${c.value.fact}"`;
     if (ref.kind !== 'instant') return `${c.operator} compares instants, but ${c.value.fact} is ${describe(ref)}`;
-    for (const d of [c.value.plus, c.value.minus]) if (d !== undefined && !IsoDuration.safeParse(d).success) return `${JSON.stringify(d)} is not an ISO 8601 duration (PT24H, P1D)`;
+    for (const d of [c.value.plus, c.value.minus])
+      if (d !== undefined && !IsoDuration.safeParse(d).success) return `${JSON.stringify(d)} is not an ISO 8601 duration (PT24H, P1D)`;
     return undefined;
   }
   if (kind.kind === 'instant') return `${fact} is an instant: compare it with before, after, notBefore or notAfter`;
@@ -66,16 +71,23 @@ function candidates(kind: FactKind, conditions: Condition[]): unknown[] {
   if (kind.kind === 'boolean') return [true, false];
   if (kind.kind === 'string') return [...new Set(conditions.flatMap((c) => (Array.isArray(c.value) ? c.value : [c.value]))), '\u0000other'];
   const points = new Set<number>([kind.min]);
-  for (const c of conditions) for (const v of Array.isArray(c.value) ? c.value : [c.value]) {
-    if (typeof v === 'number') for (const p of [v - 1, v, v + 1]) if (p >= kind.min && p <= kind.max) points.add(p);
-  }
+  for (const c of conditions)
+    for (const v of Array.isArray(c.value) ? c.value : [c.value]) {
+      if (typeof v === 'number') for (const p of [v - 1, v, v + 1]) if (p >= kind.min && p <= kind.max) points.add(p);
+    }
   if (kind.max < 1e9) points.add(kind.max);
   return [...points].sort((a, b) => a - b);
 }
 
 function* product(keys: string[], values: unknown[][], at = 0, acc: Record<string, unknown> = {}): Generator<Record<string, unknown>> {
-  if (at === keys.length) { yield { ...acc }; return; }
-  for (const v of values[at]!) { acc[keys[at]!] = v; yield* product(keys, values, at + 1, acc); }
+  if (at === keys.length) {
+    yield { ...acc };
+    return;
+  }
+  for (const v of values[at]!) {
+    acc[keys[at]!] = v;
+    yield* product(keys, values, at + 1, acc);
+  }
 }
 
 const MAX_COMBINATIONS = 200_000;
@@ -100,16 +112,18 @@ export function checkDecision(table: DecisionFile, compiled: CompiledDecision, s
       if (!kinds[fact]) p(['rows', i, 'when', fact], `unknown fact "${fact}"; ${table.decision} knows ${Object.keys(kinds).join(', ')}`);
       if (test !== null && typeof test === 'object' && 'between' in test) {
         const b = (test as { between: unknown }).between;
-        if (!Array.isArray(b) || b.length !== 2 || b.some((x) => typeof x !== 'number')) p(['rows', i, 'when', fact, 'between'], 'between needs [low, high], two numbers');
+        if (!Array.isArray(b) || b.length !== 2 || b.some((x) => typeof x !== 'number'))
+          p(['rows', i, 'when', fact, 'between'], 'between needs [low, high], two numbers');
       }
     }
   });
-  for (const row of compiled.rows) for (const c of row.conditions) {
-    const kind = kinds[c.fact];
-    if (!kind) continue;
-    const wrong = checkValue(c.fact, kind, c, kinds);
-    if (wrong) problems.push(`${c.at}: ${wrong}`);
-  }
+  for (const row of compiled.rows)
+    for (const c of row.conditions) {
+      const kind = kinds[c.fact];
+      if (!kind) continue;
+      const wrong = checkValue(c.fact, kind, c, kinds);
+      if (wrong) problems.push(`${c.at}: ${wrong}`);
+    }
   table.rows.forEach((row, i) => {
     for (const { path, expr } of expressionsIn(row.then)) {
       for (const f of factsOf(expr)) {
@@ -123,7 +137,12 @@ export function checkDecision(table: DecisionFile, compiled: CompiledDecision, s
   // Exhaustive look over the boundary values: overlaps, gaps, unreachable rows.
   const keys = Object.keys(kinds);
   const all = compiled.rows.flatMap((r) => r.conditions);
-  const values = keys.map((k) => candidates(kinds[k]!, all.filter((c) => c.fact === k)));
+  const values = keys.map((k) =>
+    candidates(
+      kinds[k]!,
+      all.filter((c) => c.fact === k),
+    ),
+  );
   const size = values.reduce((n, v) => n * v.length, 1);
   // Instants compare with each other by offsets, which boundary values cannot cover: tables that test
   // instants rely on their examples (and the oracle property) instead of the exhaustive look.
@@ -144,18 +163,25 @@ export function checkDecision(table: DecisionFile, compiled: CompiledDecision, s
     }
     for (const [key, facts] of overlaps) {
       const [a, b] = key.split(',').map(Number) as [number, number];
-      p(['rows', b], `rows "${table.rows[a]!.id}" and "${table.rows[b]!.id}" overlap (both match ${JSON.stringify(facts)}); a unique table needs exactly one row per case`);
+      p(
+        ['rows', b],
+        `rows "${table.rows[a]!.id}" and "${table.rows[b]!.id}" overlap (both match ${JSON.stringify(facts)}); a unique table needs exactly one row per case`,
+      );
     }
     if (gap && table.hitPolicy !== 'collect') p(['rows'], `no row matches ${JSON.stringify(gap)}; add a row or an \`otherwise\` row`);
-    if (table.hitPolicy === 'first') table.rows.forEach((row, i) => {
-      if (!reached.has(i)) p(['rows', i], `row "${row.id}" can never fire: earlier rows take every case it matches`);
-    });
+    if (table.hitPolicy === 'first')
+      table.rows.forEach((row, i) => {
+        if (!reached.has(i)) p(['rows', i], `row "${row.id}" can never fire: earlier rows take every case it matches`);
+      });
   }
 
   table.examples.forEach((ex, i) => {
     const parsed = facts.safeParse(ex.given);
     if (!parsed.success) {
-      p(['examples', i, 'given'], `example facts do not fit ${table.decision}: ${parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'} ${x.message}`).join('; ')}`);
+      p(
+        ['examples', i, 'given'],
+        `example facts do not fit ${table.decision}: ${parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'} ${x.message}`).join('; ')}`,
+      );
       return;
     }
     const result = compiled.evaluate(parsed.data);
@@ -167,7 +193,10 @@ export function checkDecision(table: DecisionFile, compiled: CompiledDecision, s
     const wrong = Object.entries(ex.expect).filter(([k, v]) => JSON.stringify(got?.[k]) !== JSON.stringify(v));
     if (!got || wrong.length > 0) {
       const fired = result.trace.fired.map((f) => f.row).join(', ') || 'none';
-      p(['examples', i, 'expect'], `example fails: expected ${wrong.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') || JSON.stringify(ex.expect)}, got ${got ? wrong.map(([k]) => `${k} = ${JSON.stringify(got[k])}`).join(', ') : 'no row'} (row fired: ${fired})`);
+      p(
+        ['examples', i, 'expect'],
+        `example fails: expected ${wrong.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') || JSON.stringify(ex.expect)}, got ${got ? wrong.map(([k]) => `${k} = ${JSON.stringify(got[k])}`).join(', ') : 'no row'} (row fired: ${fired})`,
+      );
     }
   });
   return problems;

@@ -1,8 +1,15 @@
 import type { RuleProperties } from 'json-rules-engine';
 import { hasExpressions, resolveThen } from './expressions.ts';
 import {
-  isInstantRef, jreOperators, jreTimeOperatorName, offsetOf, timeOperatorNames, timeTest,
-  type JreOperator, type OperatorName, type TimeOperator,
+  isInstantRef,
+  jreOperators,
+  jreTimeOperatorName,
+  offsetOf,
+  timeOperatorNames,
+  timeTest,
+  type JreOperator,
+  type OperatorName,
+  type TimeOperator,
 } from './operators.ts';
 import type { DecisionFile } from './schemas.ts';
 import type { SourceFile } from './source.ts';

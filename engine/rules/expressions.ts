@@ -52,7 +52,8 @@ export const hasExpressions = (then: Readonly<Record<string, unknown>>): boolean
 /** Every expression of a `then`, with its key path, for load-time checks. */
 export function expressionsIn(then: Readonly<Record<string, unknown>>, path: string[] = []): Array<{ path: string[]; expr: Expression }> {
   return Object.entries(then).flatMap(([k, v]) =>
-    isExpression(v) ? [{ path: [...path, k], expr: v }] : isPlainObject(v) ? expressionsIn(v, [...path, k]) : []);
+    isExpression(v) ? [{ path: [...path, k], expr: v }] : isPlainObject(v) ? expressionsIn(v, [...path, k]) : [],
+  );
 }
 
 /** The `then` with every expression replaced by `value`, to validate its shape without facts. */

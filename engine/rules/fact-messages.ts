@@ -21,8 +21,6 @@ export function factProblems(decision: string, facts: z.ZodObject, error: z.ZodE
     const schema = facts.shape[fact] as z.ZodType | undefined;
     if (!fact) return `${decision} needs its facts as an object: ${Object.keys(facts.shape).join(', ')}`;
     const given = (issue as { input?: unknown }).input;
-    return given === undefined
-      ? `${decision} needs the fact ${fact}: ${allowed(schema)}`
-      : `${fact} is ${allowed(schema)}; ${JSON.stringify(given)} is not`;
+    return given === undefined ? `${decision} needs the fact ${fact}: ${allowed(schema)}` : `${fact} is ${allowed(schema)}; ${JSON.stringify(given)} is not`;
   });
 }

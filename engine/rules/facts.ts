@@ -22,11 +22,24 @@ const travelClass = z.enum(['FIRST', 'SECOND']);
 export const AccommodationType = z.enum(['SEAT', 'COUCHETTE', 'BERTH']);
 const flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 /** Spec §4.1 rule 6 names these; OSDM's other overrule codes are accepted as OTHER. */
-const OverruleCode = z.enum(['NONE', 'CERTIFIED_MEDICAL_CONDITION', 'SALES_STAFF_ERROR', 'TECHNICAL_FAILURE', 'DISRUPTION', 'REFUND_BLOCKED_TICKET', 'EXTERNAL_COMPENSATION', 'OTHER']);
+const OverruleCode = z.enum([
+  'NONE',
+  'CERTIFIED_MEDICAL_CONDITION',
+  'SALES_STAFF_ERROR',
+  'TECHNICAL_FAILURE',
+  'DISRUPTION',
+  'REFUND_BLOCKED_TICKET',
+  'EXTERNAL_COMPENSATION',
+  'OTHER',
+]);
 type OverruleCode = z.infer<typeof OverruleCode>;
 /** An overrule code as the facts know it: NONE when absent, OTHER for OSDM codes no rule names. */
 export const overruleFact = (code: string | undefined): OverruleCode =>
-  code === undefined ? 'NONE' : ((OverruleCode.options as readonly string[]).includes(code) && code !== 'NONE' && code !== 'OTHER' ? (code as OverruleCode) : 'OTHER');
+  code === undefined
+    ? 'NONE'
+    : (OverruleCode.options as readonly string[]).includes(code) && code !== 'NONE' && code !== 'OTHER'
+      ? (code as OverruleCode)
+      : 'OTHER';
 /** Facts with a declared default may be left out of `signalbox explain` and of examples. */
 const noOverrule = OverruleCode.default('NONE');
 const bookingState = z.enum(['PREBOOKED', 'FULFILLED', 'EXPIRED']);
@@ -117,7 +130,8 @@ export function typingCardOf(codes: readonly string[]): z.infer<typeof TypingCar
 
 /** Facts an analyst may give in the request's words instead of the decision's, per decision. */
 export const factAliases: Partial<Record<DecisionName, (input: Record<string, unknown>) => Record<string, unknown>>> = {
-  passengerType: ({ cards, ...rest }) => (Array.isArray(cards) && !('typingCard' in rest)
-    ? { ...rest, typingCard: typingCardOf(cards.map((c) => (typeof c === 'string' ? c : String((c as { code?: unknown }).code)))) }
-    : { ...rest, ...(cards !== undefined ? { cards } : {}) }),
+  passengerType: ({ cards, ...rest }) =>
+    Array.isArray(cards) && !('typingCard' in rest)
+      ? { ...rest, typingCard: typingCardOf(cards.map((c) => (typeof c === 'string' ? c : String((c as { code?: unknown }).code)))) }
+      : { ...rest, ...(cards !== undefined ? { cards } : {}) },
 };

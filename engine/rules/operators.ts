@@ -6,8 +6,16 @@ import { durationMs } from './time.ts';
  * json-rules-engine as custom operators, so the oracle and the compiled evaluator share one meaning.
  */
 export const jreOperatorNames = [
-  'equal', 'notEqual', 'lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive',
-  'in', 'notIn', 'contains', 'doesNotContain',
+  'equal',
+  'notEqual',
+  'lessThan',
+  'lessThanInclusive',
+  'greaterThan',
+  'greaterThanInclusive',
+  'in',
+  'notIn',
+  'contains',
+  'doesNotContain',
 ] as const;
 export const timeOperatorNames = ['before', 'after', 'notBefore', 'notAfter'] as const;
 export type JreOperator = (typeof jreOperatorNames)[number];

@@ -36,22 +36,26 @@ interface OutcomeEntry<S extends z.ZodObject = z.ZodObject> {
 const entry = <S extends z.ZodObject>(outcome: S, rejects = false): OutcomeEntry<S> => ({ outcome, rejects });
 
 export const outcomeCatalogue = {
-  passengerType: entry(z.strictObject({
-    internalType: InternalPassengerType,
-    responseType: z.enum(['CHILD', 'YOUTH', 'PERSON', 'SENIOR']),
-    description: LocalizedText,
-  })),
+  passengerType: entry(
+    z.strictObject({
+      internalType: InternalPassengerType,
+      responseType: z.enum(['CHILD', 'YOUTH', 'PERSON', 'SENIOR']),
+      description: LocalizedText,
+    }),
+  ),
   fareFactor: entry(z.strictObject({ factor: z.number().min(0).max(1) })),
   familyDiscountRole: entry(z.strictObject({ role: z.enum(['grantor', 'child', 'none']), grants: z.number().int().positive().optional() })),
   offerRequestLimits: entry(accept, true),
   ancillaryPriceFactor: entry(z.strictObject({ factor: z.number().min(0).max(1) })),
-  ancillaryGroups: entry(z.strictObject({
-    group: z.string().regex(/^[A-Z0-9_]+$/),
-    min: z.number().int().nonnegative(),
-    items: z.array(z.string()).min(1),
-    default: z.string().optional(),
-    included: z.boolean().optional(),
-  })),
+  ancillaryGroups: entry(
+    z.strictObject({
+      group: z.string().regex(/^[A-Z0-9_]+$/),
+      min: z.number().int().nonnegative(),
+      items: z.array(z.string()).min(1),
+      default: z.string().optional(),
+      included: z.boolean().optional(),
+    }),
+  ),
   travelPassCoverage: entry(z.strictObject({ covers: z.boolean() })),
   nightGender: entry(accept, true),
   productAvailability: entry(z.strictObject({ offered: z.boolean() })),

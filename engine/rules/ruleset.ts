@@ -5,8 +5,23 @@ import { compileDecision, type CompiledDecision } from './decision.ts';
 import { factCatalogue, type DecisionName } from './facts.ts';
 import { outcomeCatalogue } from './outcomes.ts';
 import {
-  DecisionFile, valueFiles, type AncillaryItems, type Cards, type Customers, type PassProducts, type Timetable, type Clients, type ErrorCatalogue, type WarningCatalogue, type TextCatalogue, type Limits, type Product, type Products,
-  type SalesApplication, type Station, type Tariff,
+  DecisionFile,
+  valueFiles,
+  type AncillaryItems,
+  type Cards,
+  type Customers,
+  type PassProducts,
+  type Timetable,
+  type Clients,
+  type ErrorCatalogue,
+  type WarningCatalogue,
+  type TextCatalogue,
+  type Limits,
+  type Product,
+  type Products,
+  type SalesApplication,
+  type Station,
+  type Tariff,
 } from './schemas.ts';
 import type { CoachLayouts, Fleet } from './seat-schemas.ts';
 import { parseSource, RuleFileError, type SourceFile } from './source.ts';
@@ -72,21 +87,28 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     try {
       source = parseSource(file, text);
     } catch (e) {
-      if (e instanceof RuleFileError) { problems.push(...e.problems); continue; }
+      if (e instanceof RuleFileError) {
+        problems.push(...e.problems);
+        continue;
+      }
       throw e;
     }
     const base = file.split('/').pop()!;
     const data = source.data as Record<string, unknown> | null;
     if (data && typeof data === 'object' && 'decision' in data) {
       const parsed = DecisionFile.safeParse(data);
-      if (!parsed.success) { problems.push(...zodProblems(source, parsed.error)); continue; }
+      if (!parsed.success) {
+        problems.push(...zodProblems(source, parsed.error));
+        continue;
+      }
       const table = parsed.data;
       const compiled = compileDecision(table, source);
       const found = [
         ...checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName]),
         ...checkOutcomes(table, source, outcomeCatalogue[table.decision as DecisionName]),
       ];
-      if (decisionFiles.has(table.decision)) found.push(`${source.at(['decision'])}: decision "${table.decision}" is already defined in ${decisionFiles.get(table.decision)}`);
+      if (decisionFiles.has(table.decision))
+        found.push(`${source.at(['decision'])}: decision "${table.decision}" is already defined in ${decisionFiles.get(table.decision)}`);
       problems.push(...found);
       if (found.length === 0) {
         decisions[table.decision as DecisionName] = compiled;
@@ -101,7 +123,10 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
       continue;
     }
     const parsed = (schema as z.ZodType).safeParse(data);
-    if (!parsed.success) { problems.push(...zodProblems(source, parsed.error)); continue; }
+    if (!parsed.success) {
+      problems.push(...zodProblems(source, parsed.error));
+      continue;
+    }
     values[base] = withoutPrototypes(parsed.data);
   }
 
@@ -119,30 +144,43 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const { errors, warnings, texts } = values['errors.yaml'] as { errors: ErrorCatalogue; warnings: WarningCatalogue; texts: TextCatalogue };
 
   // Cross-file references.
-  for (const [code, cat] of Object.entries(products.productCategories)) for (const p of cat.products) {
-    if (!products.products[p]) problems.push(`rules/products.yaml: category ${code} names unknown product ${p}`);
-  }
+  for (const [code, cat] of Object.entries(products.productCategories))
+    for (const p of cat.products) {
+      if (!products.products[p]) problems.push(`rules/products.yaml: category ${code} names unknown product ${p}`);
+    }
   // Product categories are products.yaml's: every other file naming one is checked against it.
   const categories = Object.keys(products.productCategories);
   const unknownCategory = (code: string) => !(code in products.productCategories);
-  for (const code of categories) if (!(values['tariff.yaml'] as Tariff).categories[code]) problems.push(`rules/tariff.yaml: product category ${code} of products.yaml has no fare`);
-  for (const code of Object.keys((values['tariff.yaml'] as Tariff).categories).filter(unknownCategory)) problems.push(`rules/tariff.yaml: ${code} is not a product category of products.yaml (${categories.join(', ')})`);
-  for (const [type, pass] of Object.entries((values['customers.yaml'] as Customers).passTypes)) for (const code of (pass.productCategories ?? []).filter(unknownCategory)) {
-    problems.push(`rules/customers.yaml: pass type ${type} names ${code}, which is not a product category of products.yaml (${categories.join(', ')})`);
-  }
-  for (const d of Object.values(decisions)) for (const c of d!.rows.flatMap((r) => r.conditions)) if (c.fact === 'productCategory') {
-    for (const code of [c.value].flat()) if (typeof code !== 'string' || unknownCategory(code)) problems.push(`${c.at}: ${JSON.stringify(code)} is not a product category of products.yaml (${categories.join(', ')})`);
-  }
+  for (const code of categories)
+    if (!(values['tariff.yaml'] as Tariff).categories[code]) problems.push(`rules/tariff.yaml: product category ${code} of products.yaml has no fare`);
+  for (const code of Object.keys((values['tariff.yaml'] as Tariff).categories).filter(unknownCategory))
+    problems.push(`rules/tariff.yaml: ${code} is not a product category of products.yaml (${categories.join(', ')})`);
+  for (const [type, pass] of Object.entries((values['customers.yaml'] as Customers).passTypes))
+    for (const code of (pass.productCategories ?? []).filter(unknownCategory)) {
+      problems.push(`rules/customers.yaml: pass type ${type} names ${code}, which is not a product category of products.yaml (${categories.join(', ')})`);
+    }
+  for (const d of Object.values(decisions))
+    for (const c of d!.rows.flatMap((r) => r.conditions))
+      if (c.fact === 'productCategory') {
+        for (const code of [c.value].flat())
+          if (typeof code !== 'string' || unknownCategory(code))
+            problems.push(`${c.at}: ${JSON.stringify(code)} is not a product category of products.yaml (${categories.join(', ')})`);
+      }
   const phone = new RegExp((values['cards.yaml'] as Cards).phoneNumberPattern);
   (values['customers.yaml'] as Customers).customers.forEach((c) => {
-    if (!phone.test(c.phoneNumber)) problems.push(`rules/customers.yaml: the phone number ${c.phoneNumber} of ${c.firstName} ${c.lastName} does not match cards.yaml phoneNumberPattern`);
+    if (!phone.test(c.phoneNumber))
+      problems.push(`rules/customers.yaml: the phone number ${c.phoneNumber} of ${c.firstName} ${c.lastName} does not match cards.yaml phoneNumberPattern`);
   });
-  for (const [id, client] of Object.entries(clients.clients)) for (const app of client.salesApplications) {
-    if (!salesApps[app]) problems.push(`rules/clients.yaml: client ${id} names unknown sales application ${app}`);
-  }
-  for (const c of (values['customers.yaml'] as Customers).customers) for (const p of c.travelPasses) for (const ref of [p.origin, p.destination]) {
-    if (ref && !stationsFile.stations.some((s) => s.x_swe === ref || s.uic === ref)) problems.push(`rules/customers.yaml: pass ${p.cardNumber} of ${c.firstName} ${c.lastName} names unknown station ${ref}`);
-  }
+  for (const [id, client] of Object.entries(clients.clients))
+    for (const app of client.salesApplications) {
+      if (!salesApps[app]) problems.push(`rules/clients.yaml: client ${id} names unknown sales application ${app}`);
+    }
+  for (const c of (values['customers.yaml'] as Customers).customers)
+    for (const p of c.travelPasses)
+      for (const ref of [p.origin, p.destination]) {
+        if (ref && !stationsFile.stations.some((s) => s.x_swe === ref || s.uic === ref))
+          problems.push(`rules/customers.yaml: pass ${p.cardNumber} of ${c.firstName} ${c.lastName} names unknown station ${ref}`);
+      }
   const items = (values['ancillary-items.yaml'] as { items: AncillaryItems }).items;
   for (const row of decisions.ancillaryGroups?.rows ?? []) {
     for (const item of [...((row.then['items'] as string[] | undefined) ?? []), row.then['default'] as string | undefined]) {
@@ -155,17 +193,25 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   }
   const fleet = values['fleet.yaml'] as Fleet;
   const coachLayouts = values['coach-layouts.yaml'] as CoachLayouts;
-  for (const cat of Object.keys(fleet.categories)) if (!(cat in products.productCategories)) problems.push(`rules/fleet.yaml: ${cat} is not a product category of products.yaml`);
-  for (const [cat, c] of Object.entries(fleet.categories)) for (const coach of c.coaches) {
-    if (!coachLayouts.layouts[coach.layout]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown layout ${coach.layout}`);
-    for (const p of coach.products) if (!products.products[p]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown product ${p}`);
-  }
-  for (const [cat, c] of Object.entries(products.productCategories)) if (c.reservation === 'mandatory') for (const p of c.products) {
-    if (!fleet.categories[cat]?.coaches.some((coach) => coach.products.includes(p))) problems.push(`rules/fleet.yaml: no coach of ${cat} sells ${p}, which needs a reservation`);
-  }
-  for (const [id, l] of Object.entries(coachLayouts.layouts)) for (const p of l.places) for (const prop of p.placeProperties) {
-    if (!fleet.supportedPlaceProperties.includes(prop)) problems.push(`rules/coach-layouts.yaml: place ${p.number} of ${id} has ${prop}, not in fleet.yaml supportedPlaceProperties`);
-  }
+  for (const cat of Object.keys(fleet.categories))
+    if (!(cat in products.productCategories)) problems.push(`rules/fleet.yaml: ${cat} is not a product category of products.yaml`);
+  for (const [cat, c] of Object.entries(fleet.categories))
+    for (const coach of c.coaches) {
+      if (!coachLayouts.layouts[coach.layout]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown layout ${coach.layout}`);
+      for (const p of coach.products) if (!products.products[p]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown product ${p}`);
+    }
+  for (const [cat, c] of Object.entries(products.productCategories))
+    if (c.reservation === 'mandatory')
+      for (const p of c.products) {
+        if (!fleet.categories[cat]?.coaches.some((coach) => coach.products.includes(p)))
+          problems.push(`rules/fleet.yaml: no coach of ${cat} sells ${p}, which needs a reservation`);
+      }
+  for (const [id, l] of Object.entries(coachLayouts.layouts))
+    for (const p of l.places)
+      for (const prop of p.placeProperties) {
+        if (!fleet.supportedPlaceProperties.includes(prop))
+          problems.push(`rules/coach-layouts.yaml: place ${p.number} of ${id} has ${prop}, not in fleet.yaml supportedPlaceProperties`);
+      }
   for (const { table, source } of tables) {
     problems.push(...checkRejects(table, source, Object.keys(factCatalogue[table.decision as DecisionName].shape), errors));
   }

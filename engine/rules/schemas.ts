@@ -23,18 +23,33 @@ export const IsoDuration = z
 
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const Operator = z.enum([
-  'equal', 'notEqual', 'lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive',
-  'in', 'notIn', 'contains', 'doesNotContain', 'between',
-  'before', 'after', 'notBefore', 'notAfter',
+  'equal',
+  'notEqual',
+  'lessThan',
+  'lessThanInclusive',
+  'greaterThan',
+  'greaterThanInclusive',
+  'in',
+  'notIn',
+  'contains',
+  'doesNotContain',
+  'between',
+  'before',
+  'after',
+  'notBefore',
+  'notAfter',
 ]);
 
 /** `fact: value` (equal) or `fact: { operator: value, … }` (all must hold). */
 const FactTest = z.union([Scalar, z.partialRecord(Operator, z.unknown())]);
 
 const DecisionRow = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case words joined by hyphens').refine((s) => s !== 'error', {
-    message: 'a row may not be called "error": json-rules-engine rejects events of that type',
-  }),
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case words joined by hyphens')
+    .refine((s) => s !== 'error', {
+      message: 'a row may not be called "error": json-rules-engine rejects events of that type',
+    }),
   description: z.string().optional(),
   when: z.record(z.string(), FactTest).optional(),
   otherwise: z.literal(true).optional(),
@@ -70,12 +85,14 @@ export const LimitsFile = z.strictObject({
   requestTimeout: IsoDuration.describe('A request, body included, must have arrived within this time; else 408.'),
   requestArrayLimit: z.number().int().positive().describe('No array in a request body may hold more elements than this.'),
   problemPointerLimit: z.number().int().positive().describe('A Problem lists at most this many pointers, then says how many more there are.'),
-  failedTokenAttempts: z.strictObject({
-    perClient: z.number().int().positive(),
-    perAddress: z.number().int().positive(),
-    window: IsoDuration,
-  }).describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
-  studioJournalSize: z.number().int().positive().max(10_000).describe('The studio\'s request journal on a sandbox keeps this many latest requests.'),
+  failedTokenAttempts: z
+    .strictObject({
+      perClient: z.number().int().positive(),
+      perAddress: z.number().int().positive(),
+      window: IsoDuration,
+    })
+    .describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
+  studioJournalSize: z.number().int().positive().max(10_000).describe("The studio's request journal on a sandbox keeps this many latest requests."),
 });
 export type Limits = z.infer<typeof LimitsFile>;
 
@@ -114,8 +131,14 @@ export const StationsFile = z.strictObject({
   stations: z.array(
     z.strictObject({
       name: z.string(),
-      x_swe: z.string().regex(/^urn:x_swe:stn:\d{9}$/).optional(),
-      uic: z.string().regex(/^urn:uic:stn:\d{7}$/).optional(),
+      x_swe: z
+        .string()
+        .regex(/^urn:x_swe:stn:\d{9}$/)
+        .optional(),
+      uic: z
+        .string()
+        .regex(/^urn:uic:stn:\d{7}$/)
+        .optional(),
       agglomeration: z.string().optional(),
       country: z.string().length(2),
       airport: z.boolean().optional(),
@@ -146,10 +169,7 @@ export const ProductsFile = z.strictObject({
       euroNight: z.boolean().default(false),
     }),
   ),
-  flexibilities: z.record(
-    Flexibility,
-    z.strictObject({ idSuffix: z.string(), priceFactor: z.number().positive(), refundable: YesNo, exchangeable: YesNo }),
-  ),
+  flexibilities: z.record(Flexibility, z.strictObject({ idSuffix: z.string(), priceFactor: z.number().positive(), refundable: YesNo, exchangeable: YesNo })),
   products: z.record(
     z.string(),
     z.strictObject({
@@ -175,24 +195,35 @@ export const TariffFile = z.strictObject({
 });
 export type Tariff = z.infer<typeof TariffFile>;
 
-export const ErrorsFile = z.strictObject({
-  errors: z.record(
-    z.string().regex(/^(86\d{3}|[A-Z][A-Z0-9_]+)$/),
-    z.strictObject({ status: z.number().int().min(400).max(599), title: LocalizedText, detail: LocalizedText }),
-  ),
-  /** Warnings in successful responses (OSDM 3.4 WarningCollection). */
-  warnings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]+$/), z.strictObject({ detail: LocalizedText })),
-  /** Phrases an error's parameters are made of (a reason, an operation, a resource), in both languages. */
-  texts: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case words joined by hyphens'), LocalizedText).default({}),
-}).superRefine((file, ctx) => {
-  // A placeholder only one language names would reach the other language's callers as "{name}".
-  const names = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
-  const same = (path: PropertyKey[], t: LocalizedText) => {
-    if (names(t['en-GB']) !== names(t['sv-SE'])) ctx.addIssue({ code: 'custom', path, message: `en-GB names {${names(t['en-GB'])}}, sv-SE names {${names(t['sv-SE'])}}: both texts need the same placeholders` });
-  };
-  for (const [code, e] of Object.entries(file.errors)) same(['errors', code, 'detail'], e.detail);
-  for (const [key, t] of Object.entries(file.texts)) same(['texts', key], t);
-});
+export const ErrorsFile = z
+  .strictObject({
+    errors: z.record(
+      z.string().regex(/^(86\d{3}|[A-Z][A-Z0-9_]+)$/),
+      z.strictObject({ status: z.number().int().min(400).max(599), title: LocalizedText, detail: LocalizedText }),
+    ),
+    /** Warnings in successful responses (OSDM 3.4 WarningCollection). */
+    warnings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]+$/), z.strictObject({ detail: LocalizedText })),
+    /** Phrases an error's parameters are made of (a reason, an operation, a resource), in both languages. */
+    texts: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case words joined by hyphens'), LocalizedText).default({}),
+  })
+  .superRefine((file, ctx) => {
+    // A placeholder only one language names would reach the other language's callers as "{name}".
+    const names = (t: string) =>
+      [...t.matchAll(/\{(\w+)\}/g)]
+        .map((m) => m[1])
+        .sort()
+        .join();
+    const same = (path: PropertyKey[], t: LocalizedText) => {
+      if (names(t['en-GB']) !== names(t['sv-SE']))
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `en-GB names {${names(t['en-GB'])}}, sv-SE names {${names(t['sv-SE'])}}: both texts need the same placeholders`,
+        });
+    };
+    for (const [code, e] of Object.entries(file.errors)) same(['errors', code, 'detail'], e.detail);
+    for (const [key, t] of Object.entries(file.texts)) same(['texts', key], t);
+  });
 export type ErrorCatalogue = z.infer<typeof ErrorsFile>['errors'];
 export type WarningCatalogue = z.infer<typeof ErrorsFile>['warnings'];
 export type TextCatalogue = z.infer<typeof ErrorsFile>['texts'];
@@ -224,79 +255,96 @@ const UpperCode = z.string().regex(/^[A-Z0-9_]+$/, 'upper-case letters, digits a
 const StationRef = z.string().regex(/^urn:(x_swe|uic):stn:\d+$/, 'a station ref such as urn:x_swe:stn:740000004');
 
 /** Spec §2.12, §4.2, §2.7 rules 7–8, CONTRACT §4b, §10: who the Customer API knows and what their passes allow. */
-export const CustomersFile = z.strictObject({
-  loyaltyLevels: z.array(UpperCode).min(1),
-  passTypes: z.record(UpperCode, z.strictObject({
-    name: LocalizedText,
-    kind: z.enum(['annual', 'monthly', 'multiRide']),
-    /** Needs an identity or loyalty number (spec §4.2 rule 4); fixes the passenger's name (§2.7 rule 7). */
-    personal: z.boolean(),
-    travelClass: TravelClass,
-    /** Valid only between two stations, either way (spec §4.2 rule 2); each card names them. */
-    bound: z.boolean().default(false),
-    /** Rides of a multi-ride pass when new. */
-    rides: z.number().int().positive().optional(),
-    /** The trains the pass is for; absent: every train. */
-    productCategories: z.array(ProductCategoryCode).min(1).optional(),
-  })),
-  customers: z.array(z.strictObject({
-    firstName: z.string().min(1),
-    lastName: z.string().min(1),
-    memberNumber: z.string().regex(/^\d+$/, 'digits').optional(),
-    level: UpperCode.optional(),
-    email: z.email(),
-    /** Checked against cards.yaml phoneNumberPattern when the rule set is compiled. */
-    phoneNumber: z.string().min(1),
-    identityNumber: z.string().regex(/^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{4}$/, 'twelve digits YYYYMMDDNNNN (spec §4.2 rule 4)'),
-    travelPasses: z.array(z.strictObject({
-      cardNumber: z.string().min(1),
-      cardType: UpperCode,
-      validFrom: z.iso.date(),
-      validTo: z.iso.date(),
-      origin: StationRef.optional(),
-      destination: StationRef.optional(),
-      ridesLeft: z.number().int().nonnegative().optional(),
-    })).default([]),
-  })),
-  contracts: z.array(z.strictObject({
-    contractNumber: z.string().min(1),
-    organizationName: z.string().min(1),
-    organizationNumber: z.string().min(1),
-    department: z.string().optional(),
-    /** An inactive contract is still found by the Customer API; offers with it are refused (86012). */
-    active: z.boolean(),
-  })),
-}).superRefine((file, ctx) => {
-  const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-  const seen = new Map<string, string>();
-  const unique = (what: string, value: string | undefined, path: PropertyKey[]) => {
-    if (value === undefined) return;
-    const first = seen.get(`${what}:${value}`);
-    if (first) issue(path, `${what} ${value} is already used at ${first}`);
-    else seen.set(`${what}:${value}`, path.join('.'));
-  };
-  for (const [code, type] of Object.entries(file.passTypes)) {
-    if ((type.kind === 'multiRide') !== (type.rides !== undefined)) issue(['passTypes', code, 'kind'], 'a multiRide pass type states its rides; other kinds have none');
-  }
-  file.customers.forEach((c, i) => {
-    unique('e-mail', c.email.toLowerCase(), ['customers', i, 'email']);
-    unique('member number', c.memberNumber, ['customers', i, 'memberNumber']);
-    unique('identity number', c.identityNumber, ['customers', i, 'identityNumber']);
-    if (c.level !== undefined && !file.loyaltyLevels.includes(c.level)) issue(['customers', i, 'level'], `unknown loyalty level ${c.level}; loyaltyLevels: ${file.loyaltyLevels.join(', ')}`);
-    c.travelPasses.forEach((p, j) => {
-      const at = ['customers', i, 'travelPasses', j];
-      unique('card number', p.cardNumber, [...at, 'cardNumber']);
-      if (p.validTo < p.validFrom) issue([...at, 'validTo'], 'validTo is before validFrom');
-      const type = file.passTypes[p.cardType];
-      if (!type) return issue([...at, 'cardType'], `unknown pass type ${p.cardType}; passTypes: ${Object.keys(file.passTypes).join(', ')}`);
-      if (type.bound && (!p.origin || !p.destination || p.origin === p.destination)) issue(at, `${p.cardType} is bound to two stations: give a different origin and destination`);
-      if (!type.bound && (p.origin || p.destination)) issue(at, `${p.cardType} is not bound to stations: no origin or destination`);
-      if ((type.kind === 'multiRide') !== (p.ridesLeft !== undefined)) issue(at, `ridesLeft is for multi-ride passes, and each of them needs it`);
-      if (type.rides !== undefined && p.ridesLeft !== undefined && p.ridesLeft > type.rides) issue([...at, 'ridesLeft'], `more than the ${type.rides} rides of ${p.cardType}`);
+export const CustomersFile = z
+  .strictObject({
+    loyaltyLevels: z.array(UpperCode).min(1),
+    passTypes: z.record(
+      UpperCode,
+      z.strictObject({
+        name: LocalizedText,
+        kind: z.enum(['annual', 'monthly', 'multiRide']),
+        /** Needs an identity or loyalty number (spec §4.2 rule 4); fixes the passenger's name (§2.7 rule 7). */
+        personal: z.boolean(),
+        travelClass: TravelClass,
+        /** Valid only between two stations, either way (spec §4.2 rule 2); each card names them. */
+        bound: z.boolean().default(false),
+        /** Rides of a multi-ride pass when new. */
+        rides: z.number().int().positive().optional(),
+        /** The trains the pass is for; absent: every train. */
+        productCategories: z.array(ProductCategoryCode).min(1).optional(),
+      }),
+    ),
+    customers: z.array(
+      z.strictObject({
+        firstName: z.string().min(1),
+        lastName: z.string().min(1),
+        memberNumber: z.string().regex(/^\d+$/, 'digits').optional(),
+        level: UpperCode.optional(),
+        email: z.email(),
+        /** Checked against cards.yaml phoneNumberPattern when the rule set is compiled. */
+        phoneNumber: z.string().min(1),
+        identityNumber: z.string().regex(/^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{4}$/, 'twelve digits YYYYMMDDNNNN (spec §4.2 rule 4)'),
+        travelPasses: z
+          .array(
+            z.strictObject({
+              cardNumber: z.string().min(1),
+              cardType: UpperCode,
+              validFrom: z.iso.date(),
+              validTo: z.iso.date(),
+              origin: StationRef.optional(),
+              destination: StationRef.optional(),
+              ridesLeft: z.number().int().nonnegative().optional(),
+            }),
+          )
+          .default([]),
+      }),
+    ),
+    contracts: z.array(
+      z.strictObject({
+        contractNumber: z.string().min(1),
+        organizationName: z.string().min(1),
+        organizationNumber: z.string().min(1),
+        department: z.string().optional(),
+        /** An inactive contract is still found by the Customer API; offers with it are refused (86012). */
+        active: z.boolean(),
+      }),
+    ),
+  })
+  .superRefine((file, ctx) => {
+    const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const seen = new Map<string, string>();
+    const unique = (what: string, value: string | undefined, path: PropertyKey[]) => {
+      if (value === undefined) return;
+      const first = seen.get(`${what}:${value}`);
+      if (first) issue(path, `${what} ${value} is already used at ${first}`);
+      else seen.set(`${what}:${value}`, path.join('.'));
+    };
+    for (const [code, type] of Object.entries(file.passTypes)) {
+      if ((type.kind === 'multiRide') !== (type.rides !== undefined))
+        issue(['passTypes', code, 'kind'], 'a multiRide pass type states its rides; other kinds have none');
+    }
+    file.customers.forEach((c, i) => {
+      unique('e-mail', c.email.toLowerCase(), ['customers', i, 'email']);
+      unique('member number', c.memberNumber, ['customers', i, 'memberNumber']);
+      unique('identity number', c.identityNumber, ['customers', i, 'identityNumber']);
+      if (c.level !== undefined && !file.loyaltyLevels.includes(c.level))
+        issue(['customers', i, 'level'], `unknown loyalty level ${c.level}; loyaltyLevels: ${file.loyaltyLevels.join(', ')}`);
+      c.travelPasses.forEach((p, j) => {
+        const at = ['customers', i, 'travelPasses', j];
+        unique('card number', p.cardNumber, [...at, 'cardNumber']);
+        if (p.validTo < p.validFrom) issue([...at, 'validTo'], 'validTo is before validFrom');
+        const type = file.passTypes[p.cardType];
+        if (!type) return issue([...at, 'cardType'], `unknown pass type ${p.cardType}; passTypes: ${Object.keys(file.passTypes).join(', ')}`);
+        if (type.bound && (!p.origin || !p.destination || p.origin === p.destination))
+          issue(at, `${p.cardType} is bound to two stations: give a different origin and destination`);
+        if (!type.bound && (p.origin || p.destination)) issue(at, `${p.cardType} is not bound to stations: no origin or destination`);
+        if ((type.kind === 'multiRide') !== (p.ridesLeft !== undefined)) issue(at, `ridesLeft is for multi-ride passes, and each of them needs it`);
+        if (type.rides !== undefined && p.ridesLeft !== undefined && p.ridesLeft > type.rides)
+          issue([...at, 'ridesLeft'], `more than the ${type.rides} rides of ${p.cardType}`);
+      });
     });
+    file.contracts.forEach((c, i) => unique('contract number', c.contractNumber, ['contracts', i, 'contractNumber']));
   });
-  file.contracts.forEach((c, i) => unique('contract number', c.contractNumber, ['contracts', i, 'contractNumber']));
-});
 export type Customers = z.infer<typeof CustomersFile>;
 export type CustomerEntry = Customers['customers'][number];
 export type TravelPassEntry = CustomerEntry['travelPasses'][number];
@@ -316,11 +364,13 @@ export const AncillaryItemsFile = z.strictObject({
 export type AncillaryItems = z.infer<typeof AncillaryItemsFile>['items'];
 
 export const TimetableFile = z.strictObject({
-  cancellations: z.array(z.strictObject({
-    vehicleNumber: z.string(),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD'),
-    reason: z.string().optional(),
-  })),
+  cancellations: z.array(
+    z.strictObject({
+      vehicleNumber: z.string(),
+      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD'),
+      reason: z.string().optional(),
+    }),
+  ),
 });
 export type Timetable = z.infer<typeof TimetableFile>;
 

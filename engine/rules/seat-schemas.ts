@@ -16,58 +16,75 @@ export const CoachDirection = z.enum(['IN_DIRECTION', 'OPPOSITE_DIRECTION']);
 
 const Size = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
 
-export const CoachLayoutsFile = z.strictObject({
-  /** Spec §2.11, §8: icons have fixed sizes (a seat is always 40 px wide); a place shows its size by its icon. */
-  icons: z.record(Code, Size),
-  /** OSDM LayoutCoordinates.zOrder of what a layout draws. */
-  layers: z.strictObject({ places: z.number().int().nonnegative(), labels: z.number().int().nonnegative() }),
-  layouts: z.record(Code, z.strictObject({
-    accommodationSubType: Code,
-    placeIcon: Code,
-    gridSize: GridSize,
-    places: z.array(z.strictObject({
-      number: PlaceNumber,
-      coords: PlaceCoords,
-      direction: PlaceDirection,
-      placeProperties: z.array(Code),
-      /** A night coach's compartment; absent on day coaches. */
-      compartment: PlaceNumber.optional(),
-    })).min(1),
-  })),
-}).superRefine((file, ctx) => {
-  for (const [id, layout] of Object.entries(file.layouts)) {
-    if (!file.icons[layout.placeIcon]) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'placeIcon'], message: `no icon ${layout.placeIcon} in icons` });
-    const seen = new Set<string>();
-    layout.places.forEach((p, i) => {
-      if (seen.has(p.number)) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'places', i, 'number'], message: `place ${p.number} appears twice in ${id}` });
-      seen.add(p.number);
-      if (p.coords.x > layout.gridSize.x || p.coords.y > layout.gridSize.y) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'places', i, 'coords'], message: 'outside the grid' });
-    });
-  }
-});
+export const CoachLayoutsFile = z
+  .strictObject({
+    /** Spec §2.11, §8: icons have fixed sizes (a seat is always 40 px wide); a place shows its size by its icon. */
+    icons: z.record(Code, Size),
+    /** OSDM LayoutCoordinates.zOrder of what a layout draws. */
+    layers: z.strictObject({ places: z.number().int().nonnegative(), labels: z.number().int().nonnegative() }),
+    layouts: z.record(
+      Code,
+      z.strictObject({
+        accommodationSubType: Code,
+        placeIcon: Code,
+        gridSize: GridSize,
+        places: z
+          .array(
+            z.strictObject({
+              number: PlaceNumber,
+              coords: PlaceCoords,
+              direction: PlaceDirection,
+              placeProperties: z.array(Code),
+              /** A night coach's compartment; absent on day coaches. */
+              compartment: PlaceNumber.optional(),
+            }),
+          )
+          .min(1),
+      }),
+    ),
+  })
+  .superRefine((file, ctx) => {
+    for (const [id, layout] of Object.entries(file.layouts)) {
+      if (!file.icons[layout.placeIcon]) ctx.addIssue({ code: 'custom', path: ['layouts', id, 'placeIcon'], message: `no icon ${layout.placeIcon} in icons` });
+      const seen = new Set<string>();
+      layout.places.forEach((p, i) => {
+        if (seen.has(p.number))
+          ctx.addIssue({ code: 'custom', path: ['layouts', id, 'places', i, 'number'], message: `place ${p.number} appears twice in ${id}` });
+        seen.add(p.number);
+        if (p.coords.x > layout.gridSize.x || p.coords.y > layout.gridSize.y)
+          ctx.addIssue({ code: 'custom', path: ['layouts', id, 'places', i, 'coords'], message: 'outside the grid' });
+      });
+    }
+  });
 export type CoachLayouts = z.infer<typeof CoachLayoutsFile>;
 export type CoachLayout = CoachLayouts['layouts'][string];
 export type LayoutPlace = CoachLayout['places'][number];
 
-export const FleetFile = z.strictObject({
-  /** Keyed by product category (products.yaml productCategories; checked when the rule set is compiled). */
-  categories: z.record(Code, z.strictObject({
-    placeMap: z.boolean(),
-    coaches: z.array(z.strictObject({ number: z.string().min(1), layout: Code, products: z.array(Code).min(1) })),
-  })),
-  requiredPlaceProperties: z.array(Code),
-  genderPlaceProperties: z.array(Code),
-  wheelchair: z.strictObject({ prmNeed: Code, placeProperties: z.array(Code).min(1) }),
-  supportedPlaceProperties: z.array(Code),
-}).superRefine((file, ctx) => {
-  for (const [cat, c] of Object.entries(file.categories)) {
-    const seen = new Set<string>();
-    c.coaches.forEach((coach, i) => {
-      if (seen.has(coach.number)) ctx.addIssue({ code: 'custom', path: ['categories', cat, 'coaches', i, 'number'], message: `coach ${coach.number} appears twice` });
-      seen.add(coach.number);
-    });
-  }
-});
+export const FleetFile = z
+  .strictObject({
+    /** Keyed by product category (products.yaml productCategories; checked when the rule set is compiled). */
+    categories: z.record(
+      Code,
+      z.strictObject({
+        placeMap: z.boolean(),
+        coaches: z.array(z.strictObject({ number: z.string().min(1), layout: Code, products: z.array(Code).min(1) })),
+      }),
+    ),
+    requiredPlaceProperties: z.array(Code),
+    genderPlaceProperties: z.array(Code),
+    wheelchair: z.strictObject({ prmNeed: Code, placeProperties: z.array(Code).min(1) }),
+    supportedPlaceProperties: z.array(Code),
+  })
+  .superRefine((file, ctx) => {
+    for (const [cat, c] of Object.entries(file.categories)) {
+      const seen = new Set<string>();
+      c.coaches.forEach((coach, i) => {
+        if (seen.has(coach.number))
+          ctx.addIssue({ code: 'custom', path: ['categories', cat, 'coaches', i, 'number'], message: `coach ${coach.number} appears twice` });
+        seen.add(coach.number);
+      });
+    }
+  });
 export type Fleet = z.infer<typeof FleetFile>;
 export type FleetCategory = Fleet['categories'][string];
 export type FleetCoach = FleetCategory['coaches'][number];

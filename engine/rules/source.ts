@@ -38,7 +38,8 @@ export function parseSource(file: string, text: string): SourceFile {
       }
       // A key whose value is null still has a position: the pair's key.
       if (n > 0) {
-        const parent = doc.getIn(path.slice(0, n - 1) as unknown[], true) as { items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> } | undefined;
+        const parent = doc.getIn(path.slice(0, n - 1) as unknown[], true) as
+          { items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> } | undefined;
         const pair = parent?.items?.find((p) => p.key?.value === path[n - 1]);
         if (pair?.key?.range) {
           const pos = lineCounter.linePos(pair.key.range[0]);

@@ -46,9 +46,13 @@ export const DATE_TIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d
 export function isRealInstant(text: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(text);
   if (!m) return false;
-  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v))) as number[];
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = m
+    .slice(1)
+    .map((v) => (v === undefined ? undefined : Number(v))) as number[];
   const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
-  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
+  return (
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59
+  );
 }
 
 /** Age in whole years on a given day (for OSDM dateOfBirth, CONTRACT §4: counted at the first departure). */

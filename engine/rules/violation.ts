@@ -43,7 +43,12 @@ export class RuleViolation extends Error {
   }
 }
 
-export function violation(code: string, params: Record<string, unknown> = {}, pointer?: string | ProblemPointer[], traces: readonly DecisionTrace[] = []): RuleViolation {
+export function violation(
+  code: string,
+  params: Record<string, unknown> = {},
+  pointer?: string | ProblemPointer[],
+  traces: readonly DecisionTrace[] = [],
+): RuleViolation {
   const pointers = pointer === undefined ? [] : typeof pointer === 'string' ? [{ requestPointer: pointer }] : pointer;
   return new RuleViolation(code, params, pointers, traces);
 }
@@ -87,7 +92,14 @@ export function renderProblem(errors: ErrorCatalogue, language: Language, v: Rul
     status: entry.status,
     detail: fill(entry.detail[language], v.params, language, texts),
     ...(instance ? { instance } : {}),
-    ...(v.pointers.length > 0 ? { pointers: v.pointers.map((p) => ({ requestPointer: p.requestPointer, ...(p.detail !== undefined ? { detail: say(p.detail, language, texts) } : {}) })) } : {}),
+    ...(v.pointers.length > 0
+      ? {
+          pointers: v.pointers.map((p) => ({
+            requestPointer: p.requestPointer,
+            ...(p.detail !== undefined ? { detail: say(p.detail, language, texts) } : {}),
+          })),
+        }
+      : {}),
   };
 }
 

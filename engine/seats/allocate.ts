@@ -57,16 +57,21 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
     const passenger = booking.passengers.find((p) => p.id === r.passengerId)!;
     const selection = r.placeSelection as PlaceSelection | undefined;
     const pointer = req.pointerOf(r.id);
-    const wanted = [...new Set((selection?.accommodations ?? [])
-      .filter((a) => a.passengerRefs.includes(passenger.id))
-      .flatMap((a) => a.placeProperties))];
+    const wanted = [...new Set((selection?.accommodations ?? []).filter((a) => a.passengerRefs.includes(passenger.id)).flatMap((a) => a.placeProperties))];
     const shared = product.compartment === 'SHARED';
     // Spec §2.5 rule 5: the gender is given at creation and cannot be patched later.
     const gender = !shared ? undefined : mode === 'patch' ? r.placeAllocation?.gender : wanted.find((p) => fleet.genderPlaceProperties.includes(p));
     const required = wanted.filter((p) => fleet.requiredPlaceProperties.includes(p) && !fleet.genderPlaceProperties.includes(p));
     const preferred = wanted.filter((p) => !fleet.requiredPlaceProperties.includes(p) && fleet.supportedPlaceProperties.includes(p));
     const wheelchair = (passenger.prmNeeds ?? []).includes(fleet.wheelchair.prmNeed) || required.some((p) => fleet.wheelchair.placeProperties.includes(p));
-    const seeker: Seeker = { ...interval(leg), bookingId: booking.id, reservationId: r.id, private: product.compartment === 'PRIVATE', ...(gender ? { gender } : {}), wheelchair };
+    const seeker: Seeker = {
+      ...interval(leg),
+      bookingId: booking.id,
+      reservationId: r.id,
+      private: product.compartment === 'PRIVATE',
+      ...(gender ? { gender } : {}),
+      wheelchair,
+    };
     const train = trainKey(leg);
     const onTrain = held.filter((h) => h.train === train);
     const fits = (c: Candidate) => selectable(c, seeker, onTrain) && required.every((p) => c.place.placeProperties.includes(p));
@@ -87,8 +92,15 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
       const ours = onTrain.filter((h) => h.bookingId === booking.id && h.compartment && h.from === seeker.from);
       const inOurs = pool.filter((c) => ours.some((h) => h.coachNumber === c.coach.number && h.compartment === c.place.compartment));
       if (inOurs.length > 0) pool = inOurs;
-      else if (decide<'privateGroup', OutcomeOf<'privateGroup'>>(ctx, 'privateGroup', { travelClass: product.travelClass, accommodationType: product.accommodationType }).outcome?.oneCompartment) {
-        const group = booking.reservations.filter((x) => targets.has(x.id) && !placed.has(x.id) && x.legId === r.legId && x.product.code === r.product.code).length;
+      else if (
+        decide<'privateGroup', OutcomeOf<'privateGroup'>>(ctx, 'privateGroup', {
+          travelClass: product.travelClass,
+          accommodationType: product.accommodationType,
+        }).outcome?.oneCompartment
+      ) {
+        const group = booking.reservations.filter(
+          (x) => targets.has(x.id) && !placed.has(x.id) && x.legId === r.legId && x.product.code === r.product.code,
+        ).length;
         const room = (c: Candidate) => pool.filter((o) => o.coach.number === c.coach.number && o.place.compartment === c.place.compartment).length;
         pool = pool.filter((c) => room(c) >= group);
       }

@@ -46,7 +46,11 @@ export interface MapSubject {
  */
 export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: StoredOffer; booking?: Booking }): MapSubject {
   if (!ctx.salesApplication.permissions.placeMap) {
-    throw violation('X_OPERATION_NOT_PERMITTED', { salesApplication: ctx.salesApplication.code, operation: phrase('operation-place-maps') }, 'header:Requestor');
+    throw violation(
+      'X_OPERATION_NOT_PERMITTED',
+      { salesApplication: ctx.salesApplication.code, operation: phrase('operation-place-maps') },
+      'header:Requestor',
+    );
   }
   const noMap = q.contextType === 'OFFER' ? '86030' : '86032';
   const published = (leg: Leg) => {
@@ -54,17 +58,26 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
   };
   if (q.contextType === 'OFFER') {
     const offer = found.offer;
-    if (!offer || offer.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-offer'), id: q.contextId }, '#/contextId');
+    if (!offer || offer.owner !== ctx.requestor.client)
+      throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-offer'), id: q.contextId }, '#/contextId');
     const part = offer.reservations.find((r) => r.id === q.resourceId);
     if (!part) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-reservation-offer-part'), id: q.resourceId }, '#/resourceId');
-    if (ctx.now.getTime() > Date.parse(offer.preBookableUntil)) throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/contextId');
+    if (ctx.now.getTime() > Date.parse(offer.preBookableUntil))
+      throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/contextId');
     const leg = offer.trip.legs.find((l) => l.id === part.legId)!;
     published(leg);
     const product = ctx.rules.products.products[part.product.code]!;
-    return { leg, tripId: offer.trip.id, productCode: part.product.code, reference: referenceOf(q), seeker: { ...interval(leg), bookingId: '', private: product.compartment === 'PRIVATE', wheelchair: false } };
+    return {
+      leg,
+      tripId: offer.trip.id,
+      productCode: part.product.code,
+      reference: referenceOf(q),
+      seeker: { ...interval(leg), bookingId: '', private: product.compartment === 'PRIVATE', wheelchair: false },
+    };
   }
   const booking = found.booking;
-  if (!booking || booking.owner !== ctx.requestor.client) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-booking'), id: q.contextId }, '#/contextId');
+  if (!booking || booking.owner !== ctx.requestor.client)
+    throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-booking'), id: q.contextId }, '#/contextId');
   const r = booking.reservations.find((x) => x.id === q.resourceId);
   if (!r) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-reservation'), id: q.resourceId }, '#/resourceId');
   if (isExpired(booking, ctx.now)) throw violation('X_BOOKING_EXPIRED', { id: booking.id, until: booking.confirmationTimeLimit });
@@ -75,19 +88,36 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
   const product = ctx.rules.products.products[r.product.code]!;
   const passenger = booking.passengers.find((p) => p.id === r.passengerId)!;
   const fleet = ctx.rules.fleet;
-  const genders = ((r.placeSelection as PlaceSelection | undefined)?.accommodations ?? []).flatMap((a) => a.placeProperties).filter((p) => fleet.genderPlaceProperties.includes(p));
-  const gender = product.compartment === 'SHARED' ? r.placeAllocation?.gender ?? genders[0] : undefined;
+  const genders = ((r.placeSelection as PlaceSelection | undefined)?.accommodations ?? [])
+    .flatMap((a) => a.placeProperties)
+    .filter((p) => fleet.genderPlaceProperties.includes(p));
+  const gender = product.compartment === 'SHARED' ? (r.placeAllocation?.gender ?? genders[0]) : undefined;
   const preSelections = booking.reservations
     .filter((x) => x.legId === r.legId && tripOfPart(booking, x.id).id === trip.id && holds(booking, x, ctx.now))
     .map((x) => ({ reservationId: x.id, coach: x.placeAllocation!.coachNumber, place: x.placeAllocation!.placeNumber }));
   return {
-    leg, tripId: trip.id, productCode: r.product.code, reference: referenceOf(q),
-    seeker: { ...interval(leg), bookingId: booking.id, reservationId: r.id, private: product.compartment === 'PRIVATE', ...(gender ? { gender } : {}), wheelchair: (passenger.prmNeeds ?? []).includes(fleet.wheelchair.prmNeed) },
+    leg,
+    tripId: trip.id,
+    productCode: r.product.code,
+    reference: referenceOf(q),
+    seeker: {
+      ...interval(leg),
+      bookingId: booking.id,
+      reservationId: r.id,
+      private: product.compartment === 'PRIVATE',
+      ...(gender ? { gender } : {}),
+      wheelchair: (passenger.prmNeeds ?? []).includes(fleet.wheelchair.prmNeed),
+    },
     ...(preSelections.length > 0 ? { preSelections } : {}),
   };
 }
 
-const referenceOf = (q: AvailabilityQuery) => ({ contextId: q.contextId, contextType: q.contextType, resourceId: q.resourceId, resourceType: 'RESERVATION' as const });
+const referenceOf = (q: AvailabilityQuery) => ({
+  contextId: q.contextId,
+  contextType: q.contextType,
+  resourceId: q.resourceId,
+  resourceType: 'RESERVATION' as const,
+});
 
 /** Every place of the train with its status for the subject (spec §2.11 PlacePosition.status). */
 export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): Array<Candidate & { status: z.infer<typeof PlaceStatus> }> {
@@ -100,8 +130,12 @@ export function placeStatuses(ctx: Context, subject: MapSubject, onTrains: reado
     const layout = rules.coachLayouts.layouts[coach.layout]!;
     return layout.places.map((place) => {
       const c = candidate(rules, coach, layout, place);
-      const taken = held.some((h) => h.reservationId !== subject.seeker.reservationId && h.coachNumber === coach.number && h.placeNumber === place.number && overlaps(h, subject.seeker));
-      const status = sells.has(coach.number) && selectable(c, subject.seeker, held) ? 'FREE' as const : taken ? 'ALLOCATED' as const : 'RESTRICTED' as const;
+      const taken = held.some(
+        (h) =>
+          h.reservationId !== subject.seeker.reservationId && h.coachNumber === coach.number && h.placeNumber === place.number && overlaps(h, subject.seeker),
+      );
+      const status =
+        sells.has(coach.number) && selectable(c, subject.seeker, held) ? ('FREE' as const) : taken ? ('ALLOCATED' as const) : ('RESTRICTED' as const);
       return { ...c, status };
     });
   });

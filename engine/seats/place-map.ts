@@ -24,11 +24,13 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
         number: n,
         status: 'FREE' as const,
         isSelectable: true,
-        places: mine.filter((p) => (p.place.compartment ?? '1') === n).map((p) => ({
-          number: p.place.number,
-          status: p.status,
-          placeProperties: p.place.placeProperties,
-        })),
+        places: mine
+          .filter((p) => (p.place.compartment ?? '1') === n)
+          .map((p) => ({
+            number: p.place.number,
+            status: p.status,
+            placeProperties: p.place.placeProperties,
+          })),
       })),
     };
   });
@@ -103,7 +105,10 @@ export function renderCoachLayout(rules: RuleSet, layoutId: string): z.infer<typ
       id: layoutId,
       gridSize: layout.gridSize,
       places: layout.places.map((p) => ({
-        icon: layout.placeIcon, number: p.number, direction: p.direction, coords: { ...p.coords, zOrder: layers.places },
+        icon: layout.placeIcon,
+        number: p.number,
+        direction: p.direction,
+        coords: { ...p.coords, zOrder: layers.places },
       })),
       ...(compartmentNumbers.length > 0 ? { compartmentNumbers } : {}),
     },

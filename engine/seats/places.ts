@@ -20,18 +20,24 @@ export function candidatesFor(rules: RuleSet, category: string, productCode: str
   let list = known.get(key);
   if (!list) {
     const coaches = rules.fleet.categories[category]?.coaches ?? [];
-    list = coaches.filter((c) => c.products.includes(productCode)).flatMap((coach) => {
-      const layout = rules.coachLayouts.layouts[coach.layout]!;
-      return layout.places.map((place) => candidate(rules, coach, layout, place));
-    });
+    list = coaches
+      .filter((c) => c.products.includes(productCode))
+      .flatMap((coach) => {
+        const layout = rules.coachLayouts.layouts[coach.layout]!;
+        return layout.places.map((place) => candidate(rules, coach, layout, place));
+      });
     known.set(key, list);
   }
   return list;
 }
 
 /** A place as a candidate, its wheelchair flag decided once (the lists are made once per rule set). */
-export const candidate = (rules: RuleSet, coach: FleetCoach, layout: CoachLayout, place: LayoutPlace): Candidate =>
-  ({ coach, layout, place, wheelchair: place.placeProperties.some((p) => rules.fleet.wheelchair.placeProperties.includes(p)) });
+export const candidate = (rules: RuleSet, coach: FleetCoach, layout: CoachLayout, place: LayoutPlace): Candidate => ({
+  coach,
+  layout,
+  place,
+  wheelchair: place.placeProperties.some((p) => rules.fleet.wheelchair.placeProperties.includes(p)),
+});
 const candidateLists = new WeakMap<RuleSet, Map<string, readonly Candidate[]>>();
 
 /** What others hold, by coach: made once per list of holdings, as every candidate of a train asks it. */

@@ -27,14 +27,15 @@ export function renderPlaceAllocation(rules: RuleSet, booking: Booking, r: Booke
     accommodationType: rules.products.products[r.product.code]?.accommodationType ?? 'SEAT',
     accommodationSubType: a.accommodationSubType,
     tripLegCoverage: { tripId: tripOfPart(booking, r.id).id, legId: r.legId },
-    reservedPlaces: [{
-      id: `${a.coachNumber}-${a.placeNumber}`,
-      passengerIds: [r.passengerId],
-      vehicleNumber: a.vehicleNumber,
-      coachNumber: a.coachNumber,
-      placeNumbers: [a.placeNumber],
-      placeProperties: a.placeProperties,
-    }],
+    reservedPlaces: [
+      {
+        id: `${a.coachNumber}-${a.placeNumber}`,
+        passengerIds: [r.passengerId],
+        vehicleNumber: a.vehicleNumber,
+        coachNumber: a.coachNumber,
+        placeNumbers: [a.placeNumber],
+        placeProperties: a.placeProperties,
+      },
+    ],
   };
 }
-

@@ -18,8 +18,12 @@ import { studioExtension } from '../../adapters/studio/routes.ts';
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 let missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
 // One browser for the whole file; a Chromium that is there but cannot start skips the tests too, saying why.
-const browser: Browser | undefined = missing ? undefined : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-  .catch((e: Error) => { missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`; return undefined; });
+const browser: Browser | undefined = missing
+  ? undefined
+  : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }).catch((e: Error) => {
+      missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`;
+      return undefined;
+    });
 if (missing) console.log(`test/browser/studio.test.ts skipped: ${missing}`);
 
 const SHOTS = 'reports/studio';
@@ -32,7 +36,10 @@ const servers: FastifyInstance[] = [];
 
 async function serve(options: { sandbox: boolean }): Promise<string> {
   const app = await buildServer({
-    engine: createEngine({ rulesDir }), store: memoryStore(), sandbox: options.sandbox, jwtSecret: 'browser-test',
+    engine: createEngine({ rulesDir }),
+    store: memoryStore(),
+    sandbox: options.sandbox,
+    jwtSecret: 'browser-test',
     ...(options.sandbox ? { clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')) } : {}),
     extensions: [studioExtension({ sandbox: options.sandbox, rulesDir, scenarios: SCENARIOS })],
   });
@@ -182,18 +189,39 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
 
   it('draws the seat map of a booking with its places held, and journals the requests with their traces', async () => {
     const app = servers[0]!;
-    const token = (await app.inject({ method: 'POST', url: '/oauth2/token', payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json().access_token;
-    const headers = { authorization: `Bearer ${token}`, requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'WEB' })).toString('base64'), 'content-type': 'application/json' };
-    const tried = await fetch(`${base}/studio/api/offers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trip: 'sto-gbg-0800', passengers: [{ age: 40 }] }) });
+    const token = (
+      await app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
+    ).json().access_token;
+    const headers = {
+      authorization: `Bearer ${token}`,
+      requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'WEB' })).toString('base64'),
+      'content-type': 'application/json',
+    };
+    const tried = await fetch(`${base}/studio/api/offers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ trip: 'sto-gbg-0800', passengers: [{ age: 40 }] }),
+    });
     const trips = ((await tried.json()) as { request: unknown }).request;
     const offers = (await app.inject({ method: 'POST', url: '/v3/offers', headers, payload: JSON.stringify(trips) })).json();
-    const booked = (await app.inject({
-      method: 'POST', url: '/v3/booking', headers, payload: JSON.stringify({
-        externalRef: 'studio-seats', offers: [{ offerId: offers.offers[0].offerId, passengerRefs: ['p1'] }],
-        passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 40, detail: { firstName: 'Anna', lastName: 'Svensson' } }],
-        purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna@example.se', phoneNumber: '+46701234567' } },
-      }),
-    })).json();
+    const booked = (
+      await app.inject({
+        method: 'POST',
+        url: '/v3/booking',
+        headers,
+        payload: JSON.stringify({
+          externalRef: 'studio-seats',
+          offers: [{ offerId: offers.offers[0].offerId, passengerRefs: ['p1'] }],
+          passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 40, detail: { firstName: 'Anna', lastName: 'Svensson' } }],
+          purchaser: { detail: { firstName: 'Anna', lastName: 'Svensson', email: 'anna@example.se', phoneNumber: '+46701234567' } },
+        }),
+      })
+    ).json();
     expect(booked.booking, JSON.stringify(booked)).toBeDefined();
     const bookingId = booked.booking.id as string;
     await page.goto(`${base}/studio#/seats?type=BOOKING&id=${bookingId}`);

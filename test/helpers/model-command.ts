@@ -48,7 +48,9 @@ const COMMANDS = new URL('../property/commands/', import.meta.url);
 
 /** Every command of test/property/commands/, in file name order (so a seed replays the same choices). */
 export async function loadCommandSpecs(): Promise<CommandSpec[]> {
-  const files = readdirSync(COMMANDS).filter((f) => f.endsWith('.ts') && !f.startsWith('_')).sort();
+  const files = readdirSync(COMMANDS)
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('_'))
+    .sort();
   const specs: CommandSpec[] = [];
   for (const file of files) {
     const mod = (await import(new URL(file, COMMANDS).href)) as { spec?: CommandSpec };
@@ -59,7 +61,10 @@ export async function loadCommandSpecs(): Promise<CommandSpec[]> {
 }
 
 /** A command sequence that takes one transition, and which command's spec offers it. */
-export interface Driver { command: string; steps: () => ApiCommand[] }
+export interface Driver {
+  command: string;
+  steps: () => ApiCommand[];
+}
 
 /**
  * The drivers of every transition, by `machine:EVENT`, in file order. Several commands may drive one

@@ -26,7 +26,9 @@ const MACHINES = new URL('../../machines/', import.meta.url);
 /** Every state machine exported by a file of machines/. */
 export async function loadMachines(): Promise<AnyStateMachine[]> {
   const machines: AnyStateMachine[] = [];
-  for (const file of readdirSync(MACHINES).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of readdirSync(MACHINES)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const mod = (await import(new URL(file, MACHINES).href)) as Record<string, unknown>;
     for (const value of Object.values(mod)) if (value instanceof StateMachine && !machines.includes(value)) machines.push(value);
   }
@@ -36,7 +38,9 @@ export async function loadMachines(): Promise<AnyStateMachine[]> {
 /** `PREBOOKED`, or `FULFILLED.EXCHANGE_ONGOING` for a nested state. */
 function stateName(value: StateValue): string {
   if (typeof value === 'string') return value;
-  return Object.entries(value).map(([k, v]) => (v === undefined ? k : `${k}.${stateName(v as StateValue)}`)).join(',');
+  return Object.entries(value)
+    .map(([k, v]) => (v === undefined ? k : `${k}.${stateName(v as StateValue)}`))
+    .join(',');
 }
 
 /**
@@ -74,7 +78,10 @@ export function transitionsOf(machine: AnyStateMachine, events?: readonly EventO
  * that took the whole path, or says which step no driver took. A run that breaks a property fails at
  * once, with its scenario written (runOrWriteScenario).
  */
-export async function drivePath(t: Transition, drivers: ReadonlyMap<string, readonly Driver[]>): Promise<{ commands: ApiCommand[]; taken: Set<string> } | { stuck: string }> {
+export async function drivePath(
+  t: Transition,
+  drivers: ReadonlyMap<string, readonly Driver[]>,
+): Promise<{ commands: ApiCommand[]; taken: Set<string> } | { stuck: string }> {
   let deepest = '';
   const extend = async (i: number, commands: ApiCommand[]): Promise<{ commands: ApiCommand[]; taken: Set<string> } | undefined> => {
     const step = t.path[i]!;

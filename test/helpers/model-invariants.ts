@@ -27,7 +27,11 @@ const ALLOWED: Record<string, { parts: readonly string[]; fulfillments: readonly
   EXPIRED: { parts: ['PREBOOKED', 'ON_HOLD'], fulfillments: [] },
 };
 
-const machineStates = new Set(getStateNodes(bookingMachine.root).filter((n) => n.type === 'atomic' || n.type === 'final').map((n) => n.path.join('.')));
+const machineStates = new Set(
+  getStateNodes(bookingMachine.root)
+    .filter((n) => n.type === 'atomic' || n.type === 'final')
+    .map((n) => n.path.join('.')),
+);
 
 /** What a GET of the booking must answer, as a scenario expectation (written out with a counterexample). */
 function bookingExpectation(m: Readonly<Model>, b: Readonly<ModelBooking>): { status: number; body: unknown } {
@@ -64,7 +68,9 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
   if (parts.length === 0) out.push('a booking has at least one part');
   // The new trip's parts are PREBOOKED while an exchange operation is (the model believes) pre-booked or not yet settled.
   const exchanging = m.operations.some((o) => o.booking === b.id && (o.state === 'PREBOOKED' || o.state === 'EXPIRED'));
-  for (const p of parts) if (!allowed.parts.includes(p.status) && !(exchanging && state === 'FULFILLED' && p.status === 'PREBOOKED')) out.push(`part ${p.id} is ${p.status}; a ${state} booking's parts may be ${allowed.parts.join(' or ') || 'nothing'}`);
+  for (const p of parts)
+    if (!allowed.parts.includes(p.status) && !(exchanging && state === 'FULFILLED' && p.status === 'PREBOOKED'))
+      out.push(`part ${p.id} is ${p.status}; a ${state} booking's parts may be ${allowed.parts.join(' or ') || 'nothing'}`);
 
   // Money: the provisional price is the sum of the parts' prices, VAT included (spec §2.6); the confirmed one is 0 until confirmation, then the same.
   const provisional = booking?.provisionalPrice as Money | undefined;
@@ -72,26 +78,35 @@ export function bookingProblems(m: Readonly<Model>, b: Readonly<ModelBooking>, b
   if (!provisional || !confirmedPrice) return [...out, 'a booking has provisionalPrice and confirmedPrice (spec §2.6 rule 2)'];
   // An exchange adds the new trip's parts beside the originals (pre-booked, then FULFILLED while the originals are
   // EXCHANGED); the booking keeps the price it was made for. The model exchanges every fulfillment, at most once.
-  const priced = b.exchanged ? parts.filter((p) => p.status === 'EXCHANGED') : exchanging && state === 'FULFILLED' ? parts.filter((p) => p.status !== 'PREBOOKED') : parts;
+  const priced = b.exchanged
+    ? parts.filter((p) => p.status === 'EXCHANGED')
+    : exchanging && state === 'FULFILLED'
+      ? parts.filter((p) => p.status !== 'PREBOOKED')
+      : parts;
   const sum = priced.reduce((n, p) => n + p.price.amount, 0);
   if (sum !== provisional.amount) out.push(`provisionalPrice ${provisional.amount} is not the sum of its parts' prices ${sum}`);
-  for (const p of parts) if (p.price.currency !== provisional.currency) out.push(`part ${p.id} is priced in ${p.price.currency}, the booking in ${provisional.currency}`);
+  for (const p of parts)
+    if (p.price.currency !== provisional.currency) out.push(`part ${p.id} is priced in ${p.price.currency}, the booking in ${provisional.currency}`);
   const vatKey = (v: { countryCode: string; percentage: number }) => `${v.countryCode} ${v.percentage}%`;
   const vatOfParts = new Map<string, number>();
   for (const p of priced) for (const v of p.price.vats ?? []) vatOfParts.set(vatKey(v), (vatOfParts.get(vatKey(v)) ?? 0) + v.amount);
   const vatOfBooking = new Map((provisional.vats ?? []).map((v) => [vatKey(v), v.amount] as const));
   for (const k of new Set([...vatOfParts.keys(), ...vatOfBooking.keys()])) {
-    if ((vatOfParts.get(k) ?? 0) !== (vatOfBooking.get(k) ?? 0)) out.push(`VAT ${k}: the parts add up to ${vatOfParts.get(k) ?? 0}, provisionalPrice says ${vatOfBooking.get(k) ?? 0}`);
+    if ((vatOfParts.get(k) ?? 0) !== (vatOfBooking.get(k) ?? 0))
+      out.push(`VAT ${k}: the parts add up to ${vatOfParts.get(k) ?? 0}, provisionalPrice says ${vatOfBooking.get(k) ?? 0}`);
   }
   if (CONFIRMED_STATES.includes(state)) {
-    if (JSON.stringify(confirmedPrice) !== JSON.stringify(provisional)) out.push(`confirmedPrice ${JSON.stringify(confirmedPrice)} is not provisionalPrice ${JSON.stringify(provisional)} once confirmed`);
+    if (JSON.stringify(confirmedPrice) !== JSON.stringify(provisional))
+      out.push(`confirmedPrice ${JSON.stringify(confirmedPrice)} is not provisionalPrice ${JSON.stringify(provisional)} once confirmed`);
   } else if (confirmedPrice.amount !== 0 || (confirmedPrice.vats ?? []).some((v) => v.amount !== 0)) {
     out.push(`confirmedPrice is ${JSON.stringify(confirmedPrice)} before confirmation; it is 0 until then (spec §2.6 rule 2)`);
   }
 
   // Fulfillments: states the booking state allows; one per part, each part in exactly one (docs/api-behaviour.md "Fulfillments").
   const fulfillments = (booking?.fulfillments ?? []) as Array<{ id: string; status: string; bookingParts?: Array<{ id: string }> }>;
-  for (const f of fulfillments) if (!allowed.fulfillments.includes(f.status)) out.push(`fulfillment ${f.id} is ${f.status}; a ${state} booking's fulfillments may be ${allowed.fulfillments.join(' or ') || 'none at all'}`);
+  for (const f of fulfillments)
+    if (!allowed.fulfillments.includes(f.status))
+      out.push(`fulfillment ${f.id} is ${f.status}; a ${state} booking's fulfillments may be ${allowed.fulfillments.join(' or ') || 'none at all'}`);
   if (allowed.fulfillments.length > 0) {
     const covered = fulfillments.flatMap((f) => (f.bookingParts ?? []).map((p) => p.id));
     // Parts an exchange operation pre-books have no fulfillment until it is confirmed.
@@ -117,10 +132,12 @@ function moneyProblems(_m: Readonly<Model>, b: Readonly<ModelBooking>, booking: 
     const refund = p.refundAmount?.amount;
     if (refund !== undefined) {
       sum += refund;
-      if (refund < 0 || refund > p.price.amount) out.push(`part ${p.id} pays back ${refund} of its price ${p.price.amount}: never more than the price, never less than 0`);
+      if (refund < 0 || refund > p.price.amount)
+        out.push(`part ${p.id} pays back ${refund} of its price ${p.price.amount}: never more than the price, never less than 0`);
     }
     const before = b.refunded.get(p.id);
-    if (before !== undefined && (p.status !== 'CANCELLED' || refund !== before)) out.push(`part ${p.id} was CANCELLED with refundAmount ${before}; now it is ${p.status} with ${refund}: a part is refunded once`);
+    if (before !== undefined && (p.status !== 'CANCELLED' || refund !== before))
+      out.push(`part ${p.id} was CANCELLED with refundAmount ${before}; now it is ${p.status} with ${refund}: a part is refunded once`);
     if (p.status === 'CANCELLED' && refund === undefined) out.push(`part ${p.id} is CANCELLED without a refundAmount`);
     if (p.status === 'CANCELLED' && before === undefined && refund !== undefined && out.length === 0) b.refunded.set(p.id, refund);
   }
@@ -157,16 +174,28 @@ export function refundQuoteProblems(booking: any, fulfillmentIds: readonly strin
 
 /** Reads booking `b` and checks a refund offer's quote against it (refundQuoteProblems). */
 export async function checkRefundQuote(s: System, b: Readonly<ModelBooking>, fulfillments: readonly string[], quote: number, confirmed: boolean) {
-  const res = await s.send({ name: `read ${b.id} for the refund quote`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: { status: 200 } }, { observational: true });
-  const broken = refundQuoteProblems(res.body?.booking, fulfillments.map((f) => String(s.vars[f])), quote, confirmed);
+  const res = await s.send(
+    { name: `read ${b.id} for the refund quote`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: { status: 200 } },
+    { observational: true },
+  );
+  const broken = refundQuoteProblems(
+    res.body?.booking,
+    fulfillments.map((f) => String(s.vars[f])),
+    quote,
+    confirmed,
+  );
   if (broken.length > 0) throw s.violation(`refund offer on ${b.id}:\n  ${broken.join('\n  ')}`, res);
 }
 
 /** GETs booking `b`, matching the model's expectation and its invariants. */
 export async function readBooking(m: Readonly<Model>, s: System, b: Readonly<ModelBooking>, options: { observational?: boolean; name?: string } = {}) {
-  const res = await s.send({ name: options.name ?? `read ${b.id}`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: bookingExpectation(m, b) }, options);
+  const res = await s.send(
+    { name: options.name ?? `read ${b.id}`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: bookingExpectation(m, b) },
+    options,
+  );
   const broken = bookingProblems(m, b, res.body?.booking);
-  if (broken.length > 0) throw s.violation(`GET /v3/bookings/${String(s.vars[b.id])} (${b.id}, ${bookingStateAt(m, b)} in the model):\n  ${broken.join('\n  ')}`, res);
+  if (broken.length > 0)
+    throw s.violation(`GET /v3/bookings/${String(s.vars[b.id])} (${b.id}, ${bookingStateAt(m, b)} in the model):\n  ${broken.join('\n  ')}`, res);
   return res;
 }
 

@@ -12,7 +12,10 @@ import { testServer } from './server.ts';
  * sizes, and what a failure leaves behind (the shrunk sequence as a scenario file).
  */
 
-export interface Run { model: Model; system: System }
+export interface Run {
+  model: Model;
+  system: System;
+}
 
 /** A command as fast-check runs it (an ApiCommand, or a wrapper of one). */
 export type ModelCommand = fc.AsyncCommand<Model, System, boolean>;
@@ -20,7 +23,10 @@ export type ModelCommand = fc.AsyncCommand<Model, System, boolean>;
 /** A run that threw: what was sent up to the failure, and why. */
 class RunFailure extends Error {
   override name = 'RunFailure';
-  constructor(override readonly cause: unknown, readonly run: Run) {
+  constructor(
+    override readonly cause: unknown,
+    readonly run: Run,
+  ) {
     super(cause instanceof Error ? cause.message : String(cause));
   }
 }
@@ -62,15 +68,24 @@ export function commandSequences(specs: readonly CommandSpec[], size: { min: num
 }
 
 class AtLeast<T> extends fc.Arbitrary<Iterable<T>> {
-  constructor(private readonly inner: fc.Arbitrary<Iterable<T>>, private readonly min: number) { super(); }
+  constructor(
+    private readonly inner: fc.Arbitrary<Iterable<T>>,
+    private readonly min: number,
+  ) {
+    super();
+  }
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<Iterable<T>> {
     for (let attempt = 0; ; attempt++) {
       const v = this.inner.generate(mrng, biasFactor);
       if ([...v.value_].length >= this.min || attempt >= 100) return v;
     }
   }
-  canShrinkWithoutContext(value: unknown): value is Iterable<T> { return this.inner.canShrinkWithoutContext(value); }
-  shrink(value: Iterable<T>, context: unknown): fc.Stream<fc.Value<Iterable<T>>> { return this.inner.shrink(value, context); }
+  canShrinkWithoutContext(value: unknown): value is Iterable<T> {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+  shrink(value: Iterable<T>, context: unknown): fc.Stream<fc.Value<Iterable<T>>> {
+    return this.inner.shrink(value, context);
+  }
 }
 
 /** What the passing runs did: how deep they went, for the report and for tuning weights. */
@@ -86,13 +101,20 @@ export class Stats {
     this.runs++;
     this.commands += system.commands.length;
     this.requests += system.steps.length;
-    for (const c of system.commands) { const name = c.replace(/\(.*$/, ''); this.byCommand.set(name, (this.byCommand.get(name) ?? 0) + 1); }
+    for (const c of system.commands) {
+      const name = c.replace(/\(.*$/, '');
+      this.byCommand.set(name, (this.byCommand.get(name) ?? 0) + 1);
+    }
     for (const t of model.taken) this.taken.set(t, (this.taken.get(t) ?? 0) + 1);
     for (const b of model.bookings) this.finalStates.set(b.state, (this.finalStates.get(b.state) ?? 0) + 1);
   }
 
   toString(): string {
-    const list = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+    const list = (m: Map<string, number>) =>
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
     return [
       `${this.runs} runs, ${(this.commands / Math.max(1, this.runs)).toFixed(1)} commands and ${(this.requests / Math.max(1, this.runs)).toFixed(1)} requests a run`,
       `commands run: ${list(this.byCommand)}`,
@@ -115,7 +137,9 @@ export async function runOrWriteScenario(commands: ApiCommand[], label: string):
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     const file = writeScenario(resolve(FAILURES, `${label.replace(/[^\w.-]+/g, '_')}.yaml`), e.run.system.steps, {
-      name: `Failure of ${label}`, failure: e.message, tags: ['property', 'counterexample'],
+      name: `Failure of ${label}`,
+      failure: e.message,
+      tags: ['property', 'counterexample'],
     });
     throw new Error(`${e.message}\n\nThe sequence [${commands.join(', ')}] as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`, { cause: e });
   }
@@ -126,18 +150,29 @@ export async function runOrWriteScenario(commands: ApiCommand[], label: string):
  * the shrunk sequence once more to record it, writes it as a scenario, and fails with fast-check's
  * report (seed, path, the commands) and the scenario's path.
  */
-export async function checkSequences(arbitrary: fc.Arbitrary<Iterable<ModelCommand>>, settings: { seed: number; numRuns: number; path?: string }, label = 'model', stats?: Stats): Promise<void> {
-  const result = await fc.check(fc.asyncProperty(arbitrary, async (commands) => {
-    const run = await runModel(commands);
-    stats?.add(run);
-  }), settings);
+export async function checkSequences(
+  arbitrary: fc.Arbitrary<Iterable<ModelCommand>>,
+  settings: { seed: number; numRuns: number; path?: string },
+  label = 'model',
+  stats?: Stats,
+): Promise<void> {
+  const result = await fc.check(
+    fc.asyncProperty(arbitrary, async (commands) => {
+      const run = await runModel(commands);
+      stats?.add(run);
+    }),
+    settings,
+  );
   if (!result.failed) return;
   const report = fc.defaultReportMessage(result) ?? 'the property failed';
   const counterexample = result.counterexample?.[0];
   let file = '';
   let why = '';
   if (counterexample) {
-    const replay = await runModel(counterexample).then(() => undefined, (e: unknown) => e);
+    const replay = await runModel(counterexample).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     if (replay instanceof RunFailure) {
       why = `\n\n${replay.message}`;
       file = writeScenario(resolve(FAILURES, `${label}-${settings.seed}.yaml`), replay.run.system.steps, {
@@ -151,5 +186,7 @@ export async function checkSequences(arbitrary: fc.Arbitrary<Iterable<ModelComma
     }
   }
   const violation = result.errorInstance instanceof RunFailure && result.errorInstance.cause instanceof PropertyViolation;
-  throw new Error(`${report}${why}\n\n${violation ? 'The system broke a property.' : 'The run failed (harness or model error?).'}\nThe shrunk sequence as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`);
+  throw new Error(
+    `${report}${why}\n\n${violation ? 'The system broke a property.' : 'The run failed (harness or model error?).'}\nThe shrunk sequence as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`,
+  );
 }

@@ -52,7 +52,10 @@ export function scenarioYaml(recorded: readonly Recorded[], options: ScenarioOpt
     }
     const failing = steps.items[steps.items.length - 1];
     if (options.failure !== undefined && failing) {
-      (failing as YAMLMap).commentBefore = ` The property failed at this step:\n${options.failure.split('\n').map((l) => ` ${l}`).join('\n')}`;
+      (failing as YAMLMap).commentBefore = ` The property failed at this step:\n${options.failure
+        .split('\n')
+        .map((l) => ` ${l}`)
+        .join('\n')}`;
     }
   }
   return doc.toString({ lineWidth: 0 });

@@ -36,7 +36,11 @@ export interface Request {
   expect: { status: number; body?: unknown };
 }
 
-export interface Response { status: number; headers: Record<string, string>; body: any }
+export interface Response {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
 
 /** One step as a scenario writes it, with what happened. */
 export interface Recorded {
@@ -62,14 +66,17 @@ const tokens = new Map<string, Promise<string>>();
 function token(app: FastifyInstance, client: string): Promise<string> {
   let t = tokens.get(client);
   if (!t) {
-    t = app.inject({
-      method: 'POST', url: '/oauth2/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `grant_type=client_credentials&client_id=${client}&client_secret=${client}-secret`,
-    }).then((res) => {
-      if (res.statusCode !== 200) throw new Error(`token for ${client}: ${res.statusCode} ${res.body}`);
-      return res.json().access_token as string;
-    });
+    t = app
+      .inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `grant_type=client_credentials&client_id=${client}&client_secret=${client}-secret`,
+      })
+      .then((res) => {
+        if (res.statusCode !== 200) throw new Error(`token for ${client}: ${res.statusCode} ${res.body}`);
+        return res.json().access_token as string;
+      });
     tokens.set(client, t);
   }
   return t;
@@ -115,13 +122,24 @@ export class System {
       ...Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     };
     const res = await this.app.inject({
-      method: request.method.toUpperCase() as 'GET', url: path, headers,
+      method: request.method.toUpperCase() as 'GET',
+      url: path,
+      headers,
       ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const answer: Response = {
       status: res.statusCode,
       headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)])),
-      body: res.body === '' ? undefined : (() => { try { return JSON.parse(res.body); } catch { return res.body; } })(),
+      body:
+        res.body === ''
+          ? undefined
+          : (() => {
+              try {
+                return JSON.parse(res.body);
+              } catch {
+                return res.body;
+              }
+            })(),
     };
     recorded.response = { status: answer.status, body: answer.body };
 
@@ -129,7 +147,8 @@ export class System {
     const broken = [...universalProblems(answer), ...osdmViolations(request.method, path, answer.status, answer.body).map((v) => `breaks OSDM 3.4 at ${v}`)];
     if (broken.length > 0) throw this.violation(`${sent}\n  ${broken.join('\n  ')}`, answer);
     const mismatches: Mismatch[] = [];
-    if (answer.status !== request.expect.status) mismatches.push({ path: 'status', expected: request.expect.status, actual: answer.status, message: 'different status' });
+    if (answer.status !== request.expect.status)
+      mismatches.push({ path: 'status', expected: request.expect.status, actual: answer.status, message: 'different status' });
     if (request.expect.body !== undefined) mismatches.push(...match(expand(request.expect.body, this.vars, NO_FIXTURES), answer.body));
     if (mismatches.length > 0) {
       const lines = mismatches.map((m) => `${m.path}: ${m.message} (expected ${JSON.stringify(m.expected)}, got ${short(m.actual)})`);
@@ -152,7 +171,12 @@ export class System {
   async advance(duration: string, predictedNow: string): Promise<void> {
     const recorded: Recorded = { step: { name: `${duration} pass`, advance: duration }, observational: false };
     this.steps.push(recorded);
-    const res = await this.app.inject({ method: 'POST', url: '/sandbox/clock', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ advance: duration }) });
+    const res = await this.app.inject({
+      method: 'POST',
+      url: '/sandbox/clock',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ advance: duration }),
+    });
     recorded.response = { status: res.statusCode, body: res.json() };
     if (res.statusCode !== 200 || res.json().now !== predictedNow) {
       throw this.violation(`POST /sandbox/clock {"advance":"${duration}"}: expected 200 and now ${predictedNow}, got ${res.statusCode} ${res.body}`, undefined);
@@ -178,7 +202,8 @@ export function universalProblems(res: Response): string[] {
   const notSupported = res.status === 501 && (res.body as { code?: unknown } | undefined)?.code === 'X_NOT_SUPPORTED';
   if (res.status >= 500 && !notSupported) out.push(`a ${res.status}: no request, however malformed, may get a 5xx (CONTRACT §5)`);
   if (res.status >= 400) {
-    if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) out.push(`a refusal must be application/problem+json, not ${res.headers['content-type']}`);
+    if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? ''))
+      out.push(`a refusal must be application/problem+json, not ${res.headers['content-type']}`);
     const p = res.body as Record<string, unknown> | undefined;
     const code = typeof p?.['code'] === 'string' ? p['code'] : undefined;
     const entry = code === undefined ? undefined : errors[code];
@@ -186,11 +211,13 @@ export function universalProblems(res: Response): string[] {
     else {
       if (entry.status !== res.status) out.push(`${code} is ${entry.status} in the catalogue, answered with ${res.status}`);
       if (p?.['status'] !== res.status) out.push(`the Problem's status ${JSON.stringify(p?.['status'])} is not the HTTP status ${res.status}`);
-      if (p?.['title'] !== entry.title[LANGUAGE]) out.push(`the Problem's title ${JSON.stringify(p?.['title'])} is not the catalogue's "${entry.title[LANGUAGE]}"`);
+      if (p?.['title'] !== entry.title[LANGUAGE])
+        out.push(`the Problem's title ${JSON.stringify(p?.['title'])} is not the catalogue's "${entry.title[LANGUAGE]}"`);
       if (typeof p?.['type'] !== 'string' || typeof p?.['detail'] !== 'string') out.push('a Problem has a type and a detail');
     }
   }
   const given = (res.body as { warnings?: { warnings?: Array<{ code?: string }> } } | undefined)?.warnings?.warnings;
-  for (const w of res.status < 300 ? given ?? [] : []) if (!w.code || !warnings[w.code]) out.push(`the warning ${JSON.stringify(w.code)} is not in rules/errors.yaml`);
+  for (const w of res.status < 300 ? (given ?? []) : [])
+    if (!w.code || !warnings[w.code]) out.push(`the warning ${JSON.stringify(w.code)} is not in rules/errors.yaml`);
   return out;
 }

@@ -18,7 +18,10 @@ let loaded: Record<string, unknown> | undefined;
 
 /** A deep copy of the fixture trip `name`, as it goes into `tripSpecifications`. */
 export function fixtureTrip(name: TripName): Record<string, unknown> {
-  loaded ??= Object.assign({}, ...FIXTURE_FILES.map((f) => (parse(readFileSync(new URL(f, import.meta.url), 'utf8')) as { trips: Record<string, unknown> }).trips));
+  loaded ??= Object.assign(
+    {},
+    ...FIXTURE_FILES.map((f) => (parse(readFileSync(new URL(f, import.meta.url), 'utf8')) as { trips: Record<string, unknown> }).trips),
+  );
   const trip = loaded![name];
   if (!trip) throw new Error(`no trip "${name}" in ${FIXTURE_FILES.join(', ')}`);
   return structuredClone(trip) as Record<string, unknown>;

@@ -96,7 +96,13 @@ export interface ModelAftersalesOffer {
 }
 
 /** Exchange offers of one request (not machine entities) and the exchange operation made of one (machines/exchange.ts). */
-interface ModelExchangeOffer { readonly id: string; readonly booking: string; readonly bookableUntil: number; readonly fulfillments: readonly string[]; readonly passengers: number }
+interface ModelExchangeOffer {
+  readonly id: string;
+  readonly booking: string;
+  readonly bookableUntil: number;
+  readonly fulfillments: readonly string[];
+  readonly passengers: number;
+}
 export interface ModelExchangeOperation {
   readonly id: string;
   readonly booking: string;
@@ -200,8 +206,9 @@ export const isLiveOperation = (m: Readonly<Model>, o: Readonly<ModelExchangeOpe
 
 /** Spec §4.1 rule 10: a live refund or release offer or exchange operation blocks the others (X_CONCURRENT_AFTERSALES). */
 export function busy(m: Readonly<Model>, b: Readonly<ModelBooking>): boolean {
-  return m.aftersales.some((o) => o.booking === b.id && o.kind !== 'onHold' && isLive(m, o))
-    || m.operations.some((o) => o.booking === b.id && isLiveOperation(m, o));
+  return (
+    m.aftersales.some((o) => o.booking === b.id && o.kind !== 'onHold' && isLive(m, o)) || m.operations.some((o) => o.booking === b.id && isLiveOperation(m, o))
+  );
 }
 
 /**
@@ -213,7 +220,8 @@ export function settleOperations(m: Model, b: ModelBooking): void {
 }
 
 /** The fulfillments of `b` in `statuses`. */
-export const fulfillmentsIn = (b: Readonly<ModelBooking>, ...statuses: string[]) => b.fulfillments.filter((f) => statuses.includes(b.fulfillmentStatus[f] ?? 'FULFILLED'));
+export const fulfillmentsIn = (b: Readonly<ModelBooking>, ...statuses: string[]) =>
+  b.fulfillments.filter((f) => statuses.includes(b.fulfillmentStatus[f] ?? 'FULFILLED'));
 
 export const findBooking = (m: Readonly<Model>, id: string) => m.bookings.find((b) => b.id === id)!;
 

@@ -21,15 +21,22 @@ const run = promisify(execFile);
 const USER = 'postgres';
 const isRoot = process.getuid?.() === 0;
 
-interface Binaries { initdb: string; pgCtl: string }
+interface Binaries {
+  initdb: string;
+  pgCtl: string;
+}
 
 /** initdb and pg_ctl: from PATH, else the newest /usr/lib/postgresql/<major>/bin (Debian layout). */
 function findBinaries(): Binaries | undefined {
   const dirs = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean);
   try {
-    const majors = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     dirs.push(...majors.map((v) => `/usr/lib/postgresql/${v}/bin`));
-  } catch { /* not Debian, or no PostgreSQL */ }
+  } catch {
+    /* not Debian, or no PostgreSQL */
+  }
   for (const dir of dirs) {
     const initdb = join(dir, 'initdb');
     if (!existsSync(initdb)) continue;
@@ -126,7 +133,10 @@ export async function startPostgres(): Promise<PostgresServer> {
   // Kill a server we leave behind if the test process dies before `stop()` (a crashed worker, Ctrl-C).
   let running = false;
   const emergency = () => {
-    if (running) { const [c, a] = asOwner(pgCtl, ['-D', data, '-m', 'immediate', 'stop']); spawnSync(c, a); }
+    if (running) {
+      const [c, a] = asOwner(pgCtl, ['-D', data, '-m', 'immediate', 'stop']);
+      spawnSync(c, a);
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', emergency);
@@ -154,8 +164,7 @@ export async function startPostgres(): Promise<PostgresServer> {
 
   try {
     // Password authentication over TCP even for a throwaway: nothing else on the machine may walk in.
-    await owner(initdb, ['-D', data, '-U', 'signalbox', `--pwfile=${pwfile}`, '--auth-local=peer', '--auth-host=scram-sha-256',
-      '-E', 'UTF8', '--no-locale']);
+    await owner(initdb, ['-D', data, '-U', 'signalbox', `--pwfile=${pwfile}`, '--auth-local=peer', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-locale']);
     rmSync(pwfile);
     conf([
       '# signalbox test server: loopback only, socket beside the data directory, real durability.',

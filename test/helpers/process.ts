@@ -16,10 +16,13 @@ export interface ServerProcess {
 /** Starts `bin/signalbox.js serve --store <store> [args…]` on a port the OS picks, and waits until it listens. */
 export async function serveProcess(store: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', '0', '--store', store, '--quiet', ...args], {
-    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const base = await new Promise<string>((resolve, reject) => {
@@ -28,9 +31,15 @@ export async function serveProcess(store: string, env: Record<string, string> = 
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) { clearTimeout(timer); resolve(url); }
+      if (url) {
+        clearTimeout(timer);
+        resolve(url);
+      }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`signalbox serve exited with ${code}\n${err}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`signalbox serve exited with ${code}\n${err}`));
+    });
   });
 
   return {
@@ -57,7 +66,10 @@ export async function resellerToken(base: string, client = 'demo-reseller', secr
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-export interface Answer { status: number; body: any }
+export interface Answer {
+  status: number;
+  body: any;
+}
 
 /** One Reseller API call with the token and a WEB_SE Requestor. */
 export async function call(base: string, token: string, method: string, path: string, body?: unknown): Promise<Answer> {
@@ -72,6 +84,10 @@ export async function call(base: string, token: string, method: string, path: st
   });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep the text */ }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
   return { status: res.status, body: parsed };
 }

@@ -15,7 +15,7 @@ export function rawRequest(port: number, text: string | Buffer): Promise<{ statu
       const length = /content-length: (\d+)/i.exec(head)?.[1];
       if (out.includes('\r\n\r\n') && length !== undefined && Buffer.byteLength(body, 'latin1') >= Number(length)) socket.end();
     });
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE') && out ? undefined : reject(e));
+    socket.on('error', (e: NodeJS.ErrnoException) => ((e.code === 'ECONNRESET' || e.code === 'EPIPE') && out ? undefined : reject(e)));
     socket.on('close', () => {
       const [head = '', ...rest] = out.split('\r\n\r\n');
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head, body: rest.join('\r\n\r\n') });

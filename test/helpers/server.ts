@@ -14,28 +14,48 @@ export const engine = () => (shared ??= createEngine());
 /** An engine call as the demo reseller's WEB_SE sales application makes it, at a fixed time, with readable ids. */
 export const engineCall = (now = '2026-11-20T10:00:00+01:00'): Call => ({
   requestor: { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'TEST', language: 'en-GB' },
-  now: new Date(now), ids: sequentialIds(),
+  now: new Date(now),
+  ids: sequentialIds(),
 });
 
-export const requestorHeader = (salesApplication = 'WEB_SE') =>
-  Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'TEST' })).toString('base64');
+export const requestorHeader = (salesApplication = 'WEB_SE') => Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'TEST' })).toString('base64');
 
 export interface TestServer {
   app: FastifyInstance;
   clock: Clock;
   token(client?: string, secret?: string): Promise<string>;
   /** A Reseller API call with a valid token and the Requestor of `salesApplication`. */
-  reseller(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  reseller(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
 }
 
-export async function testServer(options: { store?: Store; start?: string; salesApplication?: string; extensions?: ServerOptions['extensions'] } = {}): Promise<TestServer> {
+export async function testServer(
+  options: { store?: Store; start?: string; salesApplication?: string; extensions?: ServerOptions['extensions'] } = {},
+): Promise<TestServer> {
   const clock = virtualClock(new Date(options.start ?? '2026-11-20T10:00:00+01:00'));
-  const app = await buildServer({ engine: engine(), store: options.store ?? memoryStore(), clock, ids: sequentialIds(), sandbox: true, jwtSecret: 'test-secret', ...(options.extensions ? { extensions: options.extensions } : {}) });
+  const app = await buildServer({
+    engine: engine(),
+    store: options.store ?? memoryStore(),
+    clock,
+    ids: sequentialIds(),
+    sandbox: true,
+    jwtSecret: 'test-secret',
+    ...(options.extensions ? { extensions: options.extensions } : {}),
+  });
   const tokens = new Map<string, string>();
   const token = async (client = 'demo-reseller', secret = `${client}-secret`) => {
     const known = tokens.get(client);
     if (known) return known;
-    const res = await app.inject({ method: 'POST', url: '/oauth2/token', payload: `grant_type=client_credentials&client_id=${client}&client_secret=${secret}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: `grant_type=client_credentials&client_id=${client}&client_secret=${secret}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const t = res.json().access_token as string;
     tokens.set(client, t);
     return t;
@@ -48,10 +68,27 @@ export async function testServer(options: { store?: Store; start?: string; sales
       const res = await app.inject({
         method,
         url,
-        headers: { authorization: `Bearer ${await token()}`, requestor: requestorHeader(options.salesApplication), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: {
+          authorization: `Bearer ${await token()}`,
+          requestor: requestorHeader(options.salesApplication),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
         ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
       });
-      const answer = { status: res.statusCode, body: res.body ? (() => { try { return res.json(); } catch { return res.body; } })() : undefined, headers: res.headers };
+      const answer = {
+        status: res.statusCode,
+        body: res.body
+          ? (() => {
+              try {
+                return res.json();
+              } catch {
+                return res.body;
+              }
+            })()
+          : undefined,
+        headers: res.headers,
+      };
       // Every Reseller API answer a test gets here is checked against OSDM 3.4 too (CONTRACT §4c).
       const broken = osdmViolations(method, url, answer.status, answer.body);
       if (broken.length > 0) throw new Error(`${method} ${url} → ${answer.status} breaks OSDM 3.4:\n  ${broken.join('\n  ')}`);
@@ -64,14 +101,21 @@ export async function testServer(options: { store?: Store; start?: string; sales
 export function trip(category = 'ST', departure = '2026-12-01T08:00:00+01:00', arrival = '2026-12-01T11:00:00+01:00') {
   return {
     externalRef: 'trip-1',
-    legs: [{
-      externalRef: 'leg-1',
-      timedLeg: {
-        start: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000001' }, serviceDeparture: { timetabledTime: departure } },
-        end: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000002' }, serviceArrival: { timetabledTime: arrival } },
-        service: { publishedServiceName: '421', vehicleNumbers: ['421'], productCategory: { productCategoryRef: `urn:x_swe:sbc:${category}` }, carriers: [{ ref: 'urn:x_swe:carrier:74' }] },
+    legs: [
+      {
+        externalRef: 'leg-1',
+        timedLeg: {
+          start: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000001' }, serviceDeparture: { timetabledTime: departure } },
+          end: { stopPlaceRef: { objectType: 'StopPlaceRef', stopPlaceRef: 'urn:x_swe:stn:740000002' }, serviceArrival: { timetabledTime: arrival } },
+          service: {
+            publishedServiceName: '421',
+            vehicleNumbers: ['421'],
+            productCategory: { productCategoryRef: `urn:x_swe:sbc:${category}` },
+            carriers: [{ ref: 'urn:x_swe:carrier:74' }],
+          },
+        },
       },
-    }],
+    ],
   };
 }
 

@@ -87,7 +87,9 @@ describe('the booking invariants', async () => {
     expect(bookingProblems(model, { ...b, refunded: new Map() }, more)).toEqual([expect.stringContaining('never more than the price')]);
     const sum = structuredClone(refunded);
     sum.refundAmount.amount += 1;
-    expect(bookingProblems(model, { ...b, refunded: new Map() }, sum)).toEqual([expect.stringMatching(/^refundAmount \d+ is not the sum of its parts' refundAmounts \d+$/)]);
+    expect(bookingProblems(model, { ...b, refunded: new Map() }, sum)).toEqual([
+      expect.stringMatching(/^refundAmount \d+ is not the sum of its parts' refundAmounts \d+$/),
+    ]);
   });
 
   it('catch a refund quote above what its parts cost, or one that confirming does not refund', () => {
@@ -97,14 +99,25 @@ describe('the booking invariants', async () => {
     expect(refundQuoteProblems(confirmed, ids, price * 2, false)).toEqual([expect.stringContaining(`more than the ${price} paid for its parts`)]);
     const refunded = structuredClone(confirmed);
     for (const p of refunded.bookedOffers[0].admissions) p.refundAmount = structuredClone(p.price);
-    expect(refundQuoteProblems(refunded, ids, refunded.bookedOffers[0].admissions.reduce((n: number, p: any) => n + p.price.amount, 0), true)).toEqual([]);
+    expect(
+      refundQuoteProblems(
+        refunded,
+        ids,
+        refunded.bookedOffers[0].admissions.reduce((n: number, p: any) => n + p.price.amount, 0),
+        true,
+      ),
+    ).toEqual([]);
     expect(refundQuoteProblems(refunded, ids, 1, true)).toEqual([expect.stringContaining('the quote is what confirming refunds')]);
   });
 
   it('hold for a refund of an exchanged ticket: quoted once, refunded as quoted (AGENT_SE, one fee per ticket)', async () => {
     const { model: after } = await runModel([
-      ...agentBooking(), new Confirm(0, 'fulfillment'), new RequestExchange(0), new Confirm(0, 'fulfillment'),
-      new CreateRefundOffer(0, 'whole'), new ConfirmAftersalesOffer(0),
+      ...agentBooking(),
+      new Confirm(0, 'fulfillment'),
+      new RequestExchange(0),
+      new Confirm(0, 'fulfillment'),
+      new CreateRefundOffer(0, 'whole'),
+      new ConfirmAftersalesOffer(0),
     ]);
     expect(after.bookings[0]!.exchanged).toBe(true);
     expect(after.aftersales.map((o) => [o.kind, o.state])).toEqual([['refund', 'CONFIRMED']]);
@@ -114,7 +127,9 @@ describe('the booking invariants', async () => {
     const held = structuredClone(provisional);
     held.confirmationTimeLimit = new Date(b.createdAt + 25 * 3_600_000).toISOString();
     expect(bookingProblems(model, { ...asProvisional, departure: b.createdAt + 60 * 24 * 3_600_000 }, held)).toEqual([]);
-    expect(bookingProblems(model, { ...asProvisional, departure: b.createdAt + 30 * 3_600_000 }, held)).toEqual([expect.stringContaining('past departure − 24 h')]);
+    expect(bookingProblems(model, { ...asProvisional, departure: b.createdAt + 30 * 3_600_000 }, held)).toEqual([
+      expect.stringContaining('past departure − 24 h'),
+    ]);
   });
 
   it('catch a part in no fulfillment, or in two', () => {
@@ -128,20 +143,44 @@ describe('the booking invariants', async () => {
 });
 
 describe('the invariants of every response', () => {
-  const problem = (status: number, body: unknown, type = 'application/problem+json; charset=utf-8'): Response => ({ status, headers: { 'content-type': type }, body });
-  const notFound = { code: 'RESOURCE_NOT_FOUND', type: '/errors/RESOURCE_NOT_FOUND', title: 'Resource not found', status: 404, detail: 'No booking with id x exists.' };
+  const problem = (status: number, body: unknown, type = 'application/problem+json; charset=utf-8'): Response => ({
+    status,
+    headers: { 'content-type': type },
+    body,
+  });
+  const notFound = {
+    code: 'RESOURCE_NOT_FOUND',
+    type: '/errors/RESOURCE_NOT_FOUND',
+    title: 'Resource not found',
+    status: 404,
+    detail: 'No booking with id x exists.',
+  };
 
   it('accept a catalogued Problem and the one deliberate 5xx, 501 X_NOT_SUPPORTED', () => {
     expect(universalProblems(problem(404, notFound))).toEqual([]);
-    expect(universalProblems(problem(501, { code: 'X_NOT_SUPPORTED', type: '/errors/X_NOT_SUPPORTED', title: 'Not supported', status: 501, detail: 'Voucher payment is not supported by this service.' }))).toEqual([]);
+    expect(
+      universalProblems(
+        problem(501, {
+          code: 'X_NOT_SUPPORTED',
+          type: '/errors/X_NOT_SUPPORTED',
+          title: 'Not supported',
+          status: 501,
+          detail: 'Voucher payment is not supported by this service.',
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('refuse any other 5xx, an uncatalogued code, a wrong status, title or content type, an unknown warning', () => {
     expect(universalProblems(problem(500, { ...notFound, code: 'INTERNAL_ERROR', status: 500, title: 'Internal error' }))[0]).toContain('may get a 5xx');
     expect(universalProblems(problem(404, { ...notFound, code: 'NOT_A_CODE' }))).toEqual([expect.stringContaining('not in rules/errors.yaml')]);
-    expect(universalProblems(problem(400, { ...notFound, status: 400 }))).toEqual([expect.stringContaining('RESOURCE_NOT_FOUND is 404 in the catalogue, answered with 400')]);
+    expect(universalProblems(problem(400, { ...notFound, status: 400 }))).toEqual([
+      expect.stringContaining('RESOURCE_NOT_FOUND is 404 in the catalogue, answered with 400'),
+    ]);
     expect(universalProblems(problem(404, { ...notFound, title: 'Not found' }))).toEqual([expect.stringContaining("is not the catalogue's")]);
     expect(universalProblems(problem(404, notFound, 'application/json'))).toEqual([expect.stringContaining('application/problem+json')]);
-    expect(universalProblems({ status: 200, headers: {}, body: { warnings: { warnings: [{ code: 'X_MADE_UP' }] } } })).toEqual([expect.stringContaining('X_MADE_UP')]);
+    expect(universalProblems({ status: 200, headers: {}, body: { warnings: { warnings: [{ code: 'X_MADE_UP' }] } } })).toEqual([
+      expect.stringContaining('X_MADE_UP'),
+    ]);
   });
 });

@@ -25,25 +25,39 @@ describe('every transition of machines/*.ts is taken through the HTTP API', () =
 
   // engine/state/machine.ts keeps XState's answer per (state, event type): true only while no transition has a guard.
   it('no machine has a guard, so the next state depends on the state and the event type alone', () => {
-    const guarded = machines.flatMap((m) => [...m.root.transitions.values()].flat().concat(Object.values(m.states).flatMap((s) => [...s.transitions.values()].flat()))
-      .filter((t) => t.guard).map((t) => `${m.id}: ${t.source.key} --${t.eventType}-->`));
+    const guarded = machines.flatMap((m) =>
+      [...m.root.transitions.values()]
+        .flat()
+        .concat(Object.values(m.states).flatMap((s) => [...s.transitions.values()].flat()))
+        .filter((t) => t.guard)
+        .map((t) => `${m.id}: ${t.source.key} --${t.eventType}-->`),
+    );
     expect(guarded).toEqual([]);
   });
 
   for (const t of transitions) {
-    it(t.key, async () => {
-      const undriven = [...new Set(t.path.map((p) => `${t.machine}:${p.event}`))].filter((k) => !drivers.has(k));
-      if (undriven.length > 0) {
-        throw new Error(`no command drives ${undriven.join(', ')}, so no test takes ${t.key} (path: ${t.path.map((p) => p.event).join(' → ')}).\n`
-          + `Add a command under test/property/commands/ whose spec has drives: { '${undriven[0]}': () => [...] } (see confirm.ts).`);
-      }
-      const driven = await drivePath(t, drivers);
-      if ('stuck' in driven) throw new Error(`${t.key} is not taken: ${driven.stuck}`);
-      for (const k of driven.taken) taken.add(k);
-    }, 30_000);
+    it(
+      t.key,
+      async () => {
+        const undriven = [...new Set(t.path.map((p) => `${t.machine}:${p.event}`))].filter((k) => !drivers.has(k));
+        if (undriven.length > 0) {
+          throw new Error(
+            `no command drives ${undriven.join(', ')}, so no test takes ${t.key} (path: ${t.path.map((p) => p.event).join(' → ')}).\n` +
+              `Add a command under test/property/commands/ whose spec has drives: { '${undriven[0]}': () => [...] } (see confirm.ts).`,
+          );
+        }
+        const driven = await drivePath(t, drivers);
+        if ('stuck' in driven) throw new Error(`${t.key} is not taken: ${driven.stuck}`);
+        for (const k of driven.taken) taken.add(k);
+      },
+      30_000,
+    );
   }
 
   it('has taken every transition of every machine', () => {
-    expect(transitions.filter((t) => !taken.has(t.key)).map((t) => t.key), 'transitions no path test took (see the failures above)').toEqual([]);
+    expect(
+      transitions.filter((t) => !taken.has(t.key)).map((t) => t.key),
+      'transitions no path test took (see the failures above)',
+    ).toEqual([]);
   });
 });

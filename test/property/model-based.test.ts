@@ -25,9 +25,13 @@ const settings = propertySettings(80);
 const SIZE = { min: 20, max: 50 };
 
 describe('the Reseller API against its model', () => {
-  it(`keeps every invariant over ${settings.numRuns} random sequences of ${SIZE.min}–${SIZE.max} operations (seed ${settings.seed})`, async () => {
-    const stats = new Stats();
-    await checkSequences(commandSequences(specs, SIZE), settings, 'model-based', stats);
-    console.info(`model-based: ${stats}`);
-  }, Math.max(60_000, settings.numRuns * 2_000));
+  it(
+    `keeps every invariant over ${settings.numRuns} random sequences of ${SIZE.min}–${SIZE.max} operations (seed ${settings.seed})`,
+    async () => {
+      const stats = new Stats();
+      await checkSequences(commandSequences(specs, SIZE), settings, 'model-based', stats);
+      console.info(`model-based: ${stats}`);
+    },
+    Math.max(60_000, settings.numRuns * 2_000),
+  );
 });

@@ -16,24 +16,32 @@ const START = 7;
 const maria = [{ externalRef: 'maria', type: 'PERSON', age: 40, cards: [{ type: 'TRAVEL_PASS', code: 'OPR_MULTIRIDE_10', number: 'MULTI-0001' }] }];
 const on = (d: number) => `2026-12-${String(d).padStart(2, '0')}`;
 
-type Step =
-  | { kind: 'book'; day: number }
-  | { kind: 'confirm' | 'refund' | 'cleanup'; booking: number }
-  | { kind: 'wait'; minutes: number };
+type Step = { kind: 'book'; day: number } | { kind: 'confirm' | 'refund' | 'cleanup'; booking: number } | { kind: 'wait'; minutes: number };
 
-interface Journey { id: string; day: number; state: 'held' | 'confirmed' | 'given back'; limit: number; fulfillments: string[] }
+interface Journey {
+  id: string;
+  day: number;
+  state: 'held' | 'confirmed' | 'given back';
+  limit: number;
+  fulfillments: string[];
+}
 
-const steps = fc.array(fc.oneof(
-  { weight: 5, arbitrary: fc.integer({ min: 1, max: 10 }).map((day): Step => ({ kind: 'book', day })) },
-  { weight: 4, arbitrary: fc.nat({ max: 9 }).map((booking): Step => ({ kind: 'confirm', booking })) },
-  { weight: 1, arbitrary: fc.nat({ max: 9 }).map((booking): Step => ({ kind: 'refund', booking })) },
-  { weight: 1, arbitrary: fc.nat({ max: 9 }).map((booking): Step => ({ kind: 'cleanup', booking })) },
-  { weight: 1, arbitrary: fc.integer({ min: 10, max: 90 }).map((minutes): Step => ({ kind: 'wait', minutes })) },
-), { minLength: 20, maxLength: 40 });
+const steps = fc.array(
+  fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min: 1, max: 10 }).map((day): Step => ({ kind: 'book', day })) },
+    { weight: 4, arbitrary: fc.nat({ max: 9 }).map((booking): Step => ({ kind: 'confirm', booking })) },
+    { weight: 1, arbitrary: fc.nat({ max: 9 }).map((booking): Step => ({ kind: 'refund', booking })) },
+    { weight: 1, arbitrary: fc.nat({ max: 9 }).map((booking): Step => ({ kind: 'cleanup', booking })) },
+    { weight: 1, arbitrary: fc.integer({ min: 10, max: 90 }).map((minutes): Step => ({ kind: 'wait', minutes })) },
+  ),
+  { minLength: 20, maxLength: 40 },
+);
 
 async function ridesLeft(server: TestServer): Promise<number> {
   const res = await server.app.inject({
-    method: 'POST', url: '/customer/contacts/email', payload: { email: 'maria.nilsson@example.se' },
+    method: 'POST',
+    url: '/customer/contacts/email',
+    payload: { email: 'maria.nilsson@example.se' },
     headers: { authorization: `Bearer ${await server.token()}`, 'ocp-apim-subscription-key': 'demo-subscription-key' },
   });
   return res.json().travelPasses[0].ridesLeft;
@@ -54,7 +62,11 @@ async function play(sequence: readonly Step[]): Promise<void> {
       const j = step.kind === 'book' || step.kind === 'wait' ? undefined : candidates[step.booking % Math.max(1, candidates.length)];
       if (step.kind === 'wait') server.clock.advance!(`PT${step.minutes}M`);
       else if (step.kind === 'book') {
-        const offers = await server.reseller('POST', '/v3/offers', { tripSpecifications: [trip('ST', `${on(step.day)}T08:00:00+01:00`, `${on(step.day)}T11:00:00+01:00`)], anonymousPassengerSpecifications: maria, offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['FULL_FLEXIBLE'] } });
+        const offers = await server.reseller('POST', '/v3/offers', {
+          tripSpecifications: [trip('ST', `${on(step.day)}T08:00:00+01:00`, `${on(step.day)}T11:00:00+01:00`)],
+          anonymousPassengerSpecifications: maria,
+          offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['FULL_FLEXIBLE'] },
+        });
         const free = START - journeys.filter(live).length;
         const busy = journeys.some((x) => live(x) && x.day === step.day);
         const paid = offers.body.offers[0].admissionOfferParts[0].price.amount === 0;
@@ -62,12 +74,19 @@ async function play(sequence: readonly Step[]): Promise<void> {
         if (free === 0) usedUp++;
         if (!paid) continue;
         const booked = await server.reseller('POST', '/v3/booking', {
-          externalRef: `day-${step.day}`, offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['maria'] }],
+          externalRef: `day-${step.day}`,
+          offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['maria'] }],
           passengerSpecifications: [{ externalRef: 'maria', type: 'PERSON', detail: { firstName: 'Maria', lastName: 'Nilsson' } }],
           purchaser: { detail: { firstName: 'Maria', lastName: 'Nilsson', email: 'maria.nilsson@example.se', phoneNumber: '+46703456789' } },
         });
         expect(booked.status).toBe(200);
-        journeys.push({ id: booked.body.booking.id, day: step.day, state: 'held', limit: Date.parse(booked.body.booking.confirmationTimeLimit), fulfillments: [] });
+        journeys.push({
+          id: booked.body.booking.id,
+          day: step.day,
+          state: 'held',
+          limit: Date.parse(booked.body.booking.confirmationTimeLimit),
+          fulfillments: [],
+        });
       } else if (j && step.kind === 'confirm' && j.state === 'held' && now() < j.limit) {
         const res = await server.reseller('POST', `/v3/bookings/${j.id}/fulfillments`);
         expect(res.status).toBe(200);
@@ -76,7 +95,9 @@ async function play(sequence: readonly Step[]): Promise<void> {
       } else if (j && step.kind === 'refund' && j.state === 'confirmed') {
         const offer = await server.reseller('POST', `/v3/bookings/${j.id}/refund-offers`, { fulfillmentIds: j.fulfillments });
         expect(offer.status).toBe(200);
-        expect((await server.reseller('PATCH', `/v3/bookings/${j.id}/refund-offers/${offer.body.refundOffers[0].id}`, { status: 'CONFIRMED' })).status).toBe(200);
+        expect((await server.reseller('PATCH', `/v3/bookings/${j.id}/refund-offers/${offer.body.refundOffers[0].id}`, { status: 'CONFIRMED' })).status).toBe(
+          200,
+        );
         j.state = 'given back';
       } else if (j && step.kind === 'cleanup' && j.state === 'confirmed') {
         // Within its window (rules/cleanup.yaml) a cleanup rolls the journey back; later it is refused and changes nothing.

@@ -51,15 +51,15 @@ const sale = () => [
   new RequestOffers('sto-gbg-0800', [35, 8], 'SECOND', 'FULL_FLEXIBLE', 0),
   new Book(0, 'complete', 0, true, '/v3/booking'),
   new Book(0, 'no-purchaser', 0, false, '/v3/bookings'),
-  new Confirm(1, 'fulfillment'),                 // the older, complete booking → 202
-  new Confirm(0, 'fulfillments'),                // the newer one has no purchaser → 400 X_BOOKING_INCOMPLETE
+  new Confirm(1, 'fulfillment'), // the older, complete booking → 202
+  new Confirm(0, 'fulfillments'), // the newer one has no purchaser → 400 X_BOOKING_INCOMPLETE
   new ReadFulfillment(0),
-  new Confirm(1, 'fulfillments'),                // again: 200, the same fulfillments
+  new Confirm(1, 'fulfillments'), // again: 200, the same fulfillments
   new ForeignClient('confirm', 0),
   new MalformedJson('/v3/booking', '{"offers": [], }'),
   new UnknownField('booking', 'passenger', 'seat'),
-  new PassTimeLimit('booking', 0, 0),                       // the provisional one's time limit, to the minute
-  new Confirm(0, 'fulfillment'),                 // → 409 X_BOOKING_EXPIRED
+  new PassTimeLimit('booking', 0, 0), // the provisional one's time limit, to the minute
+  new Confirm(0, 'fulfillment'), // → 409 X_BOOKING_EXPIRED
   new BookExpiredOffer(0),
   new AdvanceClock(5),
   new TooManyPassengers([30, 31, 32, 33, 34, 35, 36, 37, 38, 39]),
@@ -68,11 +68,15 @@ const sale = () => [
 
 /** A command whose prediction is wrong on purpose: an unknown booking "found". */
 class WrongPrediction extends ApiCommand {
-  check() { return true; }
+  check() {
+    return true;
+  }
   protected async act(_m: Model, s: System) {
     await s.send({ name: 'read a booking nobody made, expecting it', method: 'get', path: '/v3/bookings/SB-NOBODY', expect: { status: 200 } });
   }
-  toString() { return 'WrongPrediction()'; }
+  toString() {
+    return 'WrongPrediction()';
+  }
 }
 
 describe('a recorded command sequence as a scenario', () => {
@@ -101,8 +105,14 @@ describe('a recorded command sequence as a scenario', () => {
     const label = 'writer-self-test';
     const file = resolve(FAILURES, `${label}-7.yaml`);
     rmSync(file, { force: true });
-    const noisy = fc.commands([fc.constant(new RequestOffers('upp-sto-gbg', [40], undefined, undefined, 1)), fc.constant(new AdvanceClock(3)), fc.constant(new WrongPrediction())], { maxCommands: 12, size: 'max' });
-    const failure = await checkSequences(noisy, { seed: 7, numRuns: 50 }, label).then(() => undefined, (e: Error) => e);
+    const noisy = fc.commands(
+      [fc.constant(new RequestOffers('upp-sto-gbg', [40], undefined, undefined, 1)), fc.constant(new AdvanceClock(3)), fc.constant(new WrongPrediction())],
+      { maxCommands: 12, size: 'max' },
+    );
+    const failure = await checkSequences(noisy, { seed: 7, numRuns: 50 }, label).then(
+      () => undefined,
+      (e: Error) => e,
+    );
 
     try {
       expect(failure?.message).toContain(`The shrunk sequence as a scenario: ${file}`);

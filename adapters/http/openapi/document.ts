@@ -1,11 +1,31 @@
 import { z } from 'zod';
 import { BookingPatch, PassengerPatch, PaymentMethod } from '../../../engine/model/osdm/booking-patch-requests.ts';
 import { BookingRequest, OfferSelection, PassengerSpecification, PersonDetail, Purchaser } from '../../../engine/model/osdm/booking-request.ts';
-import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/model/osdm/customer-requests.ts';
 import {
-  AnonymousPassengerSpecification, CardReference, CorporateCode, OfferCollectionRequest, OfferSearchCriteria, PromotionCode, StopPlaceRef, TimedLeg, TripSpecification,
+  ContractLookupRequest,
+  EmailLookupRequest,
+  IdentityNumberLookupRequest,
+  MemberNumberLookupRequest,
+} from '../../../engine/model/osdm/customer-requests.ts';
+import {
+  AnonymousPassengerSpecification,
+  CardReference,
+  CorporateCode,
+  OfferCollectionRequest,
+  OfferSearchCriteria,
+  PromotionCode,
+  StopPlaceRef,
+  TimedLeg,
+  TripSpecification,
 } from '../../../engine/model/osdm/offer-request.ts';
-import { CleanupRequest, OfferConfirmation, OnHoldOfferPatchRequest, OnHoldOfferRequest, RefundOfferRequest, ReleaseOfferRequest } from '../../../engine/model/osdm/aftersales-requests.ts';
+import {
+  CleanupRequest,
+  OfferConfirmation,
+  OnHoldOfferPatchRequest,
+  OnHoldOfferRequest,
+  RefundOfferRequest,
+  ReleaseOfferRequest,
+} from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../operations/sandbox.ts';
 import { fastifyPath, keyOf, operationOfRoute, operations as tableOperations, type Access, type Operation, type Response } from '../operations/index.ts';
@@ -38,13 +58,37 @@ export interface RegisteredRoute {
 
 /** Schemas that become components under these names (nested ones too, so the document reads like OSDM's). */
 const named: Record<string, z.ZodType> = {
-  OfferCollectionRequest, TripSpecification, TimedLeg, StopPlaceRef, AnonymousPassengerSpecification, CardReference, OfferSearchCriteria, CorporateCode, PromotionCode,
-  BookingRequest, OfferSelection, PassengerSpecification, PersonDetail, Purchaser, PassengerPatch, BookingPatch, PaymentMethod,
-  EmailLookupRequest, MemberNumberLookupRequest, IdentityNumberLookupRequest, ContractLookupRequest,
-  RefundOfferRequest, ReleaseOfferRequest, OnHoldOfferRequest, OnHoldOfferPatchRequest, CleanupRequest,
+  OfferCollectionRequest,
+  TripSpecification,
+  TimedLeg,
+  StopPlaceRef,
+  AnonymousPassengerSpecification,
+  CardReference,
+  OfferSearchCriteria,
+  CorporateCode,
+  PromotionCode,
+  BookingRequest,
+  OfferSelection,
+  PassengerSpecification,
+  PersonDetail,
+  Purchaser,
+  PassengerPatch,
+  BookingPatch,
+  PaymentMethod,
+  EmailLookupRequest,
+  MemberNumberLookupRequest,
+  IdentityNumberLookupRequest,
+  ContractLookupRequest,
+  RefundOfferRequest,
+  ReleaseOfferRequest,
+  OnHoldOfferRequest,
+  OnHoldOfferPatchRequest,
+  CleanupRequest,
   // OSDM's names: RefundOfferPatchRequest and ReleaseOfferPatchRequest are both `{"status":"CONFIRMED"}`.
   OfferPatchRequest: OfferConfirmation,
-  ExchangeOfferCollectionRequest: ExchangeOfferRequest, ExchangeOperationRequest, ExchangeOperationPatchRequest: ExchangeOperationPatch,
+  ExchangeOfferCollectionRequest: ExchangeOfferRequest,
+  ExchangeOperationRequest,
+  ExchangeOperationPatchRequest: ExchangeOperationPatch,
   ClockChange,
   ...zodExports(S),
 };
@@ -55,8 +99,11 @@ function zodExports(module: Record<string, unknown>): Record<string, z.ZodType> 
 
 /** `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment`. */
 function operationId({ method, path }: Operation): string {
-  const words = path.split('/').filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
-    .flatMap((s) => s.split(/[^A-Za-z0-9]+/)).filter(Boolean);
+  const words = path
+    .split('/')
+    .filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
+    .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
   return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
 }
 
@@ -120,7 +167,9 @@ function problemStatuses(op: Operation): Map<number, string> {
   const statuses = new Map<number, string>();
   const hasBody = op.request !== undefined;
   const hasPathParameter = op.path.includes('{') || op.path.includes('*');
-  const add = (...codes: number[]) => { for (const c of codes) statuses.set(c, STATUS_TEXT[c]!); };
+  const add = (...codes: number[]) => {
+    for (const c of codes) statuses.set(c, STATUS_TEXT[c]!);
+  };
   const byAccess: Record<Access, () => void> = {
     public: () => add(500),
     sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
@@ -143,7 +192,10 @@ function problemStatuses(op: Operation): Map<number, string> {
 
 function pathParameters(path: string) {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-    name, in: 'path', required: true, schema: { type: 'string' },
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
     ...(name === 'path' ? { description: 'Any rest of the path.' } : {}),
   }));
 }
@@ -161,9 +213,13 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
   // Real bodies from the scenarios (examples.json, `signalbox examples`): shown by /docs, the request one prefills "Try it out".
   const seen = (examples as Examples)[keyOf(op)];
   const example = (status: number | string) => (seen?.responses[status] !== undefined ? { example: seen.responses[status] } : {});
-  const content = (response: Response, status: string) => Object.fromEntries(
-    (response.contentType ? [response.contentType] : jsonTypes).map((type) => [type, { schema: response.schema && c.nameOf.has(response.schema) ? ref(c, response.schema) : { type: 'string' }, ...example(status) }]),
-  );
+  const content = (response: Response, status: string) =>
+    Object.fromEntries(
+      (response.contentType ? [response.contentType] : jsonTypes).map((type) => [
+        type,
+        { schema: response.schema && c.nameOf.has(response.schema) ? ref(c, response.schema) : { type: 'string' }, ...example(status) },
+      ]),
+    );
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(op.responses)) {
     responses[status] = { description: response.description, headers: RESPONSE_HEADERS, ...(response.schema ? { content: content(response, status) } : {}) };
@@ -180,32 +236,52 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
   }
   for (const [status, text] of problemStatuses(op)) {
     if (responses[status]) continue;
-    responses[status] = text === STATUS_TEXT[status] && seen?.responses[status] === undefined
-      ? { $ref: `#/components/responses/Problem${status}` }
-      : { description: text, content: { 'application/problem+json': { schema: ref(c, S.Problem), ...example(status) } } };
+    responses[status] =
+      text === STATUS_TEXT[status] && seen?.responses[status] === undefined
+        ? { $ref: `#/components/responses/Problem${status}` }
+        : { description: text, content: { 'application/problem+json': { schema: ref(c, S.Problem), ...example(status) } } };
   }
   const status = registered ? undefined : 'planned';
   return {
     operationId: operationId(op),
     summary: op.summary,
-    description: [op.description, `Decided by ${op.section}.`, status ? '**Planned**: CONTRACT §6 names it; this server does not answer it yet (404).' : undefined].filter(Boolean).join('\n\n'),
+    description: [
+      op.description,
+      `Decided by ${op.section}.`,
+      status ? '**Planned**: CONTRACT §6 names it; this server does not answer it yet (404).' : undefined,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: [op.tag],
     security: security[op.access],
     parameters: [
       ...pathParameters(op.path.replace(/\*$/, '{path}')),
       ...Object.entries(op.query ?? {}).map(([name, q]) => ({
-        name, in: 'query', required: q.required ?? false, description: q.description,
+        name,
+        in: 'query',
+        required: q.required ?? false,
+        description: q.description,
         schema: q.schema ? z.toJSONSchema(q.schema, { io: 'input', target: 'draft-2020-12' }) : { type: 'string' },
       })),
       { $ref: '#/components/parameters/AcceptLanguage' },
       { $ref: '#/components/parameters/Traceparent' },
-    ].map((p) => { if ('schema' in p) delete (p.schema as Record<string, unknown>)['$schema']; return p; }),
-    ...(op.request ? {
-      requestBody: {
-        required: op.request.required ?? false,
-        content: Object.fromEntries((op.request.contentType ? [op.request.contentType] : jsonTypes).map((type) => [type, { schema: ref(c, op.request!.schema), ...(seen?.request !== undefined ? { example: seen.request } : {}) }])),
-      },
-    } : {}),
+    ].map((p) => {
+      if ('schema' in p) delete (p.schema as Record<string, unknown>)['$schema'];
+      return p;
+    }),
+    ...(op.request
+      ? {
+          requestBody: {
+            required: op.request.required ?? false,
+            content: Object.fromEntries(
+              (op.request.contentType ? [op.request.contentType] : jsonTypes).map((type) => [
+                type,
+                { schema: ref(c, op.request!.schema), ...(seen?.request !== undefined ? { example: seen.request } : {}) },
+              ]),
+            ),
+          },
+        }
+      : {}),
     responses,
     // The OSDM 3.4 operations this one stands for, by their operationId in OSDM's document.
     ...(op.osdm?.length ? { 'x-osdm-operation-ids': op.osdm } : {}),
@@ -254,7 +330,11 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
     const item = (paths[path] ??= {});
     if (method === 'ANY') {
       // Listed once (as GET), not once per method: every method gets the same answer, which the text says.
-      item['get'] ??= operationObject(c, { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') }, served);
+      item['get'] ??= operationObject(
+        c,
+        { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') },
+        served,
+      );
     } else {
       item[method.toLowerCase()] = operationObject(c, op, served);
     }
@@ -268,38 +348,69 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
     },
     // Only the tags some operation has: Swagger UI shows an empty section for any other (Sandbox without --sandbox).
     tags: TAGS.filter((t) => Object.values(paths).some((item) => Object.values(item).some((o) => (o as { tags: string[] }).tags.includes(t.name)))),
-    paths,    components: {
+    paths,
+    components: {
       schemas: c.schemas,
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
           description: 'OAuth 2.0 client credentials (RFC 6749 §4.4). Scope `reseller` for /v3, `customer` for /customer.',
-          flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: { reseller: 'The Reseller API (/v3)', customer: 'The Customer API (/customer)', analyst: 'Changing rules and running scenarios from the studio (/studio)' } } },
+          flows: {
+            clientCredentials: {
+              tokenUrl: '/oauth2/token',
+              scopes: {
+                reseller: 'The Reseller API (/v3)',
+                customer: 'The Customer API (/customer)',
+                analyst: 'Changing rules and running scenarios from the studio (/studio)',
+              },
+            },
+          },
         },
         Requestor: {
-          type: 'apiKey', in: 'header', name: 'Requestor',
-          description: 'Base64 of the JSON object `{"salesApplication":"WEB_SE","salesUnitCode":"WEB"}` (spec §2.1). Missing → 400 86002; '
-            + 'not Base64 JSON or lacking a field → 400 86001; a sales application not registered for the client → 403.',
+          type: 'apiKey',
+          in: 'header',
+          name: 'Requestor',
+          description:
+            'Base64 of the JSON object `{"salesApplication":"WEB_SE","salesUnitCode":"WEB"}` (spec §2.1). Missing → 400 86002; ' +
+            'not Base64 JSON or lacking a field → 400 86001; a sales application not registered for the client → 403.',
         },
-        SubscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key', description: 'The Customer API subscription key (spec §5 rule 5).' },
+        SubscriptionKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Ocp-Apim-Subscription-Key',
+          description: 'The Customer API subscription key (spec §5 rule 5).',
+        },
         clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret, for the token endpoint only.' },
       },
       parameters: {
         AcceptLanguage: {
-          name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string', examples: ['sv-SE', 'en-GB'] },
-          description: 'sv-SE or en-GB: the language of product summaries, passenger type descriptions and Problems. Anything else → en-GB. Echoed in Content-Language.',
+          name: 'Accept-Language',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', examples: ['sv-SE', 'en-GB'] },
+          description:
+            'sv-SE or en-GB: the language of product summaries, passenger type descriptions and Problems. Anything else → en-GB. Echoed in Content-Language.',
         },
         Traceparent: {
-          name: 'traceparent', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+          name: 'traceparent',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
           description: 'W3C Trace Context: the trace-id is kept in our logs and in the traceparent we answer with.',
         },
       },
-      responses: Object.fromEntries(Object.entries(STATUS_TEXT).map(([status, text]) => [
-        `Problem${status}`, { description: text, headers: RESPONSE_HEADERS, content: { 'application/problem+json': { schema: ref(c, S.Problem) } } },
-      ])),
+      responses: Object.fromEntries(
+        Object.entries(STATUS_TEXT).map(([status, text]) => [
+          `Problem${status}`,
+          { description: text, headers: RESPONSE_HEADERS, content: { 'application/problem+json': { schema: ref(c, S.Problem) } } },
+        ]),
+      ),
       headers: {
         ContentLanguage: { description: 'The language of the texts in the body: sv-SE or en-GB.', schema: { type: 'string' } },
-        RequestId: { description: 'The id of this request in our logs (an incoming X-Request-Id of up to 64 word characters is kept).', schema: { type: 'string' } },
+        RequestId: {
+          description: 'The id of this request in our logs (an incoming X-Request-Id of up to 64 word characters is kept).',
+          schema: { type: 'string' },
+        },
         Traceparent: { description: 'W3C traceparent: the caller’s trace-id (or a new one) and our span id.', schema: { type: 'string' } },
       },
     },

@@ -8,21 +8,23 @@ const CITATION = /(?:spec|CONTRACT)\s?§|CONTRACT(?:\.md)?\b|\b[\w-]+\.(?:yaml|t
 function clean(text: string): string {
   return text
     .split(/\n\s*\n/)
-    .map((paragraph) => paragraph
-      // A citation in parentheses goes; a sentence that only cites goes; a citation inside a sentence says what it is.
-      .replace(/\s*\([^()]*(?:(?:spec|CONTRACT)\s?§|\.yaml\b|\.ts\b)[^()]*\)/g, '')
-      .replace(/a rule of spec §7/g, 'another error code of the operator')
-      .replace(/CONTRACT §6 names it; this server/g, 'This server')
-      .split(/(?<=[.!?])\s+(?=\S)/)
-      .filter((sentence) => !/^Decided by /.test(sentence) && !CITATION.test(sentence))
-      .join(' ')
-      .trim())
+    .map((paragraph) =>
+      paragraph
+        // A citation in parentheses goes; a sentence that only cites goes; a citation inside a sentence says what it is.
+        .replace(/\s*\([^()]*(?:(?:spec|CONTRACT)\s?§|\.yaml\b|\.ts\b)[^()]*\)/g, '')
+        .replace(/a rule of spec §7/g, 'another error code of the operator')
+        .replace(/CONTRACT §6 names it; this server/g, 'This server')
+        .split(/(?<=[.!?])\s+(?=\S)/)
+        .filter((sentence) => !/^Decided by /.test(sentence) && !CITATION.test(sentence))
+        .join(' ')
+        .trim(),
+    )
     .filter((paragraph) => paragraph !== '')
     .join('\n\n');
 }
 
 export function forIntegrators<T>(value: T, key = ''): T {
-  if (typeof value === 'string') return ((key === 'description' || key === 'summary') ? clean(value) : value) as T;
+  if (typeof value === 'string') return (key === 'description' || key === 'summary' ? clean(value) : value) as T;
   if (Array.isArray(value)) return value.map((v) => forIntegrators(v)) as T;
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forIntegrators(v, k)])) as T;

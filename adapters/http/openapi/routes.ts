@@ -72,8 +72,9 @@ const FILES: Record<string, { type: string; read: () => Buffer | string }> = {
 const cache = new Map<string, Buffer | string>();
 
 // Inline styles only for Swagger UI's own; images may be data: URIs (its icons). Nothing from another origin.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
-  + "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 export const docsRoutes = (routes: () => readonly RegisteredRoute[]) => async (app: FastifyInstance) => {
   // Generated at the first request, when every route is registered, then kept: the routes do not change.
@@ -84,14 +85,17 @@ export const docsRoutes = (routes: () => readonly RegisteredRoute[]) => async (a
   });
 
   app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).header('cache-control', 'no-cache').send(PAGE));
+    reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).header('cache-control', 'no-cache').send(PAGE),
+  );
 
   app.get<{ Params: { file: string } }>('/docs/:file', async (request, reply) => {
     const file = FILES[request.params.file];
-    if (!file || !Object.hasOwn(FILES, request.params.file)) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-file'), id: request.params.file });
+    if (!file || !Object.hasOwn(FILES, request.params.file))
+      throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-file'), id: request.params.file });
     let body = cache.get(request.params.file);
     if (body === undefined) cache.set(request.params.file, (body = file.read()));
-    return reply.type(file.type)
+    return reply
+      .type(file.type)
       .header('cache-control', 'public, max-age=3600')
       .header('etag', `"swagger-ui-${swaggerVersion}-signalbox-${packageVersion}"`)
       .header('x-content-type-options', 'nosniff')

@@ -10,8 +10,10 @@ const availabilityQuery = {
   resourceId: { description: 'The reservationOfferPartId (OFFER) or the reservationId (BOOKING).', required: true },
 };
 
-const availability = (kind: AvailabilityKind): Handler => async ({ service, requestor, query }) =>
-  decided(await service.availability(await requestor(), kind, query ?? {}));
+const availability =
+  (kind: AvailabilityKind): Handler =>
+  async ({ service, requestor, query }) =>
+    decided(await service.availability(await requestor(), kind, query ?? {}));
 
 /**
  * Seat availability (spec §2.11, §4.1 rule 3, CONTRACT §6): counts, available places and the place map for an
@@ -19,30 +21,49 @@ const availability = (kind: AvailabilityKind): Handler => async ({ service, requ
  */
 export const availabilities: Operation[] = [
   operation({
-    method: 'GET', path: '/v3/availabilities',
-    summary: 'Available places per place-property combination', section: 'spec §4.1, CONTRACT §6', tag: 'Availability', access: 'reseller',
+    method: 'GET',
+    path: '/v3/availabilities',
+    summary: 'Available places per place-property combination',
+    section: 'spec §4.1, CONTRACT §6',
+    tag: 'Availability',
+    access: 'reseller',
     query: availabilityQuery,
     responses: { 200: json('Counts', S.AvailabilityCountResponse) },
     handle: availability('counts'),
   }),
   operation({
-    method: 'GET', path: '/v3/availabilities/preferences', osdm: ['getAvailabilitiesPreferences'],
-    summary: 'Seat availability', section: 'spec §4.1, CONTRACT §6', tag: 'Availability', access: 'reseller',
+    method: 'GET',
+    path: '/v3/availabilities/preferences',
+    osdm: ['getAvailabilitiesPreferences'],
+    summary: 'Seat availability',
+    section: 'spec §4.1, CONTRACT §6',
+    tag: 'Availability',
+    access: 'reseller',
     query: availabilityQuery,
     responses: { 200: json('Available places', S.PlacePreferencesResponse) },
     handle: availability('preferences'),
   }),
   operation({
-    method: 'GET', path: '/v3/availabilities/place-map', osdm: ['getAvailabilitiesPlaceMap'],
-    summary: 'Place map', section: 'spec §2.11, §4.1 rule 3', tag: 'Availability', access: 'reseller',
+    method: 'GET',
+    path: '/v3/availabilities/place-map',
+    osdm: ['getAvailabilitiesPlaceMap'],
+    summary: 'Place map',
+    section: 'spec §2.11, §4.1 rule 3',
+    tag: 'Availability',
+    access: 'reseller',
     query: availabilityQuery,
     responses: { 200: json('PlaceAvailability', S.PlaceAvailabilityResponse) },
     problems: { 403: 'X_OPERATION_NOT_PERMITTED' },
     handle: availability('place-map'),
   }),
   operation({
-    method: 'GET', path: '/v3/coach-layouts/{layoutId}', osdm: ['getCoachLayoutsLayoutId'],
-    summary: 'A coach layout', section: 'spec §2.11, CONTRACT §6', tag: 'Availability', access: 'reseller',
+    method: 'GET',
+    path: '/v3/coach-layouts/{layoutId}',
+    osdm: ['getCoachLayoutsLayoutId'],
+    summary: 'A coach layout',
+    section: 'spec §2.11, CONTRACT §6',
+    tag: 'Availability',
+    access: 'reseller',
     responses: { 200: json('CoachLayoutResponse', S.CoachLayoutResponse) },
     handle: async ({ service, params }) => {
       const body = service.engine.coachLayout(params.layoutId);
@@ -52,10 +73,17 @@ export const availabilities: Operation[] = [
     },
   }),
   operation({
-    method: 'ANY', path: '/v3/availabilities/nearby', osdm: ['getAvailabilitiesNearby'],
-    summary: 'Nearby availability (not supported)', section: 'spec §4.1, CONTRACT §5', tag: 'Availability', access: 'reseller',
+    method: 'ANY',
+    path: '/v3/availabilities/nearby',
+    osdm: ['getAvailabilitiesNearby'],
+    summary: 'Nearby availability (not supported)',
+    section: 'spec §4.1, CONTRACT §5',
+    tag: 'Availability',
+    access: 'reseller',
     responses: {},
     problems: { 501: 'always' },
-    handle: async () => { throw new RuleViolation('X_NOT_SUPPORTED', { feature: phrase('feature-nearby-availabilities') }); },
+    handle: async () => {
+      throw new RuleViolation('X_NOT_SUPPORTED', { feature: phrase('feature-nearby-availabilities') });
+    },
   }),
 ];

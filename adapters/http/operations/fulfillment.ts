@@ -4,8 +4,13 @@ import { json, noContent, operation, type Operation } from './operation.ts';
 /** Confirmation and tickets (spec §4.1 rule 1). */
 export const fulfillment: Operation[] = [
   operation({
-    method: 'POST', path: '/v3/bookings/{bookingId}/fulfillment', osdm: ['postFulfillments'],
-    summary: 'Confirm a booking (operator form)', section: 'spec §4.1 rule 1, CONTRACT §6', tag: 'Fulfillment', access: 'reseller',
+    method: 'POST',
+    path: '/v3/bookings/{bookingId}/fulfillment',
+    osdm: ['postFulfillments'],
+    summary: 'Confirm a booking (operator form)',
+    section: 'spec §4.1 rule 1, CONTRACT §6',
+    tag: 'Fulfillment',
+    access: 'reseller',
     description: 'Answers 202 with an empty body; poll GET /v3/bookings/{bookingId} for the fulfillment ids. Also confirms a pending exchange.',
     responses: { 202: noContent },
     problems: { 400: 'X_BOOKING_INCOMPLETE with pointers to what is missing', 409: 'X_BOOKING_EXPIRED, X_BOOKING_STATE' },
@@ -16,8 +21,13 @@ export const fulfillment: Operation[] = [
     },
   }),
   operation({
-    method: 'POST', path: '/v3/bookings/{bookingId}/fulfillments', osdm: ['postFulfillments'],
-    summary: 'Confirm a booking (OSDM form)', section: 'CONTRACT §6', tag: 'Fulfillment', access: 'reseller',
+    method: 'POST',
+    path: '/v3/bookings/{bookingId}/fulfillments',
+    osdm: ['postFulfillments'],
+    summary: 'Confirm a booking (OSDM form)',
+    section: 'CONTRACT §6',
+    tag: 'Fulfillment',
+    access: 'reseller',
     responses: { 200: json('FulfillmentCollectionResponse: fulfillment is synchronous here.', S.FulfillmentCollectionResponse), 202: noContent },
     problems: { 400: 'X_BOOKING_INCOMPLETE', 409: 'X_BOOKING_EXPIRED, X_BOOKING_STATE' },
     // The OSDM form (CONTRACT §6): fulfillment here is synchronous, so it answers 200 with the collection.
@@ -29,8 +39,13 @@ export const fulfillment: Operation[] = [
     },
   }),
   operation({
-    method: 'GET', path: '/v3/fulfillments/{fulfillmentId}', osdm: ['getFulfillmentId'],
-    summary: 'Read a fulfillment (the ticket)', section: 'spec §4.1, CONTRACT §4b', tag: 'Fulfillment', access: 'reseller',
+    method: 'GET',
+    path: '/v3/fulfillments/{fulfillmentId}',
+    osdm: ['getFulfillmentId'],
+    summary: 'Read a fulfillment (the ticket)',
+    section: 'spec §4.1, CONTRACT §4b',
+    tag: 'Fulfillment',
+    access: 'reseller',
     description: 'The ticket number is controlNumber; the Aztec payload is a BAR_CODE security feature (Base64).',
     responses: { 200: json('FulfillmentResponse', S.FulfillmentResponse) },
     handle: async ({ service, requestor, params }) => ({ body: await service.fulfillment(await requestor(), params.fulfillmentId) }),

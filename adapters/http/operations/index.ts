@@ -17,7 +17,15 @@ export { keyOf, type Access, type Operation, type Response } from './operation.t
  * and the scenario coverage matrix follow, and a route registered without an entry stops the server from starting.
  */
 export const operations: readonly Operation[] = [
-  ...service, ...oauth, ...offers, ...booking, ...fulfillment, ...aftersales, ...availabilities, ...customer, ...sandbox,
+  ...service,
+  ...oauth,
+  ...offers,
+  ...booking,
+  ...fulfillment,
+  ...aftersales,
+  ...availabilities,
+  ...customer,
+  ...sandbox,
 ];
 
 /** `/v3/bookings/{bookingId}` → `/v3/bookings/:bookingId` (Fastify's form; a trailing `*` stays). */
@@ -31,7 +39,10 @@ interface Compiled {
 
 /** `{param}` matches one non-empty segment, a trailing `*` any rest; a trailing slash is ignored as the server ignores it. */
 function compile(op: Operation): Compiled {
-  const source = op.path.split('/').map((s) => (s === '*' ? '.+' : s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  const source = op.path
+    .split('/')
+    .map((s) => (s === '*' ? '.+' : s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
   // Literal segments before `{param}` and `*`, a method before ANY: `/v3/availabilities/nearby` is not `{id}`.
   const specificity = op.path.split('/').filter((s) => s && !s.startsWith('{') && s !== '*').length * 2 - (op.method === 'ANY' ? 1 : 0);
   return { op, pattern: new RegExp(`^${source}/?$`), specificity };

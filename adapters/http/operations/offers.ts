@@ -5,8 +5,13 @@ import { decided, json, operation, type Operation } from './operation.ts';
 /** Journey and travel pass offers (spec §2.2–§2.5). */
 export const offers: Operation[] = [
   operation({
-    method: 'POST', path: '/v3/offers', osdm: ['createOffers'],
-    summary: 'Offers for trips or travel passes', section: 'spec §2.2, §2.3, §4.1', tag: 'Offers', access: 'reseller',
+    method: 'POST',
+    path: '/v3/offers',
+    osdm: ['createOffers'],
+    summary: 'Offers for trips or travel passes',
+    section: 'spec §2.2, §2.3, §4.1',
+    tag: 'Offers',
+    access: 'reseller',
     request: { schema: OfferCollectionRequest, required: true },
     responses: { 200: json('OfferCollectionResponse', S.OfferCollectionResponse) },
     problems: { 501: 'an offer kind not built yet' },

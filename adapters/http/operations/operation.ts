@@ -9,12 +9,12 @@ import type { Service } from '../../service.ts';
  * OpenAPI document (openapi/document.ts) is generated from them, and the scenario coverage matrix counts them.
  */
 export type Access =
-  | 'public'      // no credentials
-  | 'client'      // the token endpoint: client credentials (HTTP Basic or form fields)
-  | 'reseller'    // Bearer token with scope reseller + Requestor header
-  | 'customer'    // Bearer token with scope customer + Ocp-Apim-Subscription-Key
-  | 'sandbox'     // no credentials; only with `signalbox serve --sandbox`
-  | 'analyst';    // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
+  | 'public' // no credentials
+  | 'client' // the token endpoint: client credentials (HTTP Basic or form fields)
+  | 'reseller' // Bearer token with scope reseller + Requestor header
+  | 'customer' // Bearer token with scope customer + Ocp-Apim-Subscription-Key
+  | 'sandbox' // no credentials; only with `signalbox serve --sandbox`
+  | 'analyst'; // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
 
 type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';
 

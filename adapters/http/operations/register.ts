@@ -16,13 +16,17 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
     sandbox: undefined,
     // The token endpoint checks its client credentials itself (token.ts).
     client: undefined,
-    reseller: async (request) => { await app.requestorOf(request); },
+    reseller: async (request) => {
+      await app.requestorOf(request);
+    },
     // The key first, as the operator's API gateway does, then the token (scope `customer`).
     customer: async (request) => {
       checkSubscriptionKey(app.engine.rules, request);
       await app.authenticate(request, 'customer');
     },
-    analyst: async (request) => { await app.authenticate(request, 'analyst'); },
+    analyst: async (request) => {
+      await app.authenticate(request, 'analyst');
+    },
   };
   for (const op of operations) {
     const handle = op.handle;

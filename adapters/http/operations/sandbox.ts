@@ -11,7 +11,13 @@ import { json, operation, type Operation } from './operation.ts';
  * without it, so a scenario run against a live server sees the exact instants it sees in-process.
  */
 export const ClockChange = z.union([
-  z.strictObject({ now: z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)'), freeze: z.boolean().optional() }),
+  z.strictObject({
+    now: z
+      .string()
+      .regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with offset', abort: true })
+      .refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)'),
+    freeze: z.boolean().optional(),
+  }),
   z.strictObject({ advance: IsoDuration, freeze: z.boolean().optional() }),
 ]);
 
@@ -33,14 +39,22 @@ const LAST_WRITABLE_INSTANT = Date.UTC(10000, 0, 1);
  */
 export const sandbox: Operation[] = [
   operation({
-    method: 'GET', path: '/sandbox/clock',
-    summary: 'Read the sandbox clock', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
+    method: 'GET',
+    path: '/sandbox/clock',
+    summary: 'Read the sandbox clock',
+    section: 'CONTRACT §8',
+    tag: 'Sandbox',
+    access: 'sandbox',
     responses: { 200: json('The sandbox time.', S.SandboxClock) },
     handle: async ({ service }) => ({ body: { now: service.clock.now().toISOString() } }),
   }),
   operation({
-    method: 'POST', path: '/sandbox/clock',
-    summary: 'Set or advance the sandbox clock', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
+    method: 'POST',
+    path: '/sandbox/clock',
+    summary: 'Set or advance the sandbox clock',
+    section: 'CONTRACT §8',
+    tag: 'Sandbox',
+    access: 'sandbox',
     description: 'Every TTL, expiry and "24 hours before departure" rule reads this clock; token lifetimes do not.',
     request: { schema: ClockChange, required: true },
     responses: { 200: json('The sandbox time after the change.', S.SandboxClock) },
@@ -59,9 +73,14 @@ export const sandbox: Operation[] = [
     },
   }),
   operation({
-    method: 'PUT', path: '/sandbox/bookings/{bookingId}/after-sales-override',
-    summary: "Give a booking the operator's after-sales override profile, or take it away", section: 'spec §4.1 rule 8; CONTRACT §8 (our addition)', tag: 'Sandbox', access: 'sandbox',
-    description: 'With the override, refund offers refund in full without fee and exchanges are allowed even for tickets that are neither refundable nor exchangeable (rules/refund-fees.yaml, rules/exchange-guards.yaml), without overrule codes. Any booking, whoever sold it: the operator sets it.',
+    method: 'PUT',
+    path: '/sandbox/bookings/{bookingId}/after-sales-override',
+    summary: "Give a booking the operator's after-sales override profile, or take it away",
+    section: 'spec §4.1 rule 8; CONTRACT §8 (our addition)',
+    tag: 'Sandbox',
+    access: 'sandbox',
+    description:
+      'With the override, refund offers refund in full without fee and exchanges are allowed even for tickets that are neither refundable nor exchangeable (rules/refund-fees.yaml, rules/exchange-guards.yaml), without overrule codes. Any booking, whoever sold it: the operator sets it.',
     request: { schema: AfterSalesOverrideChange, required: true },
     responses: { 200: json('The booking now has (or no longer has) the override.', S.SandboxAfterSalesOverride) },
     handle: async ({ service, params, body }) => {
@@ -71,8 +90,12 @@ export const sandbox: Operation[] = [
     },
   }),
   operation({
-    method: 'POST', path: '/sandbox/reset',
-    summary: 'Empty the store', section: 'CONTRACT §8', tag: 'Sandbox', access: 'sandbox',
+    method: 'POST',
+    path: '/sandbox/reset',
+    summary: 'Empty the store',
+    section: 'CONTRACT §8',
+    tag: 'Sandbox',
+    access: 'sandbox',
     description: 'Bookings and offers go; rules and reference data stay.',
     responses: { 200: json('Reset.', S.SandboxReset) },
     handle: async ({ service }) => {
@@ -81,8 +104,12 @@ export const sandbox: Operation[] = [
     },
   }),
   operation({
-    method: 'GET', path: '/sandbox/traces/{requestId}',
-    summary: 'The rule traces behind a recent response', section: 'CONTRACT §8, §9', tag: 'Sandbox', access: 'sandbox',
+    method: 'GET',
+    path: '/sandbox/traces/{requestId}',
+    summary: 'The rule traces behind a recent response',
+    section: 'CONTRACT §8, §9',
+    tag: 'Sandbox',
+    access: 'sandbox',
     description: 'By the x-request-id of one of the last 500 responses; what `signalbox test --target` prints for a failing step.',
     responses: { 200: json('Traces', S.SandboxTraces) },
   }),

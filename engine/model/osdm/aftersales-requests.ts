@@ -21,7 +21,6 @@ export const OnHoldOfferRequest = z.strictObject({ increaseTTL: z.number().optio
 /** PATCH …/on-hold-offer/{id}: OSDM OnHoldOfferPatchRequest, an empty object (CONTRACT §6); read only to refuse anything else. */
 export const OnHoldOfferPatchRequest = z.strictObject({}).describe('An empty object (CONTRACT §6).');
 
-
 export const OfferConfirmation = z.strictObject({ status: z.literal('CONFIRMED', { error: 'send {"status":"CONFIRMED"}' }) });
 
 export const CleanupRequest = z.strictObject({ overruleCode: z.string().optional(), refundDate: ignored });

@@ -25,7 +25,9 @@ const offerHeader = {
 export const RefundOffer = z.strictObject({
   ...offerHeader,
   refundFee: Price,
-  refundableAmount: Price.describe('What the offer still refunds: 0 once the refund is confirmed (spec §3), as each breakdown item; the booking\'s and its parts\' refundAmount keep what was paid back (spec §2.6 rule 10).'),
+  refundableAmount: Price.describe(
+    "What the offer still refunds: 0 once the refund is confirmed (spec §3), as each breakdown item; the booking's and its parts' refundAmount keep what was paid back (spec §2.6 rule 10).",
+  ),
   appliedOverruleCode: z.string().optional(),
   reimbursementStatus: z.literal('IMMEDIATE'),
   refundOfferBreakdown: z.array(z.strictObject({ refundFee: Price, refundableAmount: Price, bookingParts: z.array(Ref) })),

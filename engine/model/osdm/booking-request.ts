@@ -9,8 +9,12 @@ import { PlaceSelection } from './shapes.ts';
 const ignored = z.unknown().optional();
 
 const Contact = z.strictObject({
-  email: z.string().optional(), phoneNumber: z.string().optional(),
-  summary: ignored, preferredLanguage: ignored, address: ignored, postalAddress: ignored,
+  email: z.string().optional(),
+  phoneNumber: z.string().optional(),
+  summary: ignored,
+  preferredLanguage: ignored,
+  address: ignored,
+  postalAddress: ignored,
 });
 
 export const PersonDetail = z.strictObject({
@@ -21,7 +25,12 @@ export const PersonDetail = z.strictObject({
   contact: Contact.optional(),
   // Spec §2.6: ignored if present.
   address: ignored,
-  preferredLanguage: ignored, summary: ignored, firstFamilyName: ignored, secondFamilyName: ignored, postalAddress: ignored, taxId: ignored,
+  preferredLanguage: ignored,
+  summary: ignored,
+  firstFamilyName: ignored,
+  secondFamilyName: ignored,
+  postalAddress: ignored,
+  taxId: ignored,
 });
 export type PersonDetailInput = z.infer<typeof PersonDetail>;
 
@@ -42,7 +51,15 @@ export const Purchaser = z.strictObject({
   externalRef: z.string().optional(),
   detail: PersonDetail.extend({
     // Spec §2.7 rule 1: an address id, if given, must be a URN.
-    address: z.object({ id: z.string().regex(/^urn:[a-z0-9][a-z0-9-]{0,31}:\S+$/i, 'a URN').optional() }).passthrough().optional(),
+    address: z
+      .object({
+        id: z
+          .string()
+          .regex(/^urn:[a-z0-9][a-z0-9-]{0,31}:\S+$/i, 'a URN')
+          .optional(),
+      })
+      .passthrough()
+      .optional(),
   }),
   companyDetails: ignored,
 });
@@ -54,8 +71,10 @@ export const OfferSelection = z.strictObject({
   placeSelections: z.array(PlaceSelection).optional(),
   /** Spec §2.8 rule 2: the ancillaries chosen, one item per group; mandatory ones not chosen are added with their default. */
   optionalAncillarySelections: z.array(z.strictObject({ ancillaryId: z.string().min(1), passengerRefs: z.array(z.string()).optional() })).optional(),
-  externalRef: ignored, optionalReservationSelections: ignored,
-  afterSaleByRetailerOnly: ignored, appliedRegulatoryCondition: ignored,
+  externalRef: ignored,
+  optionalReservationSelections: ignored,
+  afterSaleByRetailerOnly: ignored,
+  appliedRegulatoryCondition: ignored,
 });
 
 export const BookingRequest = z.strictObject({

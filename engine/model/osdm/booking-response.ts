@@ -100,14 +100,18 @@ export const BookedOffer = z.strictObject({
 export const Fulfillment = FulfillmentSummary.extend({
   issuingLanguage: z.enum(['sv-SE', 'en-GB']),
   contentComplete: z.boolean(),
-  fulfillmentParts: z.array(z.strictObject({
-    controlId: z.string(),
-    passengerRef: z.string(),
-    securityFeatures: z.array(z.strictObject({
-      type: z.strictObject({ type: z.literal('BAR_CODE'), symbology: z.literal('AZTEC'), format: z.literal('BINARY') }),
-      data: z.string().describe('Base64'),
-    })),
-  })),
+  fulfillmentParts: z.array(
+    z.strictObject({
+      controlId: z.string(),
+      passengerRef: z.string(),
+      securityFeatures: z.array(
+        z.strictObject({
+          type: z.strictObject({ type: z.literal('BAR_CODE'), symbology: z.literal('AZTEC'), format: z.literal('BINARY') }),
+          data: z.string().describe('Base64'),
+        }),
+      ),
+    }),
+  ),
 });
 
 /**

@@ -8,7 +8,10 @@ import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../../rules/time.ts';
  */
 const ignored = z.unknown().optional();
 
-const DateTimeWithOffset = z.string().regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with a UTC offset', abort: true }).refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)');
+const DateTimeWithOffset = z
+  .string()
+  .regex(DATE_TIME_WITH_OFFSET, { error: 'an ISO 8601 date-time with a UTC offset', abort: true })
+  .refine(isRealInstant, 'not a real instant (a day, hour or offset out of range)');
 const StationRef = z.string().regex(/^urn:(x_swe:stn:\d{9}|uic:stn:\d{7})$/, 'a station URN: urn:x_swe:stn:<9 digits> or urn:uic:stn:<7 digits>');
 
 export const StopPlaceRef = z.strictObject({ objectType: z.literal('StopPlaceRef'), stopPlaceRef: StationRef });
@@ -27,7 +30,12 @@ const Service = z.strictObject({
   vehicleNumbers: z.array(z.string().min(1)),
   productCategory: ProductCategory,
   carriers: z.array(z.strictObject({ ref: z.string().regex(/^urn:x_swe:carrier:\w+$/, 'urn:x_swe:carrier:<code>'), name: z.string().optional() })).min(1),
-  operatingDayRef: ignored, mode: ignored, lineNumbers: ignored, serviceStatus: ignored, situationFullRefs: ignored, attributes: ignored,
+  operatingDayRef: ignored,
+  mode: ignored,
+  lineNumbers: ignored,
+  serviceStatus: ignored,
+  situationFullRefs: ignored,
+  attributes: ignored,
 });
 
 export const TimedLeg = z.strictObject({
@@ -57,7 +65,10 @@ export const AnonymousPassengerSpecification = z.strictObject({
   externalRef: z.string().min(1),
   type: z.literal('PERSON'), // spec §2.2
   age: z.number().int().min(0).max(130).optional(),
-  dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD').optional(),
+  dateOfBirth: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+    .optional(),
   cards: z.array(CardReference).default([]),
   prmNeeds: z.array(z.string()).optional(),
   gender: ignored,
@@ -84,7 +95,9 @@ export const OfferCollectionRequest = z.strictObject({
   anonymousPassengerSpecifications: z.array(AnonymousPassengerSpecification).min(1),
   corporateCodes: z.array(CorporateCode).default([]),
   promotionCodes: z.array(PromotionCode).default([]),
-  nonTripSearchCriteria: z.strictObject({ validFrom: DateTimeWithOffset.optional(), places: z.array(StopPlaceRef).optional(), nutsCodes: ignored, zones: ignored }).optional(),
+  nonTripSearchCriteria: z
+    .strictObject({ validFrom: DateTimeWithOffset.optional(), places: z.array(StopPlaceRef).optional(), nutsCodes: ignored, zones: ignored })
+    .optional(),
   embed: z.array(z.string()).optional(),
   tripIds: ignored,
   tripSearchCriteria: ignored,

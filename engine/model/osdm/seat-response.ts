@@ -12,14 +12,16 @@ export const PlaceAllocation = z.strictObject({
   accommodationType: z.string(),
   accommodationSubType: z.string(),
   tripLegCoverage: TripLegCoverage,
-  reservedPlaces: z.array(z.strictObject({
-    id: z.string(),
-    passengerIds: z.array(z.string()),
-    vehicleNumber: z.string(),
-    coachNumber: z.string(),
-    placeNumbers: z.array(z.string()),
-    placeProperties: z.array(z.string()),
-  })),
+  reservedPlaces: z.array(
+    z.strictObject({
+      id: z.string(),
+      passengerIds: z.array(z.string()),
+      vehicleNumber: z.string(),
+      coachNumber: z.string(),
+      placeNumbers: z.array(z.string()),
+      placeProperties: z.array(z.string()),
+    }),
+  ),
 });
 
 /**
@@ -52,18 +54,22 @@ export const PlaceAvailabilityResponse = z.strictObject({
   vehicleAvailability: z.strictObject({
     reference: PartReference,
     vehicle: z.strictObject({
-      coaches: z.array(z.strictObject({
-        number: z.string(),
-        layoutId: z.string(),
-        owner: z.string(),
-        direction: CoachDirection,
-        compartments: z.array(z.strictObject({
+      coaches: z.array(
+        z.strictObject({
           number: z.string(),
-          status: z.literal('FREE'),
-          isSelectable: z.boolean(),
-          places: z.array(z.strictObject({ number: z.string(), status: PlaceStatus, placeProperties: z.array(z.string()) })),
-        })),
-      })),
+          layoutId: z.string(),
+          owner: z.string(),
+          direction: CoachDirection,
+          compartments: z.array(
+            z.strictObject({
+              number: z.string(),
+              status: z.literal('FREE'),
+              isSelectable: z.boolean(),
+              places: z.array(z.strictObject({ number: z.string(), status: PlaceStatus, placeProperties: z.array(z.string()) })),
+            }),
+          ),
+        }),
+      ),
     }),
     preSelections: z.array(PlacePreSelection).optional(),
   }),
@@ -80,13 +86,15 @@ export const AvailabilityCountResponse = z.strictObject({
  * how many (numericAvailability); the place map names the places themselves.
  */
 export const PlacePreferencesResponse = z.strictObject({
-  availablePlaces: z.array(z.strictObject({
-    accommodationType: z.string(),
-    accommodationSubType: z.string(),
-    placeProperties: z.array(z.string()),
-    numericAvailability: z.number().int(),
-    tripLegCoverage: TripLegCoverage,
-  })),
+  availablePlaces: z.array(
+    z.strictObject({
+      accommodationType: z.string(),
+      accommodationSubType: z.string(),
+      placeProperties: z.array(z.string()),
+      numericAvailability: z.number().int(),
+      tripLegCoverage: TripLegCoverage,
+    }),
+  ),
 });
 
 /**
@@ -98,12 +106,14 @@ export const CoachLayoutResponse = z.strictObject({
   coachLayout: z.strictObject({
     id: z.string(),
     gridSize: GridSize,
-    places: z.array(z.strictObject({
-      icon: z.string(),
-      number: z.string(),
-      direction: PlaceDirection,
-      coords: LayoutCoordinates,
-    })),
+    places: z.array(
+      z.strictObject({
+        icon: z.string(),
+        number: z.string(),
+        direction: PlaceDirection,
+        coords: LayoutCoordinates,
+      }),
+    ),
     compartmentNumbers: z.array(z.strictObject({ number: z.string(), coords: LayoutCoordinates })).optional(),
   }),
 });

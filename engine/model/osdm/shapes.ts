@@ -65,9 +65,11 @@ export const BookingPartStatus = z.enum(['PREBOOKED', 'ON_HOLD', 'FULFILLED', 'C
  * OSDM 3.4 WarningCollection: `"warnings": {"warnings": [Warning]}` (MAPPING §3). Our Warning carries `code` and
  * `detail` only (rules/errors.yaml `warnings:`), the fields OSDM's Warning allows besides `type` and `instance`.
  */
-export const WarningCollection = z.strictObject({
-  warnings: z.array(z.strictObject({ code: z.string(), detail: z.string() })).min(1),
-}).describe('OSDM 3.4 warnings: the operation went through, but the caller should know.');
+export const WarningCollection = z
+  .strictObject({
+    warnings: z.array(z.strictObject({ code: z.string(), detail: z.string() })).min(1),
+  })
+  .describe('OSDM 3.4 warnings: the operation went through, but the caller should know.');
 
 /**
  * OSDM PlaceSelection (spec §2.10 rule 2): exact places, accommodations with place properties, or a
@@ -79,12 +81,16 @@ export const PlaceSelection = z.strictObject({
   reservationId: z.string().min(1),
   tripLegCoverage: TripLegCoverage,
   places: z.array(z.strictObject({ coachNumber: z.string(), placeNumber: z.string(), passengerRef: z.string() })).optional(),
-  accommodations: z.array(z.strictObject({
-    passengerRefs: z.array(z.string()).min(1),
-    accommodationType: z.string(),
-    accommodationSubType: z.string(),
-    placeProperties: z.array(z.string()).default([]),
-  })).optional(),
+  accommodations: z
+    .array(
+      z.strictObject({
+        passengerRefs: z.array(z.string()).min(1),
+        accommodationType: z.string(),
+        accommodationSubType: z.string(),
+        placeProperties: z.array(z.string()).default([]),
+      }),
+    )
+    .optional(),
   referencePlace: z.strictObject({ coachNumber: z.string(), placeNumber: z.string() }).optional(),
 });
 export type PlaceSelection = z.infer<typeof PlaceSelection>;

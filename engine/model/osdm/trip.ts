@@ -37,7 +37,10 @@ export function renderTrip(rules: RuleSet, trip: ModelTrip, language: Language):
   const first = trip.legs[0]!;
   const last = trip.legs[trip.legs.length - 1]!;
   const minutes = minutesBetween(first.departure, last.arrival);
-  const stop = (ref: string) => ({ stopPlaceRef: { objectType: 'StopPlaceRef' as const, stopPlaceRef: ref }, stopPlaceName: rules.stations.byRef(ref)?.name ?? ref });
+  const stop = (ref: string) => ({
+    stopPlaceRef: { objectType: 'StopPlaceRef' as const, stopPlaceRef: ref },
+    stopPlaceName: rules.stations.byRef(ref)?.name ?? ref,
+  });
   return {
     id: trip.id,
     duration: `PT${Math.floor(minutes / 60)}H${minutes % 60}M`,
@@ -54,7 +57,9 @@ export function renderTrip(rules: RuleSet, trip: ModelTrip, language: Language):
           ...(leg.serviceName !== undefined ? { publishedServiceName: leg.serviceName } : {}),
           vehicleNumbers: [leg.vehicleNumber],
           productCategory: {
-            name: (rules.products.productCategories as Record<string, { name: Record<Language, string> } | undefined>)[leg.category]?.name[language] ?? leg.category,
+            name:
+              (rules.products.productCategories as Record<string, { name: Record<Language, string> } | undefined>)[leg.category]?.name[language] ??
+              leg.category,
             shortName: leg.category,
             productCategoryRef: `urn:x_swe:sbc:${leg.category}`,
           },

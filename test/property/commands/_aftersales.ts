@@ -16,7 +16,14 @@ export function problem(code: string): { status: number; body: { code: string } 
  */
 export function machineRefusal(m: Model, b: ModelBooking, event: string) {
   const refusal = bookingRefusal(m, b, event);
-  return refusal && { ...refusal, found: () => { if (refusal.body.code === 'X_BOOKING_EXPIRED') foundExpired(m, b); } };
+  return (
+    refusal && {
+      ...refusal,
+      found: () => {
+        if (refusal.body.code === 'X_BOOKING_EXPIRED') foundExpired(m, b);
+      },
+    }
+  );
 }
 
 export const bookingPath = (b: Readonly<ModelBooking>, rest = '') => `/v3/bookings/\${${b.id}}${rest}`;

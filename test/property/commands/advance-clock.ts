@@ -9,24 +9,32 @@ import type { System } from '../../helpers/model-system.ts';
  * (the trains leave on 2026-12-01, eleven days after the start).
  */
 export class AdvanceClock extends ApiCommand {
-  constructor(readonly minutes: number) { super(); }
+  constructor(readonly minutes: number) {
+    super();
+  }
 
-  check() { return true; }
+  check() {
+    return true;
+  }
 
   protected async act(m: Model, s: System) {
     m.now += this.minutes * 60_000;
     await s.advance(`PT${this.minutes}M`, iso(m.now));
   }
 
-  toString() { return `AdvanceClock(${this.minutes} min)`; }
+  toString() {
+    return `AdvanceClock(${this.minutes} min)`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'AdvanceClock',
   weight: 2,
-  arbitrary: fc.oneof(
-    { weight: 8, arbitrary: fc.integer({ min: 1, max: 90 }) },
-    { weight: 2, arbitrary: fc.integer({ min: 1, max: 23 }).map((h) => h * 60) },
-    { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 }).map((d) => d * 24 * 60) },
-  ).map((minutes) => new AdvanceClock(minutes)),
+  arbitrary: fc
+    .oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 1, max: 90 }) },
+      { weight: 2, arbitrary: fc.integer({ min: 1, max: 23 }).map((h) => h * 60) },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 }).map((d) => d * 24 * 60) },
+    )
+    .map((minutes) => new AdvanceClock(minutes)),
 };

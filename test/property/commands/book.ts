@@ -28,27 +28,49 @@ export class Book extends ApiCommand {
     readonly gender: 'MEN' | 'LADIES' | 'forgotten' = 'MEN',
     /** The sales application booking it: an agent (AGENT_SE) may put it on hold and release it (rules/sales-applications.yaml). */
     readonly salesApplication: SalesApplication = 'WEB_SE',
-  ) { super(); }
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.offers.some((o) => isBookable(m, o)); }
+  check(m: Readonly<Model>) {
+    return m.offers.some((o) => isBookable(m, o));
+  }
 
   protected async act(m: Model, s: System) {
-    const offer = pick(m.offers.filter((o) => isBookable(m, o)), this.offer)!;
+    const offer = pick(
+      m.offers.filter((o) => isBookable(m, o)),
+      this.offer,
+    )!;
     const lacking = this.completeness.startsWith('passenger') ? this.who % offer.passengers.length : -1;
     const passengerSpecifications = offer.passengers.map((p, i) => ({
-      externalRef: p.ref, type: 'PERSON',
+      externalRef: p.ref,
+      type: 'PERSON',
       ...(this.withAges ? { age: p.age } : {}),
-      ...(i !== lacking ? { detail: { firstName: `Passenger${i + 1}`, lastName: 'Testsson' } }
-        : this.completeness === 'passenger-without-last-name' ? { detail: { firstName: `Passenger${i + 1}` } } : {}),
+      ...(i !== lacking
+        ? { detail: { firstName: `Passenger${i + 1}`, lastName: 'Testsson' } }
+        : this.completeness === 'passenger-without-last-name'
+          ? { detail: { firstName: `Passenger${i + 1}` } }
+          : {}),
     }));
     const warnings = (lacking >= 0 ? 1 : 0) + (this.completeness === 'no-purchaser' ? 1 : 0);
     const timeLimit = m.now + lifetimes().provisionalBooking;
     const externalRef = `model-${++m.sequence}`;
     const genderless = this.gender === 'forgotten' && offer.sharedPlaces.length > 0;
-    const placeSelections = this.gender === 'forgotten' ? [] : offer.sharedPlaces.map((place) => ({
-      reservationId: ref(place), tripLegCoverage: ref(`${place}Leg`),
-      accommodations: [{ passengerRefs: offer.passengers.map((p) => p.ref), accommodationType: ref(`${place}Type`), accommodationSubType: 'ANY_SEAT', placeProperties: [this.gender] }],
-    }));
+    const placeSelections =
+      this.gender === 'forgotten'
+        ? []
+        : offer.sharedPlaces.map((place) => ({
+            reservationId: ref(place),
+            tripLegCoverage: ref(`${place}Leg`),
+            accommodations: [
+              {
+                passengerRefs: offer.passengers.map((p) => p.ref),
+                accommodationType: ref(`${place}Type`),
+                accommodationSubType: 'ANY_SEAT',
+                placeProperties: [this.gender],
+              },
+            ],
+          }));
     const body = {
       externalRef,
       offers: [{ offerId: ref(offer.id), passengerRefs: offer.passengers.map((p) => p.ref), ...(placeSelections.length ? { placeSelections } : {}) }],
@@ -56,13 +78,22 @@ export class Book extends ApiCommand {
       ...(this.completeness !== 'no-purchaser' ? { purchaser: PURCHASER } : {}),
     };
     if (genderless) {
-      await s.send({ name: `book ${offer.id} without the gender its shared compartment needs`, method: 'post', path: this.path, body, salesApplication: this.salesApplication, expect: { status: 400, body: { code: '86005' } } });
+      await s.send({
+        name: `book ${offer.id} without the gender its shared compartment needs`,
+        method: 'post',
+        path: this.path,
+        body,
+        salesApplication: this.salesApplication,
+        expect: { status: 400, body: { code: '86005' } },
+      });
       return;
     }
     const res = await s.send({
       name: `book ${offer.id} (${this.completeness})`,
-      method: 'post', path: this.path,
-      body, salesApplication: this.salesApplication,
+      method: 'post',
+      path: this.path,
+      body,
+      salesApplication: this.salesApplication,
       expect: {
         status: 200,
         body: {
@@ -89,29 +120,50 @@ export class Book extends ApiCommand {
     });
     const admissions = res.body.booking.bookedOffers[0].admissions as Array<{ exchangeable?: string }>;
     m.bookings.push({
-      id, price, state: enter(m, bookingMachine), timeLimit, passengers, purchaser: this.completeness !== 'no-purchaser', reservations, fulfillments: [],
-      createdAt: m.now, salesApplication: this.salesApplication, ages: offer.passengers.map((p) => p.age),
-      ...(offer.trip ? { trip: offer.trip } : {}), ...(offer.departure ? { departure: offer.departure } : {}),
-      exchangeable: admissions.every((a) => a.exchangeable === 'YES'), onHoldUsed: false, fulfillmentStatus: {}, exchanged: false, refunded: new Map(),
+      id,
+      price,
+      state: enter(m, bookingMachine),
+      timeLimit,
+      passengers,
+      purchaser: this.completeness !== 'no-purchaser',
+      reservations,
+      fulfillments: [],
+      createdAt: m.now,
+      salesApplication: this.salesApplication,
+      ages: offer.passengers.map((p) => p.age),
+      ...(offer.trip ? { trip: offer.trip } : {}),
+      ...(offer.departure ? { departure: offer.departure } : {}),
+      exchangeable: admissions.every((a) => a.exchangeable === 'YES'),
+      onHoldUsed: false,
+      fulfillmentStatus: {},
+      exchanged: false,
+      refunded: new Map(),
     });
   }
 
-  toString() { return `Book(offer #${this.offer}, ${this.completeness}${this.completeness.startsWith('passenger') ? ` #${this.who}` : ''}, ${this.withAges ? 'with ages' : 'no ages'}, ${this.path}, gender ${this.gender}, ${this.salesApplication})`; }
+  toString() {
+    return `Book(offer #${this.offer}, ${this.completeness}${this.completeness.startsWith('passenger') ? ` #${this.who}` : ''}, ${this.withAges ? 'with ages' : 'no ages'}, ${this.path}, gender ${this.gender}, ${this.salesApplication})`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'Book',
   weight: 4,
-  arbitrary: fc.tuple(
-    fc.nat({ max: 9 }),
-    fc.constantFrom<Completeness>('complete', 'complete', 'complete', 'passenger-without-last-name', 'passenger-without-detail', 'no-purchaser'),
-    fc.nat({ max: 8 }),
-    fc.boolean(),
-    fc.constantFrom('/v3/booking' as const, '/v3/bookings' as const),
-    fc.constantFrom('MEN' as const, 'LADIES' as const, 'MEN' as const, 'LADIES' as const, 'forgotten' as const),
-    fc.constantFrom<SalesApplication>('WEB_SE', 'AGENT_SE'),
-  ).map(([offer, completeness, who, withAges, path, gender, app]) => new Book(offer, completeness, who, withAges, path, gender, app)),
+  arbitrary: fc
+    .tuple(
+      fc.nat({ max: 9 }),
+      fc.constantFrom<Completeness>('complete', 'complete', 'complete', 'passenger-without-last-name', 'passenger-without-detail', 'no-purchaser'),
+      fc.nat({ max: 8 }),
+      fc.boolean(),
+      fc.constantFrom('/v3/booking' as const, '/v3/bookings' as const),
+      fc.constantFrom('MEN' as const, 'LADIES' as const, 'MEN' as const, 'LADIES' as const, 'forgotten' as const),
+      fc.constantFrom<SalesApplication>('WEB_SE', 'AGENT_SE'),
+    )
+    .map(([offer, completeness, who, withAges, path, gender, app]) => new Book(offer, completeness, who, withAges, path, gender, app)),
   drives: {
-    'booking:xstate.init': () => [new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0), new Book(0, 'complete', 0, true, '/v3/booking', 'MEN', 'AGENT_SE')],
+    'booking:xstate.init': () => [
+      new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0),
+      new Book(0, 'complete', 0, true, '/v3/booking', 'MEN', 'AGENT_SE'),
+    ],
   },
 };

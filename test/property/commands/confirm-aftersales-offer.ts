@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { aftersalesOfferMachine, bookingMachine, findBooking, fire, fireFulfillment, fulfillmentsIn, pick, type Model, type ModelAftersalesOffer } from '../../helpers/model.ts';
+import {
+  aftersalesOfferMachine,
+  bookingMachine,
+  findBooking,
+  fire,
+  fireFulfillment,
+  fulfillmentsIn,
+  pick,
+  type Model,
+  type ModelAftersalesOffer,
+} from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { checkRefundQuote } from '../../helpers/model-invariants.ts';
 import { AdvanceClock } from './advance-clock.ts';
@@ -31,16 +41,29 @@ export function isFound(m: Readonly<Model>, o: ModelAftersalesOffer): boolean {
  *   - on-hold: the booking PUT_ON_HOLD (the machine must allow it), its limit the offer's increasedTTL.
  */
 export class ConfirmAftersalesOffer extends ApiCommand {
-  constructor(readonly offer: number) { super(); }
+  constructor(readonly offer: number) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.aftersales.some((o) => o.state !== 'DELETED'); }
+  check(m: Readonly<Model>) {
+    return m.aftersales.some((o) => o.state !== 'DELETED');
+  }
 
   protected async act(m: Model, s: System) {
-    const o = pick(m.aftersales.filter((x) => x.state !== 'DELETED'), this.offer)!;
+    const o = pick(
+      m.aftersales.filter((x) => x.state !== 'DELETED'),
+      this.offer,
+    )!;
     const { b, path, confirmation } = offerRequest(m, o);
     const request = { name: `confirm ${o.kind} offer ${o.id}`, method: 'patch' as const, path, body: confirmation };
-    if (!isFound(m, o)) { await s.send({ ...request, expect: problem('RESOURCE_NOT_FOUND') }); return; }
-    if (o.state === 'CONFIRMED') { await s.send({ ...request, expect: { status: 200 } }); return; }
+    if (!isFound(m, o)) {
+      await s.send({ ...request, expect: problem('RESOURCE_NOT_FOUND') });
+      return;
+    }
+    if (o.state === 'CONFIRMED') {
+      await s.send({ ...request, expect: { status: 200 } });
+      return;
+    }
     if (o.state === 'EXPIRED' || m.now >= o.validUntil) {
       await s.send({ ...request, expect: problem('X_OFFER_EXPIRED') });
       if (o.state === 'PROPOSED') fire(m, aftersalesOfferMachine, o, 'EXPIRE');
@@ -48,10 +71,17 @@ export class ConfirmAftersalesOffer extends ApiCommand {
     }
     if (o.kind === 'onHold') {
       const refusal = machineRefusal(m, b, 'PUT_ON_HOLD');
-      if (refusal) { await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } }); refusal.found(); return; }
+      if (refusal) {
+        await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } });
+        refusal.found();
+        return;
+      }
     }
     const key = o.kind === 'refund' ? 'refundOffer' : o.kind === 'release' ? 'releaseOffer' : 'onHoldOffer';
-    await s.send({ ...request, expect: { status: 200, body: { [key]: o.kind === 'onHold' ? { id: `\${${o.id}}` } : { id: `\${${o.id}}`, status: 'CONFIRMED' } } } });
+    await s.send({
+      ...request,
+      expect: { status: 200, body: { [key]: o.kind === 'onHold' ? { id: `\${${o.id}}` } : { id: `\${${o.id}}`, status: 'CONFIRMED' } } },
+    });
     fire(m, aftersalesOfferMachine, o, 'CONFIRM');
     if (o.kind === 'onHold') {
       fire(m, bookingMachine, b, 'PUT_ON_HOLD');
@@ -63,10 +93,13 @@ export class ConfirmAftersalesOffer extends ApiCommand {
     // Spec §3 rule 1: confirming refunds exactly what the offer quoted.
     if (o.kind === 'refund') await checkRefundQuote(s, b, o.fulfillments, o.quote!, true);
     // engine/aftersales/refund.ts applyRefund: every admission CANCELLED (exchanged ones are not) → the booking is cancelled.
-    if (o.kind === 'refund' && b.state === 'FULFILLED' && !b.exchanged && fulfillmentsIn(b, 'FULFILLED', 'RELEASED').length === 0) fire(m, bookingMachine, b, 'CANCEL_ALL');
+    if (o.kind === 'refund' && b.state === 'FULFILLED' && !b.exchanged && fulfillmentsIn(b, 'FULFILLED', 'RELEASED').length === 0)
+      fire(m, bookingMachine, b, 'CANCEL_ALL');
   }
 
-  toString() { return `ConfirmAftersalesOffer(#${this.offer})`; }
+  toString() {
+    return `ConfirmAftersalesOffer(#${this.offer})`;
+  }
 }
 
 export const spec: CommandSpec = {

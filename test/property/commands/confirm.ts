@@ -1,7 +1,24 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { readBooking } from '../../helpers/model-invariants.ts';
-import { bookingMachine, bookingRefusal, bookingStateAt, enter, exchangeMachine, fire, fireFulfillment, foundExpired, fulfillmentMachine, isComplete, isLiveOperation, pick, ref, settleOperations, type Model, type ModelBooking } from '../../helpers/model.ts';
+import {
+  bookingMachine,
+  bookingRefusal,
+  bookingStateAt,
+  enter,
+  exchangeMachine,
+  fire,
+  fireFulfillment,
+  foundExpired,
+  fulfillmentMachine,
+  isComplete,
+  isLiveOperation,
+  pick,
+  ref,
+  settleOperations,
+  type Model,
+  type ModelBooking,
+} from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { AdvanceClock } from './advance-clock.ts';
 import { PassTimeLimit } from './pass-time-limit.ts';
@@ -16,9 +33,16 @@ import { PassTimeLimit } from './pass-time-limit.ts';
  *   - a state the machine does not confirm from → 409 X_BOOKING_STATE.
  */
 export class Confirm extends ApiCommand {
-  constructor(readonly booking: number, readonly form: 'fulfillment' | 'fulfillments') { super(); }
+  constructor(
+    readonly booking: number,
+    readonly form: 'fulfillment' | 'fulfillments',
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.bookings.length > 0; }
+  check(m: Readonly<Model>) {
+    return m.bookings.length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(m.bookings, this.booking)!;
@@ -49,7 +73,12 @@ export class Confirm extends ApiCommand {
       return;
     }
     if (!isComplete(b)) {
-      await s.send({ name: `confirm ${b.id} with data missing`, method: 'post', path, expect: { status: 400, body: { code: 'X_BOOKING_INCOMPLETE', pointers: { $length: { min: 1 } } } } });
+      await s.send({
+        name: `confirm ${b.id} with data missing`,
+        method: 'post',
+        path,
+        expect: { status: 400, body: { code: 'X_BOOKING_INCOMPLETE', pointers: { $length: { min: 1 } } } },
+      });
       return;
     }
     const refusal = bookingRefusal(m, b, 'CONFIRM');
@@ -72,7 +101,10 @@ export class Confirm extends ApiCommand {
     b.fulfillments = [];
     const res = await readBooking(m, s, b, { name: `read ${b.id}'s fulfillments` });
     const ids = (res.body.booking.fulfillments as Array<{ id: string }>).map((f) => f.id);
-    known.forEach((f, i) => { if (ids[i] !== s.vars[f]) throw s.violation(`${b.id}'s fulfillment ${i + 1} was ${String(s.vars[f])} and is now ${ids[i]}: issued fulfillments never change`, res); });
+    known.forEach((f, i) => {
+      if (ids[i] !== s.vars[f])
+        throw s.violation(`${b.id}'s fulfillment ${i + 1} was ${String(s.vars[f])} and is now ${ids[i]}: issued fulfillments never change`, res);
+    });
     b.fulfillments = ids.map((_, i) => {
       if (i < known.length) return known[i]!;
       enter(m, fulfillmentMachine);
@@ -82,7 +114,9 @@ export class Confirm extends ApiCommand {
     });
   }
 
-  toString() { return `Confirm(booking #${this.booking}, /${this.form})`; }
+  toString() {
+    return `Confirm(booking #${this.booking}, /${this.form})`;
+  }
 }
 
 export const spec: CommandSpec = {

@@ -11,22 +11,33 @@ import { isFound, offerRequest } from './confirm-aftersales-offer.ts';
  * (CONTRACT §6). Offers the model holds EXPIRED are left alone (their machine has no DELETE).
  */
 export class DeleteAftersalesOffer extends ApiCommand {
-  constructor(readonly offer: number) { super(); }
+  constructor(readonly offer: number) {
+    super();
+  }
 
-  private targets(m: Readonly<Model>) { return m.aftersales.filter((o) => o.state !== 'EXPIRED'); }
+  private targets(m: Readonly<Model>) {
+    return m.aftersales.filter((o) => o.state !== 'EXPIRED');
+  }
 
-  check(m: Readonly<Model>) { return this.targets(m).length > 0; }
+  check(m: Readonly<Model>) {
+    return this.targets(m).length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const o = pick(this.targets(m), this.offer)!;
     const { path } = offerRequest(m, o);
     const request = { name: `delete ${o.kind} offer ${o.id}`, method: 'delete' as const, path };
-    if (!isFound(m, o) || o.state === 'CONFIRMED') { await s.send({ ...request, expect: problem('RESOURCE_NOT_FOUND') }); return; }
+    if (!isFound(m, o) || o.state === 'CONFIRMED') {
+      await s.send({ ...request, expect: problem('RESOURCE_NOT_FOUND') });
+      return;
+    }
     await s.send({ ...request, expect: { status: 204 } });
     fire(m, aftersalesOfferMachine, o, 'DELETE');
   }
 
-  toString() { return `DeleteAftersalesOffer(#${this.offer})`; }
+  toString() {
+    return `DeleteAftersalesOffer(#${this.offer})`;
+  }
 }
 
 export const spec: CommandSpec = {

@@ -10,22 +10,43 @@ import { bookingPath, problem } from './_aftersales.ts';
  * (409 X_BOOKING_STATE); a confirmed one is patched 409 and deleted 404; a deleted one is not found.
  */
 export class ChangeExchangeOperation extends ApiCommand {
-  constructor(readonly operation: number, readonly action: 'patch' | 'delete') { super(); }
+  constructor(
+    readonly operation: number,
+    readonly action: 'patch' | 'delete',
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.operations.length > 0; }
+  check(m: Readonly<Model>) {
+    return m.operations.length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const o = pick(m.operations, this.operation)!;
     const b = findBooking(m, o.booking);
     settleOperations(m, b);
-    const request = { name: `${this.action} exchange operation ${o.id}`, method: this.action, path: bookingPath(b, `/exchange-operations/\${${o.id}}`), salesApplication: b.salesApplication, ...(this.action === 'patch' ? { body: {} } : {}) };
-    if (o.state === 'DELETED' || (o.state === 'FULFILLED' && this.action === 'delete')) { await s.send({ ...request, expect: problem('RESOURCE_NOT_FOUND') }); return; }
-    if (!isLiveOperation(m, o)) { await s.send({ ...request, expect: problem('X_BOOKING_STATE') }); return; }
+    const request = {
+      name: `${this.action} exchange operation ${o.id}`,
+      method: this.action,
+      path: bookingPath(b, `/exchange-operations/\${${o.id}}`),
+      salesApplication: b.salesApplication,
+      ...(this.action === 'patch' ? { body: {} } : {}),
+    };
+    if (o.state === 'DELETED' || (o.state === 'FULFILLED' && this.action === 'delete')) {
+      await s.send({ ...request, expect: problem('RESOURCE_NOT_FOUND') });
+      return;
+    }
+    if (!isLiveOperation(m, o)) {
+      await s.send({ ...request, expect: problem('X_BOOKING_STATE') });
+      return;
+    }
     await s.send({ ...request, expect: this.action === 'patch' ? { status: 200, body: { exchangeOperation: { status: 'PREBOOKED' } } } : { status: 204 } });
     fire(m, exchangeMachine, o, this.action === 'patch' ? 'PATCH' : 'DELETE');
   }
 
-  toString() { return `ChangeExchangeOperation(#${this.operation}, ${this.action})`; }
+  toString() {
+    return `ChangeExchangeOperation(#${this.operation}, ${this.action})`;
+  }
 }
 
 export const spec: CommandSpec = {

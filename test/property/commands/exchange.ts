@@ -18,19 +18,28 @@ const LATER: Record<string, string> = { 'sto-gbg-0800': 'sto-gbg-1200' };
  * admission (a non-flexible ticket) is refused with 86038. In the engine's order: the machine (confirmed only), one operation at a time.
  */
 export class RequestExchange extends ApiCommand {
-  constructor(readonly booking: number) { super(); }
-
-  private targets(m: Readonly<Model>) {
-    return m.bookings.filter((b) => b.trip !== undefined && LATER[b.trip] !== undefined && !b.exchanged && fulfillmentsIn(b, 'REFUNDED', 'RELEASED', 'EXCHANGED').length === 0);
+  constructor(readonly booking: number) {
+    super();
   }
 
-  check(m: Readonly<Model>) { return this.targets(m).length > 0; }
+  private targets(m: Readonly<Model>) {
+    return m.bookings.filter(
+      (b) => b.trip !== undefined && LATER[b.trip] !== undefined && !b.exchanged && fulfillmentsIn(b, 'REFUNDED', 'RELEASED', 'EXCHANGED').length === 0,
+    );
+  }
+
+  check(m: Readonly<Model>) {
+    return this.targets(m).length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(this.targets(m), this.booking)!;
     settleOperations(m, b);
     const request = {
-      name: `exchange offers for ${b.id} on ${LATER[b.trip!]}`, method: 'post' as const, path: bookingPath(b, '/exchange-offers'), salesApplication: b.salesApplication,
+      name: `exchange offers for ${b.id} on ${LATER[b.trip!]}`,
+      method: 'post' as const,
+      path: bookingPath(b, '/exchange-offers'),
+      salesApplication: b.salesApplication,
       body: {
         fulfillmentIds: b.fulfillments.length > 0 ? b.fulfillments.map(ref) : ['none'],
         tripSpecifications: [fixtureTrip(LATER[b.trip!] as never)],
@@ -38,26 +47,47 @@ export class RequestExchange extends ApiCommand {
       },
     };
     const refusal = machineRefusal(m, b, 'OFFER_EXCHANGE');
-    if (refusal) { await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } }); refusal.found(); return; }
-    if (busy(m, b)) { await s.send({ ...request, expect: problem('X_CONCURRENT_AFTERSALES') }); return; }
-    if (!b.exchangeable) { await s.send({ ...request, expect: problem('86038') }); return; }
+    if (refusal) {
+      await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } });
+      refusal.found();
+      return;
+    }
+    if (busy(m, b)) {
+      await s.send({ ...request, expect: problem('X_CONCURRENT_AFTERSALES') });
+      return;
+    }
+    if (!b.exchangeable) {
+      await s.send({ ...request, expect: problem('86038') });
+      return;
+    }
     const res = await s.send({ ...request, expect: { status: 200, body: { exchangeOffers: '$array' } } });
     fire(m, bookingMachine, b, 'OFFER_EXCHANGE');
     if ((res.body.exchangeOffers as unknown[]).length === 0) return;
     const offer = s.newVar('exchangeOffer');
     s.save(offer, 'exchangeOffers[0].offerId');
     await s.send({
-      name: `exchange operation for ${b.id}`, method: 'post', path: bookingPath(b, '/exchange-operations'), salesApplication: b.salesApplication,
+      name: `exchange operation for ${b.id}`,
+      method: 'post',
+      path: bookingPath(b, '/exchange-operations'),
+      salesApplication: b.salesApplication,
       body: { exchangeOffers: [{ offerId: ref(offer), passengerRefs: b.ages.map((_, i) => `p${i + 1}`) }] },
       expect: { status: 200, body: { exchangeOperation: { id: '$string', status: 'PREBOOKED' } } },
     });
     fire(m, bookingMachine, b, 'OFFER_EXCHANGE');
     const id = s.newVar('exchangeOperation');
     s.save(id, 'exchangeOperation.id');
-    m.operations.push({ id, booking: b.id, state: enter(m, exchangeMachine), validUntil: m.now + lifetimes().provisionalBooking, fulfillments: [...b.fulfillments] });
+    m.operations.push({
+      id,
+      booking: b.id,
+      state: enter(m, exchangeMachine),
+      validUntil: m.now + lifetimes().provisionalBooking,
+      fulfillments: [...b.fulfillments],
+    });
   }
 
-  toString() { return `RequestExchange(booking #${this.booking})`; }
+  toString() {
+    return `RequestExchange(booking #${this.booking})`;
+  }
 }
 
 export const spec: CommandSpec = {

@@ -8,23 +8,36 @@ const BROKEN = ['{', '{"tripSpecifications": [', 'nul', '[1, 2', '{"a": 1}}', "{
 
 /** A body that is not JSON (or not an object) → 400 86001 (CONTRACT §5), and nothing changes. */
 export class MalformedJson extends ApiCommand {
-  constructor(readonly path: '/v3/offers' | '/v3/booking' | '/v3/bookings', readonly text: string) { super(); }
+  constructor(
+    readonly path: '/v3/offers' | '/v3/booking' | '/v3/bookings',
+    readonly text: string,
+  ) {
+    super();
+  }
 
-  check() { return true; }
+  check() {
+    return true;
+  }
 
   protected async act(_m: Model, s: System) {
     await s.send({
-      name: `malformed body to ${this.path}`, method: 'post', path: this.path,
-      headers: { 'content-type': 'application/json' }, body: this.text,
+      name: `malformed body to ${this.path}`,
+      method: 'post',
+      path: this.path,
+      headers: { 'content-type': 'application/json' },
+      body: this.text,
       expect: { status: 400, body: { code: '86001' } },
     });
   }
 
-  toString() { return `MalformedJson(${this.path}, ${JSON.stringify(this.text)})`; }
+  toString() {
+    return `MalformedJson(${this.path}, ${JSON.stringify(this.text)})`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'MalformedJson',
-  arbitrary: fc.tuple(fc.constantFrom('/v3/offers' as const, '/v3/booking' as const, '/v3/bookings' as const), fc.constantFrom(...BROKEN))
+  arbitrary: fc
+    .tuple(fc.constantFrom('/v3/offers' as const, '/v3/booking' as const, '/v3/bookings' as const), fc.constantFrom(...BROKEN))
     .map(([path, text]) => new MalformedJson(path, text)),
 };

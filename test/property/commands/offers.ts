@@ -17,15 +17,20 @@ export class RequestOffers extends ApiCommand {
     readonly flexibility: 'NON_FLEXIBLE' | 'FULL_FLEXIBLE' | undefined,
     /** Which of the offers the model keeps (modulo their number). */
     readonly keep: number,
-  ) { super(); }
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.offers.length < 12; }
+  check(m: Readonly<Model>) {
+    return m.offers.length < 12;
+  }
 
   protected async act(m: Model, s: System) {
     const criteria = { ...(this.travelClass ? { travelClasses: [this.travelClass] } : {}), ...(this.flexibility ? { flexibilities: [this.flexibility] } : {}) };
     const res = await s.send({
       name: `offers on ${this.trip} for ages ${this.ages.join(', ')}`,
-      method: 'post', path: '/v3/offers',
+      method: 'post',
+      path: '/v3/offers',
       body: {
         tripSpecifications: [fixtureTrip(this.trip)],
         anonymousPassengerSpecifications: this.ages.map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age })),
@@ -33,11 +38,18 @@ export class RequestOffers extends ApiCommand {
       },
       expect: { status: 200, body: { offers: '$array' } },
     });
-    const offers = res.body.offers as Array<{ offerId: string; preBookableUntil: string; passengerRefs: string[]; reservationOfferParts?: Array<{ numberOfPrivateCompartments?: number }> }>;
+    const offers = res.body.offers as Array<{
+      offerId: string;
+      preBookableUntil: string;
+      passengerRefs: string[];
+      reservationOfferParts?: Array<{ numberOfPrivateCompartments?: number }>;
+    }>;
     const until = m.now + lifetimes().offer;
     for (const o of offers) {
-      if (o.preBookableUntil !== iso(until)) throw s.violation(`offer ${o.offerId} is bookable until ${o.preBookableUntil}; the offer lifetime says ${iso(until)}`, res);
-      if (o.passengerRefs.join() !== this.ages.map((_, i) => `p${i + 1}`).join()) throw s.violation(`offer ${o.offerId} covers ${o.passengerRefs.join(', ')}, not every passenger asked for`, res);
+      if (o.preBookableUntil !== iso(until))
+        throw s.violation(`offer ${o.offerId} is bookable until ${o.preBookableUntil}; the offer lifetime says ${iso(until)}`, res);
+      if (o.passengerRefs.join() !== this.ages.map((_, i) => `p${i + 1}`).join())
+        throw s.violation(`offer ${o.offerId} covers ${o.passengerRefs.join(', ')}, not every passenger asked for`, res);
     }
     if (offers.length === 0) return;
     const kept = this.keep % offers.length;
@@ -57,17 +69,21 @@ export class RequestOffers extends ApiCommand {
     m.offers.push({ id, passengers: this.ages.map((age, i) => ({ ref: `p${i + 1}`, age })), bookableUntil: until, sharedPlaces, trip: this.trip, departure });
   }
 
-  toString() { return `RequestOffers(${this.trip}, [${this.ages.join(',')}], ${this.travelClass ?? 'any class'}, ${this.flexibility ?? 'any flexibility'}, keep ${this.keep})`; }
+  toString() {
+    return `RequestOffers(${this.trip}, [${this.ages.join(',')}], ${this.travelClass ?? 'any class'}, ${this.flexibility ?? 'any flexibility'}, keep ${this.keep})`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'RequestOffers',
   weight: 3,
-  arbitrary: fc.tuple(
-    fc.constantFrom(...TRIP_NAMES),
-    fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 9 }),
-    fc.constantFrom(undefined, 'FIRST' as const, 'SECOND' as const),
-    fc.constantFrom(undefined, 'NON_FLEXIBLE' as const, 'FULL_FLEXIBLE' as const),
-    fc.nat({ max: 9 }),
-  ).map(([trip, ages, c, f, keep]) => new RequestOffers(trip, ages, c, f, keep)),
+  arbitrary: fc
+    .tuple(
+      fc.constantFrom(...TRIP_NAMES),
+      fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 9 }),
+      fc.constantFrom(undefined, 'FIRST' as const, 'SECOND' as const),
+      fc.constantFrom(undefined, 'NON_FLEXIBLE' as const, 'FULL_FLEXIBLE' as const),
+      fc.nat({ max: 9 }),
+    )
+    .map(([trip, ages, c, f, keep]) => new RequestOffers(trip, ages, c, f, keep)),
 };

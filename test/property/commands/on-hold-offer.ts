@@ -17,14 +17,27 @@ const DAY = 24 * 3_600_000;
  * + lifetime + 24 h and departure − 24 h. The offer is valid 30 minutes, never past the booking's limit.
  */
 export class CreateOnHoldOffer extends ApiCommand {
-  constructor(readonly booking: number, readonly from: 'own' | 'web') { super(); }
+  constructor(
+    readonly booking: number,
+    readonly from: 'own' | 'web',
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.bookings.length > 0; }
+  check(m: Readonly<Model>) {
+    return m.bookings.length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(m.bookings, this.booking)!;
     const salesApplication = this.from === 'web' ? 'WEB_SE' : b.salesApplication;
-    const request = { name: `on-hold offer for ${b.id} from ${salesApplication}`, method: 'post' as const, path: bookingPath(b, '/on-hold-offer'), body: {}, salesApplication };
+    const request = {
+      name: `on-hold offer for ${b.id} from ${salesApplication}`,
+      method: 'post' as const,
+      path: bookingPath(b, '/on-hold-offer'),
+      body: {},
+      salesApplication,
+    };
     settleOperations(m, b);
     const refusal = machineRefusal(m, b, 'OFFER_ON_HOLD');
     if (refusal) {
@@ -33,12 +46,18 @@ export class CreateOnHoldOffer extends ApiCommand {
       return;
     }
     const departure = b.departure ?? Number.POSITIVE_INFINITY;
-    const code = salesApplication === 'WEB_SE' ? 'X_OPERATION_NOT_PERMITTED'
-      : b.state !== 'PREBOOKED' && b.state !== 'ON_HOLD' ? '86031'
-      : m.aftersales.some((o) => o.booking === b.id && o.kind === 'onHold' && isLive(m, o)) ? 'X_ON_HOLD_OFFER_ACTIVE'
-      : b.onHoldUsed || m.now > departure - DAY ? 'X_ON_HOLD_NOT_ALLOWED'
-      : !b.purchaser ? '86034'
-      : undefined;
+    const code =
+      salesApplication === 'WEB_SE'
+        ? 'X_OPERATION_NOT_PERMITTED'
+        : b.state !== 'PREBOOKED' && b.state !== 'ON_HOLD'
+          ? '86031'
+          : m.aftersales.some((o) => o.booking === b.id && o.kind === 'onHold' && isLive(m, o))
+            ? 'X_ON_HOLD_OFFER_ACTIVE'
+            : b.onHoldUsed || m.now > departure - DAY
+              ? 'X_ON_HOLD_NOT_ALLOWED'
+              : !b.purchaser
+                ? '86034'
+                : undefined;
     if (code) {
       await s.send({ ...request, expect: problem(code) });
       fire(m, bookingMachine, b, 'OFFER_ON_HOLD');
@@ -49,19 +68,34 @@ export class CreateOnHoldOffer extends ApiCommand {
     fire(m, bookingMachine, b, 'OFFER_ON_HOLD');
     const id = s.newVar('onHoldOffer');
     s.save(id, 'onHoldOffer.id');
-    m.aftersales.push({ id, kind: 'onHold', booking: b.id, state: enter(m, aftersalesOfferMachine), validUntil: Math.min(m.now + lifetimes().aftersalesOffer, b.timeLimit), fulfillments: [], increasedTTL });
+    m.aftersales.push({
+      id,
+      kind: 'onHold',
+      booking: b.id,
+      state: enter(m, aftersalesOfferMachine),
+      validUntil: Math.min(m.now + lifetimes().aftersalesOffer, b.timeLimit),
+      fulfillments: [],
+      increasedTTL,
+    });
   }
 
-  toString() { return `CreateOnHoldOffer(booking #${this.booking}, ${this.from})`; }
+  toString() {
+    return `CreateOnHoldOffer(booking #${this.booking}, ${this.from})`;
+  }
 }
 
 /** Offers and an agent's complete booking of them (AGENT_SE may put bookings on hold and release them). */
-export const agentBooking = () => [new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0), new Book(0, 'complete', 0, true, '/v3/booking', 'MEN', 'AGENT_SE')];
+export const agentBooking = () => [
+  new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0),
+  new Book(0, 'complete', 0, true, '/v3/booking', 'MEN', 'AGENT_SE'),
+];
 
 export const spec: CommandSpec = {
   name: 'CreateOnHoldOffer',
   weight: 2,
-  arbitrary: fc.tuple(fc.nat({ max: 9 }), fc.constantFrom('own' as const, 'own' as const, 'own' as const, 'web' as const)).map(([b, from]) => new CreateOnHoldOffer(b, from)),
+  arbitrary: fc
+    .tuple(fc.nat({ max: 9 }), fc.constantFrom('own' as const, 'own' as const, 'own' as const, 'web' as const))
+    .map(([b, from]) => new CreateOnHoldOffer(b, from)),
   drives: {
     'booking:OFFER_ON_HOLD': () => [new CreateOnHoldOffer(0, 'own')],
     'aftersalesOffer:xstate.init': () => [...agentBooking(), new CreateOnHoldOffer(0, 'own')],

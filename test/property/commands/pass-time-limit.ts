@@ -10,17 +10,27 @@ import type { System } from '../../helpers/model-system.ts';
  * deadline from the model at run time, so it works for any provisional state (an on-hold booking's too).
  */
 export class PassTimeLimit extends ApiCommand {
-  constructor(readonly of: 'booking' | 'offer', readonly index: number, readonly offsetMinutes: number) { super(); }
+  constructor(
+    readonly of: 'booking' | 'offer',
+    readonly index: number,
+    readonly offsetMinutes: number,
+  ) {
+    super();
+  }
 
   private deadline(m: Readonly<Model>): number | undefined {
     const offset = this.offsetMinutes * 60_000;
-    const deadlines = this.of === 'booking'
-      ? m.bookings.filter((b) => PROVISIONAL.includes(b.state)).map((b) => b.timeLimit)
-      : m.offers.map((o) => o.bookableUntil);
-    return pick(deadlines.filter((d) => d + offset > m.now), this.index);
+    const deadlines =
+      this.of === 'booking' ? m.bookings.filter((b) => PROVISIONAL.includes(b.state)).map((b) => b.timeLimit) : m.offers.map((o) => o.bookableUntil);
+    return pick(
+      deadlines.filter((d) => d + offset > m.now),
+      this.index,
+    );
   }
 
-  check(m: Readonly<Model>) { return this.deadline(m) !== undefined; }
+  check(m: Readonly<Model>) {
+    return this.deadline(m) !== undefined;
+  }
 
   protected async act(m: Model, s: System) {
     const minutes = Math.round((this.deadline(m)! + this.offsetMinutes * 60_000 - m.now) / 60_000);
@@ -28,11 +38,14 @@ export class PassTimeLimit extends ApiCommand {
     await s.advance(`PT${minutes}M`, iso(m.now));
   }
 
-  toString() { return `PassTimeLimit(${this.of} #${this.index}, ${this.offsetMinutes >= 0 ? '+' : ''}${this.offsetMinutes} min)`; }
+  toString() {
+    return `PassTimeLimit(${this.of} #${this.index}, ${this.offsetMinutes >= 0 ? '+' : ''}${this.offsetMinutes} min)`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'PassTimeLimit',
-  arbitrary: fc.tuple(fc.constantFrom('booking' as const, 'offer' as const), fc.nat({ max: 9 }), fc.integer({ min: -2, max: 2 }))
+  arbitrary: fc
+    .tuple(fc.constantFrom('booking' as const, 'offer' as const), fc.nat({ max: 9 }), fc.integer({ min: -2, max: 2 }))
     .map(([of, index, offset]) => new PassTimeLimit(of, index, offset)),
 };

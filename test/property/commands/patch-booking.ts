@@ -10,8 +10,16 @@ type Change = 'payment' | 'voucher' | 'place' | 'unknown-reservation';
 const placeSelection = (b: ModelBooking) => {
   const reservation = b.reservations[0]!;
   return {
-    reservationId: ref(reservation), tripLegCoverage: ref(`${reservation}Leg`),
-    accommodations: [{ passengerRefs: b.passengers.map((p) => ref(p.id)), accommodationType: ref(`${reservation}Type`), accommodationSubType: 'ANY_SEAT', placeProperties: ['WINDOW'] }],
+    reservationId: ref(reservation),
+    tripLegCoverage: ref(`${reservation}Leg`),
+    accommodations: [
+      {
+        passengerRefs: b.passengers.map((p) => ref(p.id)),
+        accommodationType: ref(`${reservation}Type`),
+        accommodationSubType: 'ANY_SEAT',
+        placeProperties: ['WINDOW'],
+      },
+    ],
   };
 };
 
@@ -22,20 +30,34 @@ const placeSelection = (b: ModelBooking) => {
  * booking is 400 86001.
  */
 export class PatchBooking extends ApiCommand {
-  constructor(readonly booking: number, readonly change: Change) { super(); }
+  constructor(
+    readonly booking: number,
+    readonly change: Change,
+  ) {
+    super();
+  }
 
   private targets(m: Readonly<Model>) {
     return this.change === 'place' ? m.bookings.filter((b) => b.reservations.length > 0) : m.bookings;
   }
 
-  check(m: Readonly<Model>) { return this.targets(m).length > 0; }
+  check(m: Readonly<Model>) {
+    return this.targets(m).length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(this.targets(m), this.booking)!;
     const transactionId = `tx-${++m.sequence}`;
-    const body = this.change === 'payment' ? { usedPaymentMethods: [{ type: 'CARD', transactionId }] }
-      : this.change === 'voucher' ? { usedPaymentMethods: [{ type: 'VOUCHER' }] }
-      : { placeSelections: [this.change === 'place' ? placeSelection(b) : { reservationId: 'part-0', tripLegCoverage: { tripId: 'trip-0', legId: 'leg-0' } }] };
+    const body =
+      this.change === 'payment'
+        ? { usedPaymentMethods: [{ type: 'CARD', transactionId }] }
+        : this.change === 'voucher'
+          ? { usedPaymentMethods: [{ type: 'VOUCHER' }] }
+          : {
+              placeSelections: [
+                this.change === 'place' ? placeSelection(b) : { reservationId: 'part-0', tripLegCoverage: { tripId: 'trip-0', legId: 'leg-0' } },
+              ],
+            };
     const request = { name: `patch ${b.id}: ${this.change}`, method: 'patch' as const, path: `/v3/bookings/${ref(b.id)}`, body };
     if (this.change === 'voucher') {
       await s.send({ ...request, expect: { status: 501, body: { code: 'X_NOT_SUPPORTED' } } });
@@ -52,21 +74,30 @@ export class PatchBooking extends ApiCommand {
       await s.send({ ...request, expect: { status: 400, body: { code: '86001', pointers: [{ requestPointer: '#/placeSelections/0/reservationId' }] } } });
       return;
     }
-    const kept = this.change === 'payment'
-      ? { paymentMethods: { $contains: [{ type: 'CARD', transactionId }] } }
-      : { bookedOffers: [{ reservations: { $contains: [{ id: ref(b.reservations[0]!), placeSelection: { accommodations: [{ placeProperties: ['WINDOW'] }] } }] } }] };
+    const kept =
+      this.change === 'payment'
+        ? { paymentMethods: { $contains: [{ type: 'CARD', transactionId }] } }
+        : {
+            bookedOffers: [
+              { reservations: { $contains: [{ id: ref(b.reservations[0]!), placeSelection: { accommodations: [{ placeProperties: ['WINDOW'] }] } }] } },
+            ],
+          };
     const res = await s.send({ ...request, expect: { status: 200, body: { booking: { id: ref(b.id), ...kept } } } });
     fire(m, bookingMachine, b, event);
     const broken = bookingProblems(m, b, res.body.booking);
     if (broken.length > 0) throw s.violation(broken.join('\n  '), res);
   }
 
-  toString() { return `PatchBooking(booking #${this.booking}, ${this.change})`; }
+  toString() {
+    return `PatchBooking(booking #${this.booking}, ${this.change})`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'PatchBooking',
-  arbitrary: fc.tuple(fc.nat({ max: 9 }), fc.constantFrom<Change>('payment', 'payment', 'place', 'place', 'voucher', 'unknown-reservation')).map(([b, change]) => new PatchBooking(b, change)),
+  arbitrary: fc
+    .tuple(fc.nat({ max: 9 }), fc.constantFrom<Change>('payment', 'payment', 'place', 'place', 'voucher', 'unknown-reservation'))
+    .map(([b, change]) => new PatchBooking(b, change)),
   drives: {
     'booking:ADD_PAYMENT': () => [new PatchBooking(0, 'payment')],
     'booking:PATCH_PLACES': () => [new PatchBooking(0, 'place')],

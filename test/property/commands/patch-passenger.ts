@@ -13,9 +13,18 @@ type Variant = 'complete' | 'new-age' | 'without-last-name' | 'unknown-passenger
  * 400 86001; an unknown passenger 404.
  */
 export class PatchPassenger extends ApiCommand {
-  constructor(readonly booking: number, readonly passenger: number, readonly variant: Variant, readonly age = 30) { super(); }
+  constructor(
+    readonly booking: number,
+    readonly passenger: number,
+    readonly variant: Variant,
+    readonly age = 30,
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.bookings.length > 0; }
+  check(m: Readonly<Model>) {
+    return m.bookings.length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(m.bookings, this.booking)!;
@@ -23,7 +32,12 @@ export class PatchPassenger extends ApiCommand {
     const path = `/v3/bookings/${ref(b.id)}/passengers/${this.variant === 'unknown-passenger' ? 'passenger-0' : ref(p.id)}`;
     const detail = this.variant === 'without-last-name' ? { firstName: 'Patched' } : { firstName: 'Patched', lastName: 'Testsson' };
     const body = { detail, ...(this.variant === 'new-age' ? { age: this.age } : {}) };
-    const request = { name: `patch ${this.variant === 'unknown-passenger' ? 'an unknown passenger' : p.id} of ${b.id} (${this.variant === 'new-age' ? `age ${this.age}` : this.variant})`, method: 'patch' as const, path, body };
+    const request = {
+      name: `patch ${this.variant === 'unknown-passenger' ? 'an unknown passenger' : p.id} of ${b.id} (${this.variant === 'new-age' ? `age ${this.age}` : this.variant})`,
+      method: 'patch' as const,
+      path,
+      body,
+    };
 
     const refusal = bookingRefusal(m, b, 'PATCH_PASSENGER');
     if (refusal) {
@@ -44,20 +58,33 @@ export class PatchPassenger extends ApiCommand {
     p.complete = true;
     if (this.variant === 'new-age') {
       // Spec §2.7 rule 4: the price follows the age; what it is, the tariff says — the model only keeps it.
-      await s.send({ name: `read ${b.id}'s price after the new age`, method: 'get', path: `/v3/bookings/${ref(b.id)}`, expect: { status: 200, body: { booking: { id: ref(b.id), passengers: { $contains: [{ id: ref(p.id), age: this.age }] } } } } });
+      await s.send({
+        name: `read ${b.id}'s price after the new age`,
+        method: 'get',
+        path: `/v3/bookings/${ref(b.id)}`,
+        expect: { status: 200, body: { booking: { id: ref(b.id), passengers: { $contains: [{ id: ref(p.id), age: this.age }] } } } },
+      });
       b.ages[this.passenger % b.passengers.length] = this.age;
       b.price = s.newVar(`${b.id}Price`);
       s.save(b.price, 'booking.provisionalPrice.amount');
     }
   }
 
-  toString() { return `PatchPassenger(booking #${this.booking}, passenger #${this.passenger}, ${this.variant}${this.variant === 'new-age' ? ` ${this.age}` : ''})`; }
+  toString() {
+    return `PatchPassenger(booking #${this.booking}, passenger #${this.passenger}, ${this.variant}${this.variant === 'new-age' ? ` ${this.age}` : ''})`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'PatchPassenger',
   weight: 2,
-  arbitrary: fc.tuple(fc.nat({ max: 9 }), fc.nat({ max: 8 }), fc.constantFrom<Variant>('complete', 'complete', 'new-age', 'new-age', 'without-last-name', 'unknown-passenger'), fc.integer({ min: 0, max: 99 }))
+  arbitrary: fc
+    .tuple(
+      fc.nat({ max: 9 }),
+      fc.nat({ max: 8 }),
+      fc.constantFrom<Variant>('complete', 'complete', 'new-age', 'new-age', 'without-last-name', 'unknown-passenger'),
+      fc.integer({ min: 0, max: 99 }),
+    )
     .map(([b, p, variant, age]) => new PatchPassenger(b, p, variant, age)),
   drives: { 'booking:PATCH_PASSENGER': () => [new PatchPassenger(0, 0, 'complete')] },
 };

@@ -8,14 +8,26 @@ import type { System } from '../../helpers/model-system.ts';
  * replaces the old one, after confirmation too; without e-mail 400 86026; after the time limit 409.
  */
 export class PatchPurchaser extends ApiCommand {
-  constructor(readonly booking: number, readonly variant: 'complete' | 'without-email') { super(); }
+  constructor(
+    readonly booking: number,
+    readonly variant: 'complete' | 'without-email',
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.bookings.length > 0; }
+  check(m: Readonly<Model>) {
+    return m.bookings.length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(m.bookings, this.booking)!;
     const detail = { firstName: 'Bo', lastName: 'Ek', ...(this.variant === 'complete' ? { email: 'bo.ek@example.se' } : {}), phoneNumber: '+46709876543' };
-    const request = { name: `patch the purchaser of ${b.id} (${this.variant})`, method: 'patch' as const, path: `/v3/bookings/${ref(b.id)}/purchaser`, body: { detail } };
+    const request = {
+      name: `patch the purchaser of ${b.id} (${this.variant})`,
+      method: 'patch' as const,
+      path: `/v3/bookings/${ref(b.id)}/purchaser`,
+      body: { detail },
+    };
 
     const refusal = bookingRefusal(m, b, 'PATCH_PURCHASER');
     if (refusal) {
@@ -27,17 +39,27 @@ export class PatchPurchaser extends ApiCommand {
       await s.send({ ...request, expect: { status: 400, body: { code: '86026' } } });
       return;
     }
-    await s.send({ ...request, expect: { status: 200, body: { purchaser: { detail: { firstName: 'Bo', lastName: 'Ek', contact: { email: 'bo.ek@example.se', phoneNumber: '+46709876543' } } } } } });
+    await s.send({
+      ...request,
+      expect: {
+        status: 200,
+        body: { purchaser: { detail: { firstName: 'Bo', lastName: 'Ek', contact: { email: 'bo.ek@example.se', phoneNumber: '+46709876543' } } } },
+      },
+    });
     fire(m, bookingMachine, b, 'PATCH_PURCHASER');
     b.purchaser = true;
   }
 
-  toString() { return `PatchPurchaser(booking #${this.booking}, ${this.variant})`; }
+  toString() {
+    return `PatchPurchaser(booking #${this.booking}, ${this.variant})`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'PatchPurchaser',
   weight: 2,
-  arbitrary: fc.tuple(fc.nat({ max: 9 }), fc.constantFrom('complete' as const, 'complete' as const, 'without-email' as const)).map(([b, variant]) => new PatchPurchaser(b, variant)),
+  arbitrary: fc
+    .tuple(fc.nat({ max: 9 }), fc.constantFrom('complete' as const, 'complete' as const, 'without-email' as const))
+    .map(([b, variant]) => new PatchPurchaser(b, variant)),
   drives: { 'booking:PATCH_PURCHASER': () => [new PatchPurchaser(0, 'complete')] },
 };

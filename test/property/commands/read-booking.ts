@@ -6,15 +6,21 @@ import type { System } from '../../helpers/model-system.ts';
 
 /** GET /v3/bookings/{id} (spec §4.1): the booking as the model knows it, whatever its state, expired ones too. */
 export class ReadBooking extends ApiCommand {
-  constructor(readonly booking: number) { super(); }
+  constructor(readonly booking: number) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.bookings.length > 0; }
+  check(m: Readonly<Model>) {
+    return m.bookings.length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     await readBooking(m, s, pick(m.bookings, this.booking)!);
   }
 
-  toString() { return `ReadBooking(booking #${this.booking})`; }
+  toString() {
+    return `ReadBooking(booking #${this.booking})`;
+  }
 }
 
 export const spec: CommandSpec = {

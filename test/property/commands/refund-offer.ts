@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { aftersalesOfferMachine, bookingMachine, busy, enter, fire, fulfillmentsIn, lifetimes, pick, ref, settleOperations, type Model } from '../../helpers/model.ts';
+import {
+  aftersalesOfferMachine,
+  bookingMachine,
+  busy,
+  enter,
+  fire,
+  fulfillmentsIn,
+  lifetimes,
+  pick,
+  ref,
+  settleOperations,
+  type Model,
+} from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { checkRefundQuote } from '../../helpers/model-invariants.ts';
 import { bookingPath, machineRefusal, problem } from './_aftersales.ts';
@@ -19,13 +31,22 @@ type Variant = 'whole' | 'disruption' | 'blocked' | 'partial';
  * money invariants check them, and the quote is never above what its parts cost (checkRefundQuote).
  */
 export class CreateRefundOffer extends ApiCommand {
-  constructor(readonly booking: number, readonly variant: Variant) { super(); }
-
-  private targets(m: Readonly<Model>) {
-    return this.variant === 'partial' ? m.bookings.filter((b) => b.reservations.length > 0 && !b.exchanged && fulfillmentsIn(b, 'FULFILLED', 'RELEASED').length > 1) : m.bookings;
+  constructor(
+    readonly booking: number,
+    readonly variant: Variant,
+  ) {
+    super();
   }
 
-  check(m: Readonly<Model>) { return this.targets(m).length > 0; }
+  private targets(m: Readonly<Model>) {
+    return this.variant === 'partial'
+      ? m.bookings.filter((b) => b.reservations.length > 0 && !b.exchanged && fulfillmentsIn(b, 'FULFILLED', 'RELEASED').length > 1)
+      : m.bookings;
+  }
+
+  check(m: Readonly<Model>) {
+    return this.targets(m).length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(this.targets(m), this.booking)!;
@@ -34,33 +55,59 @@ export class CreateRefundOffer extends ApiCommand {
     const listed = this.variant === 'partial' ? live.slice(0, 1) : live.length > 0 ? live : b.fulfillments.slice(0, 1);
     const overruleCode = this.variant === 'disruption' ? 'DISRUPTION' : this.variant === 'blocked' ? 'REFUND_BLOCKED_TICKET' : undefined;
     const request = {
-      name: `refund offer for ${b.id} (${this.variant})`, method: 'post' as const, path: bookingPath(b, '/refund-offers'), salesApplication: b.salesApplication,
+      name: `refund offer for ${b.id} (${this.variant})`,
+      method: 'post' as const,
+      path: bookingPath(b, '/refund-offers'),
+      salesApplication: b.salesApplication,
       body: { fulfillmentIds: listed.length > 0 ? listed.map(ref) : ['none'], ...(overruleCode ? { overruleCode } : {}) },
     };
     const refusal = machineRefusal(m, b, 'OFFER_REFUND');
-    if (refusal) { await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } }); refusal.found(); return; }
-    const code = busy(m, b) ? 'X_CONCURRENT_AFTERSALES'
-      : live.length === 0 ? 'X_BOOKING_STATE'
-      : this.variant === 'partial' ? '86001'
-      : listed.some((f) => b.fulfillmentStatus[f] === 'RELEASED') && overruleCode !== 'REFUND_BLOCKED_TICKET' ? 'X_REFUND_BLOCKED'
-      : undefined;
-    if (code) { await s.send({ ...request, expect: problem(code) }); return; }
+    if (refusal) {
+      await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } });
+      refusal.found();
+      return;
+    }
+    const code = busy(m, b)
+      ? 'X_CONCURRENT_AFTERSALES'
+      : live.length === 0
+        ? 'X_BOOKING_STATE'
+        : this.variant === 'partial'
+          ? '86001'
+          : listed.some((f) => b.fulfillmentStatus[f] === 'RELEASED') && overruleCode !== 'REFUND_BLOCKED_TICKET'
+            ? 'X_REFUND_BLOCKED'
+            : undefined;
+    if (code) {
+      await s.send({ ...request, expect: problem(code) });
+      return;
+    }
     const res = await s.send({ ...request, expect: { status: 200, body: { refundOffers: [{ id: '$string', status: 'PROPOSED' }] } } });
     fire(m, bookingMachine, b, 'OFFER_REFUND');
     const id = s.newVar('refundOffer');
     s.save(id, 'refundOffers[0].id');
     const quote = (res.body as { refundOffers: Array<{ refundableAmount: { amount: number } }> }).refundOffers[0]!.refundableAmount.amount;
-    m.aftersales.push({ id, kind: 'refund', booking: b.id, state: enter(m, aftersalesOfferMachine), validUntil: m.now + lifetimes().aftersalesOffer, fulfillments: listed, quote });
+    m.aftersales.push({
+      id,
+      kind: 'refund',
+      booking: b.id,
+      state: enter(m, aftersalesOfferMachine),
+      validUntil: m.now + lifetimes().aftersalesOffer,
+      fulfillments: listed,
+      quote,
+    });
     await checkRefundQuote(s, b, listed, quote, false);
   }
 
-  toString() { return `CreateRefundOffer(booking #${this.booking}, ${this.variant})`; }
+  toString() {
+    return `CreateRefundOffer(booking #${this.booking}, ${this.variant})`;
+  }
 }
 
 export const spec: CommandSpec = {
   name: 'CreateRefundOffer',
   weight: 2,
-  arbitrary: fc.tuple(fc.nat({ max: 9 }), fc.constantFrom<Variant>('whole', 'whole', 'disruption', 'blocked', 'partial')).map(([b, v]) => new CreateRefundOffer(b, v)),
+  arbitrary: fc
+    .tuple(fc.nat({ max: 9 }), fc.constantFrom<Variant>('whole', 'whole', 'disruption', 'blocked', 'partial'))
+    .map(([b, v]) => new CreateRefundOffer(b, v)),
   drives: {
     'booking:OFFER_REFUND': () => [new CreateRefundOffer(0, 'whole')],
     'booking:CANCEL_ALL': () => [new CreateRefundOffer(0, 'whole'), new ConfirmAftersalesOffer(0)],

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { aftersalesOfferMachine, bookingMachine, busy, enter, fire, fulfillmentsIn, lifetimes, pick, ref, settleOperations, type Model } from '../../helpers/model.ts';
+import {
+  aftersalesOfferMachine,
+  bookingMachine,
+  busy,
+  enter,
+  fire,
+  fulfillmentsIn,
+  lifetimes,
+  pick,
+  ref,
+  settleOperations,
+  type Model,
+} from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { bookingPath, machineRefusal, problem } from './_aftersales.ts';
 import { Confirm } from './confirm.ts';
@@ -16,9 +28,16 @@ type Variant = 'own' | 'no-code' | 'web';
  * only), one operation at a time, something left to release.
  */
 export class CreateReleaseOffer extends ApiCommand {
-  constructor(readonly booking: number, readonly variant: Variant) { super(); }
+  constructor(
+    readonly booking: number,
+    readonly variant: Variant,
+  ) {
+    super();
+  }
 
-  check(m: Readonly<Model>) { return m.bookings.length > 0; }
+  check(m: Readonly<Model>) {
+    return m.bookings.length > 0;
+  }
 
   protected async act(m: Model, s: System) {
     const b = pick(m.bookings, this.booking)!;
@@ -26,23 +45,54 @@ export class CreateReleaseOffer extends ApiCommand {
     const salesApplication = this.variant === 'web' ? 'WEB_SE' : b.salesApplication;
     const listed = fulfillmentsIn(b, 'FULFILLED');
     const request = {
-      name: `release offer for ${b.id} (${this.variant}, ${salesApplication})`, method: 'post' as const, path: bookingPath(b, '/release-offers'), salesApplication,
-      body: { fulfillmentIds: listed.length > 0 ? listed.map(ref) : b.fulfillments.length > 0 ? [ref(b.fulfillments[0]!)] : ['none'], ...(this.variant === 'no-code' ? {} : { overruleCode: 'EXTERNAL_COMPENSATION' }) },
+      name: `release offer for ${b.id} (${this.variant}, ${salesApplication})`,
+      method: 'post' as const,
+      path: bookingPath(b, '/release-offers'),
+      salesApplication,
+      body: {
+        fulfillmentIds: listed.length > 0 ? listed.map(ref) : b.fulfillments.length > 0 ? [ref(b.fulfillments[0]!)] : ['none'],
+        ...(this.variant === 'no-code' ? {} : { overruleCode: 'EXTERNAL_COMPENSATION' }),
+      },
     };
-    if (salesApplication === 'WEB_SE') { await s.send({ ...request, expect: problem('86043') }); return; }
-    if (this.variant === 'no-code') { await s.send({ ...request, expect: problem('86024') }); return; }
+    if (salesApplication === 'WEB_SE') {
+      await s.send({ ...request, expect: problem('86043') });
+      return;
+    }
+    if (this.variant === 'no-code') {
+      await s.send({ ...request, expect: problem('86024') });
+      return;
+    }
     const refusal = machineRefusal(m, b, 'OFFER_RELEASE');
-    if (refusal) { await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } }); refusal.found(); return; }
+    if (refusal) {
+      await s.send({ ...request, expect: { status: refusal.status, body: refusal.body } });
+      refusal.found();
+      return;
+    }
     const code = busy(m, b) ? 'X_CONCURRENT_AFTERSALES' : listed.length === 0 ? 'X_BOOKING_STATE' : undefined;
-    if (code) { await s.send({ ...request, expect: problem(code) }); return; }
-    await s.send({ ...request, expect: { status: 200, body: { releaseOffers: [{ id: '$string', status: 'PROPOSED', appliedOverruleCode: 'EXTERNAL_COMPENSATION' }] } } });
+    if (code) {
+      await s.send({ ...request, expect: problem(code) });
+      return;
+    }
+    await s.send({
+      ...request,
+      expect: { status: 200, body: { releaseOffers: [{ id: '$string', status: 'PROPOSED', appliedOverruleCode: 'EXTERNAL_COMPENSATION' }] } },
+    });
     fire(m, bookingMachine, b, 'OFFER_RELEASE');
     const id = s.newVar('releaseOffer');
     s.save(id, 'releaseOffers[0].id');
-    m.aftersales.push({ id, kind: 'release', booking: b.id, state: enter(m, aftersalesOfferMachine), validUntil: m.now + lifetimes().aftersalesOffer, fulfillments: listed });
+    m.aftersales.push({
+      id,
+      kind: 'release',
+      booking: b.id,
+      state: enter(m, aftersalesOfferMachine),
+      validUntil: m.now + lifetimes().aftersalesOffer,
+      fulfillments: listed,
+    });
   }
 
-  toString() { return `CreateReleaseOffer(booking #${this.booking}, ${this.variant})`; }
+  toString() {
+    return `CreateReleaseOffer(booking #${this.booking}, ${this.variant})`;
+  }
 }
 
 export const spec: CommandSpec = {

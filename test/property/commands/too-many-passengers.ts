@@ -6,20 +6,30 @@ import { fixtureTrip } from '../../helpers/model-trips.ts';
 
 /** An offer request for 10–12 passengers → 400 86003 (spec §8, rules/offer-request-limits.yaml). */
 export class TooManyPassengers extends ApiCommand {
-  constructor(readonly ages: readonly number[]) { super(); }
+  constructor(readonly ages: readonly number[]) {
+    super();
+  }
 
-  check() { return true; }
+  check() {
+    return true;
+  }
 
   protected async act(_m: Model, s: System) {
     await s.send({
       name: `offers for ${this.ages.length} passengers`,
-      method: 'post', path: '/v3/offers',
-      body: { tripSpecifications: [fixtureTrip('sto-gbg-0800')], anonymousPassengerSpecifications: this.ages.map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age })) },
+      method: 'post',
+      path: '/v3/offers',
+      body: {
+        tripSpecifications: [fixtureTrip('sto-gbg-0800')],
+        anonymousPassengerSpecifications: this.ages.map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age })),
+      },
       expect: { status: 400, body: { code: '86003', pointers: [{ requestPointer: '#/anonymousPassengerSpecifications' }] } },
     });
   }
 
-  toString() { return `TooManyPassengers([${this.ages.join(',')}])`; }
+  toString() {
+    return `TooManyPassengers([${this.ages.join(',')}])`;
+  }
 }
 
 export const spec: CommandSpec = {
