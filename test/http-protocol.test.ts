@@ -9,7 +9,7 @@ import { sequentialIds } from '../adapters/ids.ts';
 import { buildServer, osdmVersionNumber } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { createEngine, defaultRulesDir } from '../engine/index.ts';
-import { engine, passengers, requestorHeader, testServer, trip } from './helpers/server.ts';
+import { engine, passengers, requestorHeader, testServer, trip, resellerTokenOf } from './helpers/server.ts';
 
 /** The HTTP protocol around the API (CONTRACT §4, §5): OSDM versions, compression, languages, Problems for everything. */
 
@@ -113,14 +113,7 @@ describe('a sales application with its own OSDM version (rules/sales-application
       jwtSecret: 'v',
     });
     addVersionProbe(app);
-    const token = (
-      await app.inject({
-        method: 'POST',
-        url: '/oauth2/token',
-        payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      })
-    ).json().access_token;
+    const token = await resellerTokenOf(app);
     const probe = async (salesApplication: string, headers: Record<string, string> = {}) =>
       (
         await app.inject({
@@ -173,14 +166,7 @@ describe('every answer names its language; every error is a Problem', async () =
   app.get('/test-only/boom', { config: { notInRouteTable: true } }, async () => {
     throw new Error('kaboom: secret internals at /srv/signalbox');
   });
-  const token = (
-    await app.inject({
-      method: 'POST',
-      url: '/oauth2/token',
-      payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    })
-  ).json().access_token as string;
+  const token = (await resellerTokenOf(app)) as string;
   const auth = { authorization: `Bearer ${token}`, requestor: requestorHeader() };
   afterAll(() => app.close());
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CoachLayoutsFile, FleetFile } from './seat-schemas.ts';
 import { AccommodationType } from './facts.ts';
+import { jreOperatorNames, timeOperatorNames } from './operators.ts';
 
 /**
  * The shapes of the files in rules/. Types, load-time validation and the JSON Schemas that editors use
@@ -22,23 +23,8 @@ export const IsoDuration = z
 // ---------------------------------------------------------------- decision tables
 
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const Operator = z.enum([
-  'equal',
-  'notEqual',
-  'lessThan',
-  'lessThanInclusive',
-  'greaterThan',
-  'greaterThanInclusive',
-  'in',
-  'notIn',
-  'contains',
-  'doesNotContain',
-  'between',
-  'before',
-  'after',
-  'notBefore',
-  'notAfter',
-]);
+/** json-rules-engine's operators, `between`, and the time operators (operators.ts). */
+const Operator = z.enum([...jreOperatorNames, 'between', ...timeOperatorNames]);
 
 /** `fact: value` (equal) or `fact: { operator: value, … }` (all must hold). */
 const FactTest = z.union([Scalar, z.partialRecord(Operator, z.unknown())]);

@@ -1,3 +1,4 @@
+import { resellerTokenOf } from '../helpers/server.ts';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,14 +190,7 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
 
   it('draws the seat map of a booking with its places held, and journals the requests with their traces', async () => {
     const app = servers[0]!;
-    const token = (
-      await app.inject({
-        method: 'POST',
-        url: '/oauth2/token',
-        payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      })
-    ).json().access_token;
+    const token = await resellerTokenOf(app);
     const headers = {
       authorization: `Bearer ${token}`,
       requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'WEB' })).toString('base64'),

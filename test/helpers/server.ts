@@ -119,4 +119,15 @@ export function trip(category = 'ST', departure = '2026-12-01T08:00:00+01:00', a
   };
 }
 
+/** A Reseller API token from the server's token endpoint, for the demo reseller client (rules/clients.yaml). */
+export async function resellerTokenOf(app: FastifyInstance): Promise<string> {
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/oauth2/token',
+    payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  return answer.json().access_token;
+}
+
 export const passengers = (...ages: number[]) => ages.map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age }));
