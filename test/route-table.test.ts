@@ -5,13 +5,15 @@ import { fastifyPath, keyOf, operationOf, operationOfRoute, operations } from '.
 import { buildServer } from '../adapters/http/server.ts';
 import { DEFAULT_OSDM_DOCUMENT, defaultOsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
+import { studioExtension } from '../adapters/studio/routes.ts';
 import { engine } from './helpers/server.ts';
 
 /**
  * The route table (adapters/http/operations/) is the one place an operation is declared: the server's routes and
- * GET /openapi.json are made from it, and a route outside it cannot be registered.
+ * GET /openapi.json are made from it, and a route outside it cannot be registered. Served here whole: a sandbox
+ * with the studio, as `signalbox serve --sandbox` runs.
  */
-const app = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'table' });
+const app = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'table', extensions: [studioExtension({ sandbox: true })] });
 await app.ready();
 afterAll(() => app.close());
 

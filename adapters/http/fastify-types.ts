@@ -35,10 +35,7 @@ declare module 'fastify' {
     requestJournal: RequestJournal | undefined;
   }
   interface FastifyContextConfig {
-    /**
-     * Set only by tests that add a probe route and by the studio (adapters/studio/routes.ts), whose routes its own
-     * operations declare (adapters/studio/operations.ts): any other route without an entry in the route table is refused.
-     */
+    /** Set only by tests that add a probe route: any other route without an entry in the route table is refused. */
     notInRouteTable?: boolean;
   }
 }

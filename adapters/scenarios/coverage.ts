@@ -47,8 +47,8 @@ function machineTransitions(): { moves: Array<{ from: string; event: string; to:
   return { moves, staying };
 }
 
-/** The operations the coverage counts: the route table's, without the sandbox controls (a scenario's tools, not the API). */
-const counted = (op: Operation | undefined): op is Operation => op !== undefined && op.access !== 'sandbox';
+/** The operations the coverage counts: the route table's, without the sandbox controls (a scenario's tools) and the studio (a page for analysts), neither of them the API. */
+const counted = (op: Operation | undefined): op is Operation => op !== undefined && op.access !== 'sandbox' && op.tag !== 'Studio';
 
 export function coverageMatrix(results: readonly ScenarioResult[], engine: Engine): CoverageMatrix {
   const rows = new Map<string, Set<string>>();

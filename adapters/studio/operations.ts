@@ -4,9 +4,9 @@ import { json, operation, type Operation } from '../http/operations/operation.ts
 import * as S from './schemas.ts';
 
 /**
- * The studio's endpoints in /openapi.json (tag Studio), as entries of the route table's shape
- * (adapters/http/operations/) without handlers: the studio registers its routes itself (routes.ts), where
- * `signalbox serve` adds it, and a server built without it leaves them out of its document.
+ * The studio's endpoints, the Studio part of the route table (adapters/http/operations/index.ts), without
+ * handlers: the studio registers its routes itself (routes.ts) where `signalbox serve` adds it, and a server
+ * built without it leaves them out of its document.
  */
 const html = { description: 'The studio page (HTML); its script draws the view the URL fragment names.', schema: z.string(), contentType: 'text/html' };
 const decision = 'The decision, e.g. `passengerType` (GET /studio/api/decisions lists them).';
@@ -119,6 +119,21 @@ export const studioOperations: readonly Operation[] = [
     responses: { 200: json('Its rows, conditions and outcomes as the file writes them, with `file:line:col`, and its fact catalogue.', S.DecisionTable) },
   }),
   operation({
+    method: 'PUT',
+    path: '/studio/api/decisions/{decision}',
+    ...base,
+    summary: 'Save an edit of the table',
+    access: 'analyst',
+    request: { schema: S.TableEdit, required: true },
+    description: 'Writes the file (comments and formatting kept) and reloads the rules, as `serve --watch` does. Only on a sandbox or with `serve --edit`.',
+    problems: {
+      403: 'X_STUDIO_READ_ONLY: this server does not change its rules.',
+      409: 'X_RULES_CHANGED: the file changed since the table was read (`version`); nothing was written.',
+      422: 'X_RULES_REFUSED: the edited rules have problems; nothing was written.',
+    },
+    responses: { 200: json('Saved (or nothing changed), and the table as it now is.', Saved) },
+  }),
+  operation({
     method: 'POST',
     path: '/studio/api/decisions/{decision}/explain',
     ...base,
@@ -159,21 +174,6 @@ export const studioOperations: readonly Operation[] = [
     description:
       'Compares the rules now serving with the edited ones, as `signalbox diff` does: every decision over its boundary cases, and the scenario corpus.',
     responses: { 200: json('The impact report, or the problems that stop it.', Impact) },
-  }),
-  operation({
-    method: 'PUT',
-    path: '/studio/api/decisions/{decision}',
-    ...base,
-    summary: 'Save an edit of the table',
-    access: 'analyst',
-    request: { schema: S.TableEdit, required: true },
-    description: 'Writes the file (comments and formatting kept) and reloads the rules, as `serve --watch` does. Only on a sandbox or with `serve --edit`.',
-    problems: {
-      403: 'X_STUDIO_READ_ONLY: this server does not change its rules.',
-      409: 'X_RULES_CHANGED: the file changed since the table was read (`version`); nothing was written.',
-      422: 'X_RULES_REFUSED: the edited rules have problems; nothing was written.',
-    },
-    responses: { 200: json('Saved (or nothing changed), and the table as it now is.', Saved) },
   }),
   operation({
     method: 'GET',

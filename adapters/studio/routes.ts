@@ -32,7 +32,7 @@ import { fixtureTrips, offersRequestOf } from './trips.ts';
 
 /**
  * The analysts' workbench at /studio (docs/studio.md): a page, its two files, and the JSON endpoints it uses
- * (adapters/studio/operations.ts documents them under the Studio tag of /openapi.json). Reading and trying are
+ * (their entries in the route table, adapters/studio/operations.ts, document them under the Studio tag of /openapi.json). Reading and trying are
  * open; whatever checks an edit, runs the scenario corpus or changes the rules needs a token with the `analyst` scope
  * (rules/clients.yaml), and saving also needs a server that may change its rules (a sandbox, or `serve --edit`).
  */
@@ -65,8 +65,6 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
   const fixtures = options.fixtures ?? 'scenarios/fixtures';
   const editable = options.sandbox || options.edit === true;
   const journal = app.requestJournal;
-  // The studio's routes are declared by its own operations (operations.ts), not in the API's route table.
-  const own = { config: { notInRouteTable: true } };
 
   const decisionOf = (name: string): DecisionName => {
     if (!Object.hasOwn(factCatalogue, name) || !Object.hasOwn(app.engine.rules.decisions, name)) {
@@ -97,18 +95,18 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
       throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${request.url.split('?')[0]}` });
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', studioPage.csp).send(studioPage.html);
   };
-  app.get('/', own, page);
-  app.get('/*', own, page);
-  app.get<{ Params: { name: string } }>('/assets/:name', own, async (request, reply) => {
+  app.get('/', page);
+  app.get('/*', page);
+  app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = studioAsset(request.params.name);
     if (!asset) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-file'), id: request.params.name });
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
 
-  app.get('/api/mode', own, async () => ({ edit: editable, sandbox: options.sandbox, scenarios: scenarios() }));
+  app.get('/api/mode', async () => ({ edit: editable, sandbox: options.sandbox, scenarios: scenarios() }));
 
   // ---------------------------------------------------------------- browse
-  app.get('/api/decisions', own, async () =>
+  app.get('/api/decisions', async () =>
     Object.values(app.engine.rules.decisions).map((d) => ({
       decision: d.name,
       title: d.title,
@@ -118,19 +116,19 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
       rows: d.rows.length,
     })),
   );
-  app.get<Decision>('/api/decisions/:decision', own, async (request) => {
+  app.get<Decision>('/api/decisions/:decision', async (request) => {
     const decision = decisionOf(request.params.decision);
     return tableOf(app.engine.rules, decision, fileOf(app.engine.rules, decision).text);
   });
-  app.get('/api/errors', own, async () => Object.keys(app.engine.rules.errors).map((code) => errorPage(app.engine, code)!));
-  app.get('/api/reference', own, async () => {
+  app.get('/api/errors', async () => Object.keys(app.engine.rules.errors).map((code) => errorPage(app.engine, code)!));
+  app.get('/api/reference', async () => {
     const { products, cards, stations, salesApplications } = app.engine.rules;
     const { byCode: _, ...productFile } = products;
     return { products: productFile, cards, stations: stations.all, salesApplications: [...salesApplications.values()] };
   });
 
   // ---------------------------------------------------------------- try
-  app.post<Decision>('/api/decisions/:decision/explain', own, async (request) => {
+  app.post<Decision>('/api/decisions/:decision/explain', async (request) => {
     const decision = decisionOf(request.params.decision);
     const { facts } = parseRequest(ExplainRequest, request.body);
     try {
@@ -140,7 +138,7 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
       throw e;
     }
   });
-  app.post<Decision>('/api/decisions/:decision/simulate', own, async (request) => {
+  app.post<Decision>('/api/decisions/:decision/simulate', async (request) => {
     const decision = decisionOf(request.params.decision);
     const given = parseRequest(SimulateRequest, request.body);
     const engine = app.engine;
@@ -163,8 +161,8 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
     cases = cases.slice(0, MOST_CASES);
     return { cases: simulateCases(engine, decision, cases) };
   });
-  app.get('/api/trips', own, async () => fixtureTrips(fixtures).map(({ name, summary }) => ({ name, summary })));
-  app.post('/api/offers', own, async (request) => {
+  app.get('/api/trips', async () => fixtureTrips(fixtures).map(({ name, summary }) => ({ name, summary })));
+  app.post('/api/offers', async (request) => {
     const asked = parseRequest(OffersTry, request.body);
     const now = app.service.clock.now();
     const body = offersRequestOf(fixtures, asked, now);
@@ -187,18 +185,18 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
   });
 
   // ---------------------------------------------------------------- change
-  app.post<Decision>('/api/decisions/:decision/check', own, async (request) => {
+  app.post<Decision>('/api/decisions/:decision/check', async (request) => {
     await analyst(request); // the whole rule set is compiled again for each edit: a tenth of a second of CPU
     const x = edited(decisionOf(request.params.decision), request.body);
     return { changed: x.changed, problems: x.problems, text: x.text };
   });
-  app.post<Decision>('/api/decisions/:decision/impact', own, async (request) => {
+  app.post<Decision>('/api/decisions/:decision/impact', async (request) => {
     await analyst(request);
     const x = edited(decisionOf(request.params.decision), request.body);
     if (!x.rules) return { problems: x.problems };
     return { problems: [], impact: await impactOf(app.engine.rules, x.rules, scenarios(), DEMO_SECRETS) };
   });
-  app.put<Decision>('/api/decisions/:decision', own, async (request) => {
+  app.put<Decision>('/api/decisions/:decision', async (request) => {
     if (!editable) throw new RuleViolation('X_STUDIO_READ_ONLY', {});
     await analyst(request);
     const decision = decisionOf(request.params.decision);
@@ -223,14 +221,14 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
   });
 
   // ---------------------------------------------------------------- scenarios
-  app.get('/api/scenarios', own, async () => listScenarios(scenarios()));
-  app.post('/api/scenarios/run', own, async (request) => {
+  app.get('/api/scenarios', async () => listScenarios(scenarios()));
+  app.post('/api/scenarios/run', async (request) => {
     await analyst(request);
     const { tag } = parseRequest(ScenarioRunRequest, request.body ?? {});
     return runCorpus(app.engine, scenarios(), fixtures, tag);
   });
 
   // ---------------------------------------------------------------- sandbox: seats and the request journal
-  if (options.sandbox) app.get('/api/seats', own, async (request) => seatMaps(app.service, parseRequest(SeatQuery, request.query, '#'), request.language));
-  if (journal) app.get('/api/journal', own, async () => ({ size: journal.size, entries: journal.list() }));
+  if (options.sandbox) app.get('/api/seats', async (request) => seatMaps(app.service, parseRequest(SeatQuery, request.query, '#'), request.language));
+  if (journal) app.get('/api/journal', async () => ({ size: journal.size, entries: journal.list() }));
 };

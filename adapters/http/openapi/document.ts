@@ -28,15 +28,11 @@ import {
 } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../operations/sandbox.ts';
-import { fastifyPath, keyOf, operationOfRoute, operations as tableOperations, type Access, type Operation, type Response } from '../operations/index.ts';
-import { studioOperations } from '../../studio/operations.ts';
+import { fastifyPath, keyOf, operationOfRoute, operations, type Access, type Operation, type Response } from '../operations/index.ts';
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
 import examples from './examples.json' with { type: 'json' };
-
-/** The route table's operations, then the studio's (adapters/studio), which `signalbox serve` adds to the server. */
-const operations: readonly Operation[] = [...tableOperations, ...studioOperations];
 
 /** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
 interface OperationExamples {

@@ -8,6 +8,7 @@ import { offers } from './offers.ts';
 import type { Method, Operation } from './operation.ts';
 import { sandbox } from './sandbox.ts';
 import { service } from './service.ts';
+import { studioOperations } from '../../studio/operations.ts';
 
 export { keyOf, type Access, type Operation, type Response } from './operation.ts';
 
@@ -26,6 +27,8 @@ export const operations: readonly Operation[] = [
   ...availabilities,
   ...customer,
   ...sandbox,
+  // The analysts' workbench: registered by the studio itself (adapters/studio/routes.ts) where `signalbox serve` adds it.
+  ...studioOperations,
 ];
 
 /** `/v3/bookings/{bookingId}` → `/v3/bookings/:bookingId` (Fastify's form; a trailing `*` stays). */
