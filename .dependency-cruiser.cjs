@@ -63,6 +63,13 @@ module.exports = {
       to: { path: '^machines/' },
     },
     {
+      name: 'http-never-imports-the-studio',
+      comment: 'The studio is built on the HTTP adapter (a plugin, its entries in the route table), not the other way round.',
+      severity: 'error',
+      from: { path: '^adapters/http/' },
+      to: { path: '^adapters/studio/' },
+    },
+    {
       name: 'engine-never-imports-adapters',
       comment: 'The functional core never reaches into the imperative shell.',
       severity: 'error',

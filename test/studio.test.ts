@@ -9,7 +9,7 @@ import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';
 import { editedText, tableOf } from '../adapters/studio/tables.ts';
-import type { TableEdit } from '../adapters/studio/schemas.ts';
+import type { TableEdit } from '../adapters/http/openapi/studio-schemas.ts';
 
 /** The studio's endpoints without a browser: editing YAML in place, who may save, the journal's bound. */
 let rulesDir: string;

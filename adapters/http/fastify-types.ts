@@ -2,7 +2,7 @@ import type { DecisionTrace, Engine, Language, Requestor } from '../../engine/in
 import type { Service } from '../service.ts';
 import type { Scope } from './auth.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
-import type { RequestJournal } from '../studio/journal.ts';
+import type { RequestJournal } from './journal.ts';
 
 /**
  * What the HTTP adapter adds to Fastify's request and instance (server.ts sets them). A file of its own so that

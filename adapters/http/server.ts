@@ -19,7 +19,7 @@ import { operationOfRoute } from './operations/index.ts';
 import { registerOperations } from './operations/register.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { tokenRoutes } from './token.ts';
-import { recordRequests } from '../studio/journal.ts';
+import { recordRequests } from './journal.ts';
 import { configuredOsdmVersion, requestedOsdmVersion, versionedJsonType } from './version.ts';
 import type {} from './fastify-types.ts';
 
@@ -164,7 +164,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     options.sandbox
       ? recordRequests(
           app,
-          () => service.engine.rules.limits.studioJournalSize,
+          () => service.engine.rules.limits,
           () => clock.now(),
         )
       : undefined,

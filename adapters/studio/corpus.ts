@@ -11,7 +11,7 @@ import type { ScenarioResult } from '../scenarios/runner.ts';
 import { runRecorded, type Answer } from '../cli/impact.ts';
 import { selectScenarios } from '../scenarios/select.ts';
 import { inProcess } from '../scenarios/targets.ts';
-import type { ScenarioList, ScenarioRun } from './schemas.ts';
+import type { ScenarioList, ScenarioRun } from '../http/openapi/studio-schemas.ts';
 
 /**
  * The scenario corpus run from the studio: in-process against the rules now serving (as `signalbox test` does),

@@ -25,14 +25,14 @@ import { randomIds } from '../ids.ts';
 import { errorPage } from '../http/error-page.ts';
 import { listScenarios, runCorpus } from './corpus.ts';
 import { studioPage, studioAsset } from './page.ts';
-import { ExplainRequest, OffersTry, ScenarioRunRequest, SeatQuery, SimulateRequest, TableEdit } from './schemas.ts';
+import { ExplainRequest, OffersTry, ScenarioRunRequest, SeatQuery, SimulateRequest, TableEdit } from '../http/openapi/studio-schemas.ts';
 import { seatMaps } from './seats.ts';
 import { checkEdited, editedText, tableOf, versionOf } from './tables.ts';
 import { fixtureTrips, offersRequestOf } from './trips.ts';
 
 /**
  * The analysts' workbench at /studio (docs/studio.md): a page, its two files, and the JSON endpoints it uses
- * (their entries in the route table, adapters/studio/operations.ts, document them under the Studio tag of /openapi.json). Reading and trying are
+ * (their entries in the route table, adapters/http/operations/studio.ts, document them under the Studio tag of /openapi.json). Reading and trying are
  * open; whatever checks an edit, runs the scenario corpus or changes the rules needs a token with the `analyst` scope
  * (rules/clients.yaml), and saving also needs a server that may change its rules (a sandbox, or `serve --edit`).
  */
@@ -50,9 +50,6 @@ export interface StudioOptions {
 }
 
 type Decision = { Params: { decision: string } };
-
-/** A simulation answers at most this many cases (boundary cases included): a page's table, not a bulk export. */
-const MOST_CASES = 2000;
 
 /** The studio as an extension of `buildServer` (adapters/http/server.ts), at /studio. */
 export const studioExtension = (options: StudioOptions & { sandbox: boolean }) => ({ prefix: '/studio', plugin: studioRoutes(options) });
@@ -158,7 +155,7 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
       );
     }
     if (given.boundaries) cases.push(...boundaryCasesOf(engine.rules, decision));
-    cases = cases.slice(0, MOST_CASES);
+    cases = cases.slice(0, engine.rules.limits.studioSimulationCases);
     return { cases: simulateCases(engine, decision, cases) };
   });
   app.get('/api/trips', async () => fixtureTrips(fixtures).map(({ name, summary }) => ({ name, summary })));

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { phrase, RuleViolation, type Language } from '../../engine/index.ts';
 import { seatMapSvg, type PlaceMapBody } from '../cli/seatmap-svg.ts';
 import type { Service } from '../service.ts';
-import type { SeatMaps, SeatQuery } from './schemas.ts';
+import type { SeatMaps, SeatQuery } from '../http/openapi/studio-schemas.ts';
 
 /**
  * The seat maps of an offer or a booking in the store, drawn as `signalbox seatmap` draws them: per leg, the place

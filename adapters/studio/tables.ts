@@ -5,7 +5,7 @@ import { Document, isCollection, isMap, isScalar, isSeq, parse, parseDocument, s
 import { compileRuleSet, factCatalogue, RuleFileError, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { kindOf } from '../../engine/rules/check.ts';
 import { parseSource } from '../../engine/rules/source.ts';
-import type { DecisionTable, FactField, PlacedProblem, TableEdit } from './schemas.ts';
+import type { DecisionTable, FactField, PlacedProblem, TableEdit } from '../http/openapi/studio-schemas.ts';
 
 /**
  * A decision table as the studio shows and edits it: every cell is the YAML a person would write in that place

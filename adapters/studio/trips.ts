@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { phrase, RuleViolation } from '../../engine/index.ts';
-import type { OffersTry } from './schemas.ts';
+import type { OffersTry } from '../http/openapi/studio-schemas.ts';
 
 /**
  * Whole offers requests for "try": a trip the scenarios' fixtures name (scenarios/fixtures/*.yaml `trips`) and the

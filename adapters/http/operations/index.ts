@@ -8,7 +8,7 @@ import { offers } from './offers.ts';
 import type { Method, Operation } from './operation.ts';
 import { sandbox } from './sandbox.ts';
 import { service } from './service.ts';
-import { studioOperations } from '../../studio/operations.ts';
+import { studioOperations } from './studio.ts';
 
 export { keyOf, type Access, type Operation, type Response } from './operation.ts';
 

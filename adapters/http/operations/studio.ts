@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ErrorPage } from '../http/error-page.ts';
-import { json, operation, type Operation } from '../http/operations/operation.ts';
-import * as S from './schemas.ts';
+import { ErrorPage } from '../error-page.ts';
+import { json, operation, type Operation } from './operation.ts';
+import * as S from '../openapi/studio-schemas.ts';
 
 /**
  * The studio's endpoints, the Studio part of the route table (adapters/http/operations/index.ts), without

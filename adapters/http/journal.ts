@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DecisionTrace } from '../../engine/index.ts';
-import type { JournalEntry } from './schemas.ts';
+import type { Limits } from '../../engine/rules/schemas.ts';
+import type { JournalEntry } from './openapi/studio-schemas.ts';
 
 /**
  * The sandbox's request journal, as WireMock keeps one: the latest requests to this server with what was sent,
@@ -11,8 +12,6 @@ import type { JournalEntry } from './schemas.ts';
 
 /** Headers worth reading back; the Authorization header's token is never kept. */
 const SHOWN_HEADERS = ['accept', 'accept-language', 'content-type', 'requestor', 'x-request-id', 'authorization'];
-/** Longer answers are cut: the journal is for reading, and the ring must stay small in memory. */
-const BODY_CHARACTERS = 100_000;
 
 interface Raw {
   id: string;
@@ -34,7 +33,11 @@ export interface RequestJournal {
 }
 
 /** Records every answer but the studio's own and the sandbox trace look-ups; `size` is read per request (reloads). */
-export function recordRequests(app: FastifyInstance, size: () => number, now: () => Date): RequestJournal {
+export function recordRequests(
+  app: FastifyInstance,
+  limits: () => Pick<Limits, 'studioJournalSize' | 'studioJournalBodyCharacters'>,
+  now: () => Date,
+): RequestJournal {
   const ring: Raw[] = [];
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.url;
@@ -58,13 +61,13 @@ export function recordRequests(app: FastifyInstance, size: () => number, now: ()
       payload,
       traces: request.traces ?? [],
     });
-    const max = size();
+    const max = limits().studioJournalSize;
     if (ring.length > max) ring.splice(0, ring.length - max);
     return payload;
   });
   return {
     get size() {
-      return size();
+      return limits().studioJournalSize;
     },
     list: () =>
       ring
@@ -80,7 +83,7 @@ export function recordRequests(app: FastifyInstance, size: () => number, now: ()
           request: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) },
           response: {
             ...(r.contentType ? { contentType: r.contentType } : {}),
-            ...(typeof r.payload === 'string' ? { body: readable(r.payload, r.contentType) } : {}),
+            ...(typeof r.payload === 'string' ? { body: readable(r.payload, limits().studioJournalBodyCharacters, r.contentType) } : {}),
           },
           traces: [...r.traces],
         })),
@@ -93,9 +96,9 @@ function withoutSecret(body: unknown): unknown {
   return { ...body, client_secret: '…' };
 }
 
-/** JSON answers as JSON; others (HTML, cut ones) as text. */
-function readable(text: string, contentType?: string): unknown {
-  if (text.length > BODY_CHARACTERS) return `${text.slice(0, BODY_CHARACTERS)}… (${text.length} characters)`;
+/** JSON answers as JSON; others (HTML, cut ones) as text. Longer answers are cut: the journal is for reading, and the ring must stay small in memory. */
+function readable(text: string, most: number, contentType?: string): unknown {
+  if (text.length > most) return `${text.slice(0, most)}… (${text.length} characters)`;
   if (contentType && /json/.test(contentType)) {
     try {
       const value = JSON.parse(text) as unknown;
