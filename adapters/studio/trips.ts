@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { phrase, RuleViolation } from '../../engine/index.ts';
+import { TripSpecification } from '../../engine/model/osdm/offer-request.ts';
 import type { OffersTry } from '../http/openapi/studio-schemas.ts';
+import { Fixtures } from '../scenarios/schema.ts';
 
 /**
  * Whole offers requests for "try": a trip the scenarios' fixtures name (scenarios/fixtures/*.yaml `trips`) and the
@@ -13,34 +15,27 @@ import type { OffersTry } from '../http/openapi/studio-schemas.ts';
 
 const DAY = 86_400_000;
 
-export function fixtureTrips(dir: string): Array<{ name: string; trip: Record<string, unknown>; summary: string }> {
-  const out: Array<{ name: string; trip: Record<string, unknown>; summary: string }> = [];
+export function fixtureTrips(dir: string): Array<{ name: string; trip: TripSpecification; summary: string }> {
+  const out: Array<{ name: string; trip: TripSpecification; summary: string }> = [];
   if (existsSync(dir)) {
     for (const file of readdirSync(dir)
       .filter((f) => /\.ya?ml$/.test(f))
       .sort()) {
-      const trips = (parse(readFileSync(join(dir, file), 'utf8')) as { trips?: Record<string, Record<string, unknown>> } | null)?.trips ?? {};
-      for (const [name, trip] of Object.entries(trips)) out.push({ name, trip, summary: summaryOf(trip) });
+      const fixtures = Fixtures.safeParse(parse(readFileSync(join(dir, file), 'utf8')) ?? {});
+      for (const [name, given] of Object.entries(fixtures.success ? fixtures.data.trips : {})) {
+        // Only trips an offers request may carry as they are (a scenario's templated ones are left out).
+        const trip = TripSpecification.safeParse(given);
+        if (trip.success) out.push({ name, trip: trip.data, summary: summaryOf(trip.data) });
+      }
     }
   }
   return out;
 }
 
-function summaryOf(trip: unknown): string {
-  const legs =
-    (
-      trip as {
-        legs?: Array<{
-          timedLeg?: {
-            start?: { serviceDeparture?: { timetabledTime?: string } };
-            service?: { productCategory?: { shortName?: string }; publishedServiceName?: string };
-          };
-        }>;
-      }
-    ).legs ?? [];
-  return legs
-    .map((l) =>
-      `${l.timedLeg?.service?.productCategory?.shortName ?? ''} ${l.timedLeg?.service?.publishedServiceName ?? ''} ${l.timedLeg?.start?.serviceDeparture?.timetabledTime ?? ''}`.trim(),
+function summaryOf(trip: TripSpecification): string {
+  return trip.legs
+    .map(({ timedLeg: { service, start } }) =>
+      `${service.productCategory?.shortName ?? ''} ${service.publishedServiceName ?? ''} ${start.serviceDeparture.timetabledTime}`.trim(),
     )
     .join(' + ');
 }
@@ -56,17 +51,13 @@ function shifted(trip: unknown, days: number): unknown {
   });
 }
 
-const firstDeparture = (trip: unknown): number | undefined => {
-  const t = (trip as { legs?: Array<{ timedLeg?: { start?: { serviceDeparture?: { timetabledTime?: string } } } }> }).legs?.[0]?.timedLeg?.start
-    ?.serviceDeparture?.timetabledTime;
-  return t ? Date.parse(t) : undefined;
-};
+const firstDeparture = (trip: TripSpecification): number => Date.parse(trip.legs[0]!.timedLeg.start.serviceDeparture.timetabledTime);
 
 export function offersRequestOf(fixtures: string, asked: z.infer<typeof OffersTry>, now: Date): Record<string, unknown> {
   const found = fixtureTrips(fixtures).find((t) => t.name === asked.trip);
   if (!found) throw new RuleViolation('86001', { reason: phrase('field-invalid', { field: 'trip', problem: asked.trip }) }, [{ requestPointer: '#/trip' }]);
   const departure = firstDeparture(found.trip);
-  const days = departure !== undefined && departure < now.getTime() ? Math.ceil((now.getTime() + 7 * DAY - departure) / DAY) : 0;
+  const days = departure < now.getTime() ? Math.ceil((now.getTime() + 7 * DAY - departure) / DAY) : 0;
   return {
     tripSpecifications: [shifted(found.trip, days)],
     anonymousPassengerSpecifications: asked.passengers.map((p, i) => ({
