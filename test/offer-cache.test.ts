@@ -5,7 +5,8 @@ import { engine, engineCall, passengers, trip } from './helpers/server.ts';
 
 /**
  * The memory store's quotes (`--store memory`, the sandbox of CI and of scenario runs) are bounded by their size:
- * kept as JavaScript strings and bounded by count, 9-passenger quotes filled the heap and the process died.
+ * kept as JavaScript strings and bounded by count, 9-passenger quotes filled the heap and the process died. They are
+ * kept as UTF-8 in a ring of chunks, written over oldest first.
  */
 const call = engineCall();
 const nine = { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 8, 40, 17, 70, 1, 22, 5, 64) };
@@ -47,6 +48,31 @@ describe('the memory store keeps a bounded amount of quotes', () => {
     cache.put(quotes());
     expect(cache.get(second.map((o) => o.offerId)).size).toBe(0);
     expect(cache.get(first.map((o) => o.offerId)).size).toBe(first.length);
+  });
+
+  it('gives back every quote it still keeps exactly as put, however often its space was written over', () => {
+    const lists = Array.from({ length: 12 }, quotes);
+    const size = 2 * JSON.stringify(lists[0]).length;
+    const cache = offerCache(4 * size); // a ring of 16 chunks, each smaller than one request's quotes
+    const kept: StoredOffer[] = [];
+    for (let round = 0; round < 5; round++)
+      for (const list of lists) {
+        cache.put(list);
+        kept.push(...list);
+        expect(cache.bytes).toBeLessThanOrEqual(4 * size);
+      }
+    const read = cache.get(kept.map((o) => o.offerId));
+    expect(read.size).toBeGreaterThan(0);
+    for (const o of kept) if (read.has(o.offerId)) expect(read.get(o.offerId)).toEqual(o);
+    // The newest request's quotes are always kept.
+    expect(cache.get(lists[11]!.map((o) => o.offerId)).size).toBe(lists[11]!.length);
+  });
+
+  it('keeps a quote bigger than a chunk of its ring as text', () => {
+    const list = quotes();
+    const cache = offerCache(4 * JSON.stringify(list[0]).length);
+    cache.put(list.slice(0, 1));
+    expect(cache.get([list[0]!.offerId]).get(list[0]!.offerId)).toEqual(list[0]);
   });
 
   it('counts a quote put again once', () => {

@@ -8,28 +8,42 @@ import { OFFERS_KEPT_MS } from './store.ts';
  * bounded amount of memory. Bounded by count instead (250,000 quotes), 9-passenger quotes (about 60 KB of text
  * each) filled the 4 GiB heap after about 140,000 and the process died.
  *
- * A character is counted as two bytes, as V8 stores it once one character of the text is outside Latin-1 (an en dash
- * in a passenger type's description is). Kept as UTF-8 Buffers instead, outside the heap, a quote cost 1.5–4× more
- * to put: V8 answers the growth of external memory with more frequent full collections.
+ * The text is written as UTF-8 into a ring of byte chunks outside the JavaScript heap, allocated once and then
+ * written over, oldest quotes first. Kept as strings on the heap, every quote outlived a young-generation collection,
+ * so the collector copied it twice and the process touched fresh pages for it: about 4 page faults and a sixth of an
+ * offers request's CPU on this machine (docs/performance.md). A Buffer per quote instead cost 1.5–4× more to put: V8
+ * answers each new piece of external memory with more frequent full collections; the ring's chunks are allocated once.
  *
- * 64 MiB holds the quotes of about 4,000 two-passenger requests (16 KB each) or 1,100 nine-passenger ones: a
- * sandbox's caller books within seconds of asking. With 512 MiB, a server under load kept its heap near that size,
- * and the collector's work made an offers request cost about 1.3× as much CPU (docs/performance.md).
+ * 64 MiB holds the quotes of about 8,000 two-passenger requests (8 KB of UTF-8 each) or 2,200 nine-passenger ones: a
+ * sandbox's caller books within seconds of asking.
  */
 const MAX_QUOTE_BYTES = 64 * 1024 * 1024;
+/** The ring is this many chunks: writing into a chunk again forgets a sixteenth of the quotes, the oldest. */
+const CHUNKS = 16;
 
 interface Quote {
   id: string;
-  data: string;
   at: number;
+  chunk: number;
+  offset: number;
+  length: number;
+  /** A quote too big for a chunk is kept as its text (a thousand passengers' quote would be). */
+  text?: string;
 }
 
 export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
+  const chunkBytes = Math.floor(maxBytes / CHUNKS);
+  /** Allocated when first written into, so an idle store (every test's) costs nothing. */
+  const chunks: Buffer[] = [];
+  /** The quotes written into each chunk, forgotten when it is written into again. */
+  let written: Quote[][] = [];
+  let chunk = 0;
+  let offset = 0;
   const offers = new Map<string, Quote>();
   /**
-   * The quotes in the order they were put, oldest at `head`; a quote put again, or forgotten, stays here until its
-   * turn and is then passed over. A queue of its own: walking the Map from its oldest entry would step over every
-   * entry deleted since V8 last compacted it, thousands once the bound is reached.
+   * The quotes in the order they were put, oldest at `head`, which is also the order of their places in the ring; a
+   * quote put again, or forgotten, stays here until its turn and is then passed over. A queue of its own: walking the
+   * Map from its oldest entry would step over every entry deleted since V8 last compacted it.
    */
   let order: Quote[] = [];
   let head = 0;
@@ -37,15 +51,15 @@ export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
   const forget = (id: string) => {
     const quote = offers.get(id);
     if (!quote) return;
-    bytes -= 2 * quote.data.length;
+    bytes -= quote.length;
     offers.delete(id);
   };
-  const prune = () => {
-    const oldest = Date.now() - OFFERS_KEPT_MS;
+  /** Forgets the oldest quotes while `stale` says so (a forgotten or replaced quote is passed over). */
+  const dropOldest = (stale: (quote: Quote) => boolean) => {
     while (head < order.length) {
       const quote = order[head]!;
       const current = offers.get(quote.id) === quote;
-      if (current && quote.at >= oldest && bytes <= maxBytes) break;
+      if (current && !stale(quote)) break;
       if (current) forget(quote.id);
       head++;
     }
@@ -54,27 +68,51 @@ export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
       head = 0;
     }
   };
+  /** A place for `most` bytes in the ring, forgetting the quotes written there before. */
+  const placeFor = (most: number) => {
+    if (offset + most > chunkBytes) {
+      chunk = (chunk + 1) % CHUNKS;
+      offset = 0;
+      for (const quote of written[chunk] ?? []) if (offers.get(quote.id) === quote) forget(quote.id);
+      written[chunk] = [];
+    }
+    chunks[chunk] ??= Buffer.allocUnsafe(chunkBytes);
+  };
+  const write = (id: string, text: string, at: number): Quote => {
+    // At most three bytes of UTF-8 per UTF-16 unit; the exact length is known once written.
+    const most = 3 * text.length;
+    if (most > chunkBytes) return { id, at, chunk: -1, offset: 0, length: 2 * text.length, text };
+    placeFor(most);
+    const length = chunks[chunk]!.write(text, offset, 'utf8');
+    const quote = { id, at, chunk, offset, length };
+    (written[chunk] ??= []).push(quote);
+    offset += length;
+    return quote;
+  };
   return {
     put(list: readonly StoredOffer[]) {
       const at = Date.now();
       for (const o of list) {
         forget(o.offerId); // put again: counted once, and its age starts again
-        const quote = { id: o.offerId, data: JSON.stringify(o), at };
+        const quote = write(o.offerId, JSON.stringify(o), at);
         offers.set(o.offerId, quote);
         order.push(quote);
-        bytes += 2 * quote.data.length;
+        bytes += quote.length;
       }
-      prune();
+      const oldest = Date.now() - OFFERS_KEPT_MS;
+      dropOldest((q) => q.at < oldest || bytes > maxBytes);
     },
     get(ids: readonly string[]): Map<string, StoredOffer> {
       const out = new Map<string, StoredOffer>();
       for (const id of ids) {
         const quote = offers.get(id);
-        if (quote) out.set(id, JSON.parse(quote.data) as StoredOffer);
+        if (!quote) continue;
+        const text = quote.text ?? chunks[quote.chunk]!.toString('utf8', quote.offset, quote.offset + quote.length);
+        out.set(id, JSON.parse(text) as StoredOffer);
       }
       return out;
     },
-    /** What the quotes' text takes, two bytes a character. */
+    /** What the quotes kept take: their UTF-8 bytes (two a character for one kept as text). */
     get bytes() {
       return bytes;
     },
@@ -83,6 +121,9 @@ export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
       order = [];
       head = 0;
       bytes = 0;
+      written = [];
+      chunk = 0;
+      offset = 0;
     },
   };
 }
