@@ -39,9 +39,9 @@ export function recordRequests(
   now: () => Date,
 ): RequestJournal {
   const ring: Raw[] = [];
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const url = request.url;
-    if (url.startsWith('/studio') || url.startsWith('/sandbox/traces/')) return payload;
+    if (url.startsWith('/studio') || url.startsWith('/sandbox/traces/')) return done(null, payload);
     const headers: Record<string, string> = {};
     for (const h of SHOWN_HEADERS) {
       const v = request.headers[h];
@@ -63,7 +63,7 @@ export function recordRequests(
     });
     const max = limits().studioJournalSize;
     if (ring.length > max) ring.splice(0, ring.length - max);
-    return payload;
+    done(null, payload);
   });
   return {
     get size() {

@@ -173,29 +173,45 @@ export function serverLoggers(options: Record<string, unknown>): { root: Logger;
 
 /**
  * A request's logger, made only when something is logged for the request. Most requests log only their "request
- * completed" line, which needs none; making a pino child for every request costs more than that line.
+ * completed" line, which needs none; making a pino child for every request costs more than that line. A class, so
+ * that a request pays for one object rather than a closure per level.
  */
-export function lazyChild(make: () => FastifyBaseLogger): FastifyBaseLogger {
-  let child: FastifyBaseLogger | undefined;
-  const real = () => (child ??= make());
-  const level =
-    (name: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent') =>
-    (...args: unknown[]) =>
-      (real()[name] as (...a: unknown[]) => void)(...args);
-  return {
-    get level() {
-      return real().level;
-    },
-    set level(value: string) {
-      real().level = value;
-    },
-    fatal: level('fatal'),
-    error: level('error'),
-    warn: level('warn'),
-    info: level('info'),
-    debug: level('debug'),
-    trace: level('trace'),
-    silent: level('silent'),
-    child: (bindings: Record<string, unknown>, options?: object) => real().child(bindings, options),
-  } as FastifyBaseLogger;
+class LazyChild {
+  #child: FastifyBaseLogger | undefined;
+  constructor(private readonly make: () => FastifyBaseLogger) {}
+  private get real(): FastifyBaseLogger {
+    return (this.#child ??= this.make());
+  }
+  get level() {
+    return this.real.level;
+  }
+  set level(value: string) {
+    this.real.level = value;
+  }
+  fatal(...args: unknown[]) {
+    (this.real.fatal as (...a: unknown[]) => void)(...args);
+  }
+  error(...args: unknown[]) {
+    (this.real.error as (...a: unknown[]) => void)(...args);
+  }
+  warn(...args: unknown[]) {
+    (this.real.warn as (...a: unknown[]) => void)(...args);
+  }
+  info(...args: unknown[]) {
+    (this.real.info as (...a: unknown[]) => void)(...args);
+  }
+  debug(...args: unknown[]) {
+    (this.real.debug as (...a: unknown[]) => void)(...args);
+  }
+  trace(...args: unknown[]) {
+    (this.real.trace as (...a: unknown[]) => void)(...args);
+  }
+  silent(...args: unknown[]) {
+    (this.real.silent as (...a: unknown[]) => void)(...args);
+  }
+  child(bindings: Record<string, unknown>, options?: object) {
+    return this.real.child(bindings, options);
+  }
 }
+
+export const lazyChild = (make: () => FastifyBaseLogger): FastifyBaseLogger => new LazyChild(make) as unknown as FastifyBaseLogger;

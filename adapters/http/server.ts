@@ -98,8 +98,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    // Every line a request logs names its trace and our span (W3C Trace Context, logging.ts).
-    childLoggerFactory: (logger, bindings, loggerOpts, raw) => lazyChild(() => logger.child({ ...bindings, ...traceFields(traceOf(raw)) }, loggerOpts)),
+    // Every line a request logs names its trace and our span (W3C Trace Context, logging.ts). Without logs, Fastify's
+    // own factory hands every request the silent logger.
+    ...(loggers
+      ? {
+          childLoggerFactory: (logger, bindings, loggerOpts, raw) => lazyChild(() => logger.child({ ...bindings, ...traceFields(traceOf(raw)) }, loggerOpts)),
+        }
+      : {}),
     routerOptions: { ignoreTrailingSlash: true },
     // A malformed path (`/v3/bookings/%zz`) or an over-long id: a Problem like any other answer.
     frameworkErrors: (error, request, reply) => {
@@ -172,20 +177,31 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024 });
   registerBodyParsers(app);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks of every request take Fastify's callback form: an async hook costs each request a promise and a turn.
+  app.addHook('onRequest', (request, reply, done) => {
     request.language = negotiateLanguage(request.headers['accept-language'], service.engine.rules.limits.languages);
     request.osdmVersion = service.engine.rules.limits.defaultOsdmVersion;
     reply.header('content-language', request.language);
     reply.header('x-request-id', request.id);
     reply.header('traceparent', traceparentOf(traceOf(request.raw)));
+    done();
   });
+  // Graceful shutdown (cli/serve.ts): from app.close() on, every answer closes its connection, so a keep-alive client
+  // cannot hold the server open, and idle connections are closed as soon as their last answer is out.
+  let closing = false;
   // Reseller API JSON answers name the OSDM version in force (CONTRACT §4): `application/json; version=3.4`.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/v3/')) return payload;
-    const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && /^application\/json\b/i.test(type))
-      reply.header('content-type', versionedJsonType(request.headers.accept, request.osdmVersion));
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    if (request.url.startsWith('/v3/')) {
+      const type = reply.getHeader('content-type');
+      if (typeof type === 'string' && /^application\/json\b/i.test(type))
+        reply.header('content-type', versionedJsonType(request.headers.accept, request.osdmVersion));
+    }
+    done(null, payload);
+  });
+  app.addHook('onResponse', (_request, _reply, done) => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections?.());
+    done();
   });
   app.setErrorHandler((error, request, reply) => {
     const violation = toViolation(error, request, bodyLimit);
@@ -226,10 +242,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // The traces behind the last RECENT_TRACES responses, by x-request-id, so `signalbox test --target`
     // prints the same rule traces for a failing step as an in-process run does.
     const recent = new Map<string, readonly DecisionTrace[]>();
-    app.addHook('onSend', async (request) => {
-      if (request.url.startsWith('/sandbox/')) return;
-      recent.set(request.id, request.traces ?? []);
-      if (recent.size > RECENT_TRACES) recent.delete(recent.keys().next().value!);
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (!request.url.startsWith('/sandbox/')) {
+        recent.set(request.id, request.traces ?? []);
+        if (recent.size > RECENT_TRACES) recent.delete(recent.keys().next().value!);
+      }
+      done(null, payload);
     });
     app.get<{ Params: { requestId: string } }>('/sandbox/traces/:requestId', async (request) => {
       const traces = recent.get(request.params.requestId);
@@ -237,18 +255,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       return { requestId: request.params.requestId, traces };
     });
   }
-  // Graceful shutdown (cli/serve.ts): from app.close() on, every answer closes its connection, so a keep-alive client
-  // cannot hold the server open, and idle connections are closed as soon as their last answer is out.
-  let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
-  });
-  app.addHook('onResponse', async () => {
-    if (closing) setImmediate(() => app.server.closeIdleConnections?.());
   });
   // Runs after the server stopped listening and the requests in flight finished.
   app.addHook('onClose', async () => {
