@@ -238,10 +238,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
         const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
         return {
           offers,
-          response: {
-            ...renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers),
-            ...renderWarnings(warnings, call.requestor.language),
-          },
+          response: Object.assign(
+            renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers),
+            renderWarnings(warnings, call.requestor.language),
+          ),
         };
       });
     },
