@@ -44,15 +44,34 @@ export const DATE_TIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d
  * seconds and offset in range. JavaScript's Date would turn 2026-02-30 into 2 March, and +25:00 into NaN.
  */
 export function isRealInstant(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(text);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = m
-    .slice(1)
-    .map((v) => (v === undefined ? undefined : Number(v))) as number[];
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  if (!DATE_TIME_WITH_OFFSET.test(text)) return false;
+  // The form is known now: read the fields at their places (every request's instants pass here; no allocation).
+  const two = (at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+  const year = two(0) * 100 + two(2);
+  const month = two(5);
+  const day = two(8);
+  const hour = two(11);
+  const minute = two(14);
+  const second = text.charCodeAt(16) === 58 ? two(17) : 0; // ':'
+  const utc = text.endsWith('Z');
+  const offsetHours = utc ? 0 : two(text.length - 5);
+  const offsetMinutes = utc ? 0 : two(text.length - 2);
   return (
-    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHours <= 23 &&
+    offsetMinutes <= 59
   );
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Age in whole years on a given day (for OSDM dateOfBirth, CONTRACT §4: counted at the first departure). */
