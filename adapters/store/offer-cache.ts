@@ -14,8 +14,8 @@ import { OFFERS_KEPT_MS } from './store.ts';
  * offers request's CPU on this machine (docs/performance.md). A Buffer per quote instead cost 1.5–4× more to put: V8
  * answers each new piece of external memory with more frequent full collections; the ring's chunks are allocated once.
  *
- * 64 MiB holds the quotes of about 8,000 two-passenger requests (8 KB of UTF-8 each) or 2,200 nine-passenger ones: a
- * sandbox's caller books within seconds of asking.
+ * 64 MiB holds the quotes of about 8,000 two-passenger requests (8.3 KB of UTF-8 each) or 2,300 nine-passenger ones
+ * (29 KB): a sandbox's caller books within seconds of asking.
  */
 const MAX_QUOTE_BYTES = 64 * 1024 * 1024;
 /** The ring is this many chunks: writing into a chunk again forgets a sixteenth of the quotes, the oldest. */
