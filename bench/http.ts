@@ -67,7 +67,9 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       server: floorServer,
       headers: resellerHeaders(await token(floorServer.base)),
     };
-    const targets = [top, fastify, floor, mem, sql, logged];
+    // Resellers' HTTP clients ask for gzip (CONTRACT §4): the same server and request, answered compressed.
+    const gzip: Target = { name: 'signalbox, memory store, answers gzip-compressed', server: memory, headers: { ...mem.headers, 'accept-encoding': 'gzip' } };
+    const targets = [top, fastify, floor, mem, sql, logged, gzip];
     // BENCH_AGAINST=REF: the same servers as built at another commit, in the same rounds (bench/baseline.ts).
     const oldMemory = await memoryServerBefore('signalbox-memory');
     const oldSqlite = await sqliteServerBefore(dir, 'signalbox-sqlite');
@@ -84,7 +86,12 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
         server: started(oldSqlite.server),
         headers: resellerHeaders(await token(oldSqlite.server.base)),
       };
-    for (const t of [old.mem, old.sql]) if (t) targets.push(t);
+    const oldGzip: Target | undefined = old.mem && {
+      name: `signalbox at ${oldMemory!.commit}, memory store, answers gzip-compressed`,
+      server: old.mem.server,
+      headers: { ...old.mem.headers, 'accept-encoding': 'gzip' },
+    };
+    for (const t of [old.mem, old.sql, oldGzip]) if (t) targets.push(t);
     for (const t of targets.slice(0, 3)) await check(t);
 
     // The server's CPU time per request (all its threads, /proc) beside requests/s: steadier on a shared machine.
@@ -120,9 +127,11 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.row("signalbox's own work beyond the floor, memory store: signalbox's CPU − floor's", 'µs', beyond(of(mem, 'cpuUs'), of(floor, 'cpuUs')));
     r.row("signalbox's own work beyond the floor, SQLite store: signalbox's CPU − floor's", 'µs', beyond(of(sql, 'cpuUs'), of(floor, 'cpuUs')));
     r.row('what logging costs: signalbox logging as `serve` does − without logs, memory store', 'µs', beyond(of(logged, 'cpuUs'), of(mem, 'cpuUs')));
+    r.row('what gzip costs: answers gzip-compressed − plain, memory store', 'µs', beyond(of(gzip, 'cpuUs'), of(mem, 'cpuUs')));
     for (const [now, before] of [
       [mem, old.mem],
       [sql, old.sql],
+      [gzip, oldGzip],
     ] as const) {
       if (!before) continue;
       r.ratio(`server CPU per request, ${now.name} / ${before.name}`, ratios(of(now, 'cpuUs'), of(before, 'cpuUs')));

@@ -78,6 +78,9 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+/** How hard answers are gzip-compressed: zlib's fast end, where most of the size is already saved. */
+const GZIP_LEVEL = 3;
+
 /** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */
 const RECENT_TRACES = 500;
 
@@ -175,7 +178,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : undefined,
   );
   // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
-  await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024 });
+  // zlib's level 3: a two-passenger offers answer (17.6 KB) takes 58 µs of CPU and 2,383 bytes, against 132 µs and
+  // 2,190 bytes at the default level 6 (docs/performance.md).
+  await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024, zlibOptions: { level: GZIP_LEVEL } });
   registerBodyParsers(app);
   // Hooks of every request take Fastify's callback form: an async hook costs each request a promise and a turn.
   app.addHook('onRequest', (request, reply, done) => {
