@@ -179,7 +179,7 @@ export function serverLoggers(options: Record<string, unknown>): { root: Logger;
 class LazyChild {
   #child: FastifyBaseLogger | undefined;
   constructor(private readonly make: () => FastifyBaseLogger) {}
-  private get real(): FastifyBaseLogger {
+  get real(): FastifyBaseLogger {
     return (this.#child ??= this.make());
   }
   get level() {
@@ -188,30 +188,16 @@ class LazyChild {
   set level(value: string) {
     this.real.level = value;
   }
-  fatal(...args: unknown[]) {
-    (this.real.fatal as (...a: unknown[]) => void)(...args);
-  }
-  error(...args: unknown[]) {
-    (this.real.error as (...a: unknown[]) => void)(...args);
-  }
-  warn(...args: unknown[]) {
-    (this.real.warn as (...a: unknown[]) => void)(...args);
-  }
-  info(...args: unknown[]) {
-    (this.real.info as (...a: unknown[]) => void)(...args);
-  }
-  debug(...args: unknown[]) {
-    (this.real.debug as (...a: unknown[]) => void)(...args);
-  }
-  trace(...args: unknown[]) {
-    (this.real.trace as (...a: unknown[]) => void)(...args);
-  }
-  silent(...args: unknown[]) {
-    (this.real.silent as (...a: unknown[]) => void)(...args);
-  }
   child(bindings: Record<string, unknown>, options?: object) {
     return this.real.child(bindings, options);
   }
 }
+// One method per level on the prototype, each handing its arguments to the real logger.
+for (const name of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)
+  Object.defineProperty(LazyChild.prototype, name, {
+    value(this: LazyChild, ...args: unknown[]) {
+      (this.real[name] as (...a: unknown[]) => void)(...args);
+    },
+  });
 
 export const lazyChild = (make: () => FastifyBaseLogger): FastifyBaseLogger => new LazyChild(make) as unknown as FastifyBaseLogger;
