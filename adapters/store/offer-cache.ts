@@ -41,9 +41,9 @@ export function offerCache(maxBytes = MAX_QUOTE_BYTES) {
   let offset = 0;
   const offers = new Map<string, Quote>();
   /**
-   * The quotes in the order they were put, oldest at `head`, which is also the order of their places in the ring; a
-   * quote put again, or forgotten, stays here until its turn and is then passed over. A queue of its own: walking the
-   * Map from its oldest entry would step over every entry deleted since V8 last compacted it.
+   * The quotes in the order they were put, oldest at `head`, for the age and size bounds; a quote put again, or
+   * forgotten, stays here until its turn and is then passed over. A queue of its own: walking the Map from its oldest
+   * entry would step over every entry deleted since V8 last compacted it.
    */
   let order: Quote[] = [];
   let head = 0;
