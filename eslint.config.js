@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'packages/engine/dist/', 'packages/engine/rules/', 'reports/', 'data/'] },
+  { ignores: ['dist/', 'packages/engine/dist/', 'packages/engine/rules/', 'reports/', 'data/', 'bench/tmp/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   { languageOptions: { globals: globals.node } },
