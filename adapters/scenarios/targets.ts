@@ -3,6 +3,7 @@ import { virtualClock } from '../clock.ts';
 import { sequentialIds } from '../ids.ts';
 import { buildServer } from '../http/server.ts';
 import { memoryStore } from '../store/memory.ts';
+import { sendInProcess } from './in-process-transport.ts';
 import { StepError } from './step-error.ts';
 
 /** What a scenario talks to: the server in-process (no socket) or a live one at a URL. */
@@ -93,9 +94,8 @@ export function inProcess(engine: Engine): Target {
         async send(x) {
           state.traces = undefined;
           const payload = x.body === undefined ? undefined : typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
-          const res = await app.inject({ method: x.method as 'GET', url: x.path, headers: x.headers, ...(payload !== undefined ? { payload } : {}) });
-          const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
-          return { status: res.statusCode, headers, body: parseBody(res.body, headers['content-type']), traces: state.traces ?? [] };
+          const res = await sendInProcess(app, x.method, x.path, x.headers, payload);
+          return { status: res.status, headers: res.headers, body: parseBody(res.body, res.headers['content-type']), traces: state.traces ?? [] };
         },
         async setClock(instant) {
           clock.set!(new Date(instant));
