@@ -7,7 +7,7 @@ import { virtualClock } from '../adapters/clock.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { sequentialIds } from '../adapters/ids.ts';
 import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { sendInProcess } from '../adapters/scenarios/in-process-transport.ts';
+import { inProcessClient } from '../adapters/scenarios/in-process-transport.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
 import { inProcess, type HttpExchange, type Target } from '../adapters/scenarios/targets.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
@@ -44,6 +44,7 @@ async function server() {
   app.addHook('onResponse', async (request) => {
     seen.traces = request.traces;
   });
+  const sendInProcess = inProcessClient(app);
   await app.ready();
   return {
     app,
@@ -56,8 +57,9 @@ async function server() {
     async send(via: 'inject' | 'in-process', x: HttpExchange): Promise<Answer> {
       seen.traces = undefined;
       const body = x.body === undefined || typeof x.body === 'string' || Buffer.isBuffer(x.body) ? x.body : JSON.stringify(x.body);
-      const answer = via === 'in-process' ? await sendInProcess(app, x.method, x.path, x.headers, body) : await injected(app, x, body);
-      return { ...answer, traces: JSON.stringify(seen.traces ?? []) };
+      if (via === 'inject') return { ...(await injected(app, x, body)), traces: JSON.stringify(seen.traces ?? []) };
+      const { request, ...answer } = await sendInProcess(x.method, x.path, x.headers, body);
+      return { ...answer, traces: JSON.stringify(request?.traces ?? []) };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Readable, Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * A request handed to the Fastify app in-process, through `app.routing` (the handler its HTTP server calls), so
@@ -18,6 +18,8 @@ export interface InProcessAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Fastify's request, as the `onResponse` hooks saw it. */
+  request?: FastifyRequest;
 }
 
 /** The request's remote end, as `request.ip` and the rate limits read it. */
@@ -32,6 +34,8 @@ class InProcessRequest extends Readable {
   readonly httpVersion = '1.1';
   readonly socket = new LocalSocket();
   readonly rawHeaders: string[] = [];
+  /** Set while the app's `onResponse` hooks run: the last of them calls it. */
+  answered: ((request: FastifyRequest) => void) | undefined;
   private body: string | Buffer | undefined;
 
   constructor(
@@ -132,36 +136,52 @@ function requestTarget(path: string): { url: string; host: string } {
   return { url: parsed.pathname + parsed.search, host: parsed.port ? parsed.host : `${parsed.hostname}:${parsed.protocol === 'https:' ? 443 : 80}` };
 }
 
+/** Sends one request through the app; see `inProcessClient`. */
+export type SendInProcess = (method: string, path: string, headers: Readonly<Record<string, string>>, body?: string | Buffer) => Promise<InProcessAnswer>;
+
 /**
- * Sends one request through the app and answers once it is done: the answer written, and the app's `onResponse`
- * hooks run (a turn of the event loop after the answer ends, as they may wait on each other).
+ * Requests into `app` (call before `app.ready()`: it adds the last `onResponse` hook). Each answers once the app is
+ * done with it: the answer written and every `onResponse` hook run, `request` being Fastify's request (absent for the
+ * few answers Fastify gives without running hooks, such as a malformed URL's). Nothing waits for a turn of the event
+ * loop, so a caller that yields to it now and then (the in-process target, once per scenario) keeps timers running.
  */
-export function sendInProcess(
-  app: FastifyInstance,
-  method: string,
-  path: string,
-  headers: Readonly<Record<string, string>>,
-  body?: string | Buffer,
-): Promise<InProcessAnswer> {
-  const target = requestTarget(path);
-  const sent: Record<string, string> = {};
-  for (const name in headers) sent[name.toLowerCase()] = headers[name]!;
-  sent['user-agent'] ??= 'lightMyRequest';
-  sent['host'] ||= target.host;
-  const payload = body === undefined || body.length === 0 ? undefined : body;
-  if (payload !== undefined && !('content-length' in sent)) sent['content-length'] = String(Buffer.byteLength(payload));
-  const req = new InProcessRequest(method.toUpperCase(), target.url, sent, payload);
-  const res = new InProcessResponse(req);
-  return new Promise((resolve, reject) => {
-    let finished = false;
-    res.once('finish', () => {
-      finished = true;
-      setImmediate(() => resolve({ status: res.statusCode, headers: res.answerHeaders(), body: res.answerBody() }));
-    });
-    res.once('error', reject);
-    res.once('close', () => {
-      if (!finished) reject(new Error(`the server closed ${method.toUpperCase()} ${path} without answering`));
-    });
-    app.routing(req as never, res as never);
+export function inProcessClient(app: FastifyInstance): SendInProcess {
+  app.addHook('onResponse', async (request) => {
+    if (request.raw instanceof InProcessRequest) request.raw.answered?.(request);
   });
+  return (method, path, headers, body) => {
+    const target = requestTarget(path);
+    const sent: Record<string, string> = {};
+    for (const name in headers) sent[name.toLowerCase()] = headers[name]!;
+    sent['user-agent'] ??= 'lightMyRequest';
+    sent['host'] ||= target.host;
+    const payload = body === undefined || body.length === 0 ? undefined : body;
+    if (payload !== undefined && !('content-length' in sent)) sent['content-length'] = String(Buffer.byteLength(payload));
+    const req = new InProcessRequest(method.toUpperCase(), target.url, sent, payload);
+    const res = new InProcessResponse(req);
+    return new Promise((resolve, reject) => {
+      let finished = false;
+      const answer = (request?: FastifyRequest) => {
+        req.answered = undefined;
+        resolve({ status: res.statusCode, headers: res.answerHeaders(), body: res.answerBody(), ...(request ? { request } : {}) });
+      };
+      res.once('finish', () => {
+        finished = true;
+        // Fastify listens for 'finish' too when it has onResponse hooks to run: then the last of them answers. Should
+        // one of them fail, the rest are skipped; a turn of the event loop later the answer goes out all the same.
+        if (res.listenerCount('finish') === 0) answer();
+        else {
+          req.answered = answer;
+          setImmediate(() => {
+            if (req.answered) answer();
+          });
+        }
+      });
+      res.once('error', reject);
+      res.once('close', () => {
+        if (!finished) reject(new Error(`the server closed ${method.toUpperCase()} ${path} without answering`));
+      });
+      app.routing(req as never, res as never);
+    });
+  };
 }
