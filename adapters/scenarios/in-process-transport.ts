@@ -117,7 +117,7 @@ class InProcessResponse extends Writable {
   answerHeaders(): Record<string, string> {
     const headers: Record<string, string> = {};
     for (const [name, value] of this.fields) headers[name] = String(value);
-    headers['date'] ??= new Date().toUTCString();
+    headers['date'] ??= httpDate();
     headers['connection'] ??= 'keep-alive';
     const bodiless = this.statusCode < 200 || this.statusCode === 204 || this.statusCode === 304 || this.req.method === 'HEAD';
     if (!bodiless && !this.lengthKnown && !('content-length' in headers) && !('transfer-encoding' in headers)) headers['transfer-encoding'] = 'chunked';
@@ -130,8 +130,21 @@ class InProcessResponse extends Writable {
   }
 }
 
+/** The `date` header's text, as Node's HTTP server keeps it: made once a second. */
+let date = { second: 0, text: '' };
+function httpDate(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== date.second) date = { second, text: new Date(second * 1000).toUTCString() };
+  return date.text;
+}
+
+/** Paths WHATWG URL parsing leaves as they are: no character it escapes, no `.` or `..` segment (spelled `%2e` too). */
+const PLAIN_PATH = /^\/(?!\/)[\w.\-~!$&()*+,;=:@/?%]*$/;
+const DOT_SEGMENT = /\/(\.|%2e)/i;
+
 /** The path and query as light-my-request makes them of a request target: WHATWG URL parsing against localhost. */
 function requestTarget(path: string): { url: string; host: string } {
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path.split('?', 1)[0]!)) return { url: path, host: 'localhost:80' };
   const parsed = new URL(path.startsWith('//') ? `http://localhost${path}` : path, 'http://localhost');
   return { url: parsed.pathname + parsed.search, host: parsed.port ? parsed.host : `${parsed.hostname}:${parsed.protocol === 'https:' ? 443 : 80}` };
 }
