@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionTrace } from '../engine/index.ts';
 import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
@@ -180,5 +180,17 @@ describe('in-process requests', () => {
     expect(theirs.headers['transfer-encoding']).toBe('chunked');
     // The bytes are gzip's, read as UTF-8 text by both; the text's length stands for them.
     expect({ ...comparable(ours), body: ours.body.length }).toEqual({ ...comparable(theirs), body: theirs.body.length });
+  });
+
+  it('answer when an onResponse hook of the app fails and Fastify skips the rest', { timeout: 5_000 }, async () => {
+    const app = Fastify();
+    app.addHook('onResponse', async () => {
+      throw new Error('a broken hook');
+    });
+    app.get('/', async () => ({ ok: true }));
+    const send = inProcessClient(app);
+    await app.ready();
+    const answer = await send('GET', '/', {});
+    expect([answer.status, answer.body]).toEqual([200, '{"ok":true}']);
   });
 });
