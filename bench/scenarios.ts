@@ -16,6 +16,8 @@ import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
  * replayed straight into the same target (a session per scenario: an emptied in-process server, as the runner opens)
  * without the runner: what the runner adds on top of the server it drives. The runner's own token requests
  * are left out of the replay (the tokens it recorded stay valid: every in-process server shares the key).
+ * Each figure also per second of this process's CPU time, which the machine's other work does not move; the
+ * difference of the two per-step CPU figures is what the runner itself costs.
  */
 type Op = { send: HttpExchange } | { setClock: string } | { advance: string };
 interface Recording {
@@ -95,25 +97,31 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
 
   const runner: number[] = [];
   const bare: number[] = [];
+  const runnerCpu: number[] = [];
+  const bareCpu: number[] = [];
+  /** Passes of `pass` for `seconds` of wall time: steps per second of wall time and per second of this process's CPU. */
+  const rates = async (pass: () => Promise<void>) => {
+    let passes = 0;
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    while (performance.now() - t0 < seconds * 1000) {
+      await pass();
+      passes++;
+    }
+    const cpu = process.cpuUsage(c0);
+    return { wall: (passes * stepsPerPass) / ((performance.now() - t0) / 1000), cpu: (passes * stepsPerPass) / ((cpu.user + cpu.system) / 1e6) };
+  };
   for (let i = -1; i < runs; i++) {
     // run -1 is the warm-up
-    let passes = 0;
-    let t0 = performance.now();
-    while (performance.now() - t0 < seconds * 1000) {
+    const withRunner = await rates(async () => {
       for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS });
-      passes++;
-    }
-    const runnerRate = (passes * stepsPerPass) / ((performance.now() - t0) / 1000);
-    passes = 0;
-    t0 = performance.now();
-    while (performance.now() - t0 < seconds * 1000) {
-      await replay(target, recordings);
-      passes++;
-    }
-    const bareRate = (passes * stepsPerPass) / ((performance.now() - t0) / 1000);
+    });
+    const replayed = await rates(() => replay(target, recordings));
     if (i >= 0) {
-      runner.push(runnerRate);
-      bare.push(bareRate);
+      runner.push(withRunner.wall);
+      bare.push(replayed.wall);
+      runnerCpu.push(withRunner.cpu);
+      bareCpu.push(replayed.cpu);
     }
   }
   r.row('runScenario, in-process', 'steps/s', runner);
@@ -123,6 +131,19 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
     'runner, per step',
     'µs',
     runner.map((x) => 1e6 / x),
+  );
+  // CPU time of this process (every thread: the collector's too) does not count the time the machine gave to others.
+  r.row('runScenario, steps per CPU second', 'steps/s', runnerCpu);
+  r.row('replay, steps per CPU second', 'steps/s', bareCpu);
+  r.row(
+    'runner, CPU per step: of it the replay (server, in-process requests, reading the answer)',
+    'µs',
+    bareCpu.map((x) => 1e6 / x),
+  );
+  r.row(
+    'runner, CPU per step: of it the runner (templates, checks, schema, results)',
+    'µs',
+    runnerCpu.map((x, i) => 1e6 / x - 1e6 / bareCpu[i]!),
   );
   const ref = against();
   if (ref) {
@@ -140,11 +161,49 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
       `this tree / ${commit} (steps/s)`,
       t.now.map((us, i) => stepsPerPass / us / (before.steps / t.before[i]!)),
     );
+    const cpu = await cpuInTurns(pass, () => before.pass(), 2 * runs);
+    r.row(
+      `runScenario at ${commit}, CPU per step, a pass in turns with this tree`,
+      'µs',
+      cpu.before.map((us) => us / before.steps),
+    );
+    r.row(
+      `runScenario in this tree, CPU per step, a pass in turns with ${commit}`,
+      'µs',
+      cpu.now.map((us) => us / stepsPerPass),
+    );
+    r.ratio(
+      `this tree / ${commit} (CPU per step)`,
+      cpu.now.map((us, i) => us / stepsPerPass / (cpu.before[i]! / before.steps)),
+    );
   }
-  r.goal('≥ 2,000 scenario steps/s in-process on one core', median(runner) >= 2000, `${fmt(median(runner))} steps/s`);
+  r.goal('≥ 2,000 scenario steps/s in-process on one core', median(runner) >= 2000, `${fmt(median(runner))} steps/s; ${fmt(median(runnerCpu))} per CPU second`);
   r.note(`${stepsPerPass} steps per pass over ${files.length} files; every scenario opens a session on an emptied in-process server (apps are reused)`);
   if (failing.length > 0) r.note(`scenarios failing right now (their skipped steps are not counted): ${failing.join(', ')}`);
   return r;
+}
+
+/** CPU µs of this process per call of `now` and of `before`, called in turns (which goes first alternates), after a warm-up turn. */
+async function cpuInTurns(now: () => Promise<unknown>, before: () => Promise<unknown>, rounds: number): Promise<{ now: number[]; before: number[] }> {
+  const cpu = async (fn: () => Promise<unknown>) => {
+    const c0 = process.cpuUsage();
+    await fn();
+    const c = process.cpuUsage(c0);
+    return c.user + c.system;
+  };
+  await cpu(before);
+  await cpu(now);
+  const out = { now: [] as number[], before: [] as number[] };
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2 === 0) {
+      out.before.push(await cpu(before));
+      out.now.push(await cpu(now));
+    } else {
+      out.now.push(await cpu(now));
+      out.before.push(await cpu(before));
+    }
+  }
+  return out;
 }
 
 /** Another tree's scenario suite run by its own runner on its own in-process server; `steps`: what one pass runs (its first). */

@@ -38,45 +38,90 @@ const wildcards: Record<string, (v: unknown) => boolean> = {
 const isMatcherObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k.startsWith('$') && !k.startsWith('$$'));
 
+/**
+ * Where a value sits, told only when something there fails: `path` as a reader writes it (`body.offers[0].offerId`)
+ * and `keys` in the scenario file. Most values match, so neither is spelled out on the way down.
+ */
+class Place {
+  constructor(
+    private readonly up: Place | undefined,
+    private readonly key: PropertyKey,
+    private readonly basePath = '',
+    private readonly baseKeys: readonly PropertyKey[] = [],
+  ) {}
+  static root(path: string, keys: readonly PropertyKey[]): Place {
+    return new Place(undefined, '', path, keys);
+  }
+  get path(): string {
+    if (!this.up) return this.basePath;
+    const above = this.up.path;
+    if (typeof this.key === 'number') return `${above}[${this.key}]`;
+    return above ? `${above}.${String(this.key)}` : String(this.key);
+  }
+  get keys(): readonly PropertyKey[] {
+    return this.up ? [...this.up.keys, this.key] : this.baseKeys;
+  }
+}
+
 /** `keys` is where `expected` sits in the scenario file, relative to the step; mismatches carry it on. */
 export function match(expected: unknown, actual: unknown, exact = false, path = 'body', keys: readonly PropertyKey[] = []): Mismatch[] {
-  const fail = (message: string): Mismatch[] => [{ path, keys, expected, actual, message }];
+  const out: Mismatch[] = [];
+  walk(expected, actual, exact, Place.root(path, keys), out);
+  return out;
+}
 
+const matches = (expected: unknown, actual: unknown, exact: boolean) => match(expected, actual, exact).length === 0;
+
+const failAt = (out: Mismatch[], at: Place, expected: unknown, actual: unknown, message: string) =>
+  out.push({ path: at.path, keys: at.keys, expected, actual, message });
+
+function walk(expected: unknown, actual: unknown, exact: boolean, at: Place, out: Mismatch[]): void {
   if (typeof expected === 'string' && expected.startsWith('$') && !expected.startsWith('$$')) {
-    if (expected === '$absent') return actual === undefined ? [] : fail('expected no value');
+    if (expected === '$absent') {
+      if (actual !== undefined) failAt(out, at, expected, actual, 'expected no value');
+      return;
+    }
     const test = wildcards[expected];
-    if (!test) return fail(`unknown wildcard ${expected}`);
-    return test(actual) ? [] : fail(`expected ${expected.slice(1)}`);
+    if (!test) failAt(out, at, expected, actual, `unknown wildcard ${expected}`);
+    else if (!test(actual)) failAt(out, at, expected, actual, `expected ${expected.slice(1)}`);
+    return;
   }
-  if (isMatcherObject(expected)) return matchOperators(expected, actual, exact, path, keys);
+  if (isMatcherObject(expected)) {
+    matchOperators(expected, actual, exact, at, out);
+    return;
+  }
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return fail('expected an array');
-    if (actual.length !== expected.length) return fail(`expected ${expected.length} items, got ${actual.length}`);
-    return expected.flatMap((e, i) => match(e, actual[i], exact, `${path}[${i}]`, [...keys, i]));
+    if (!Array.isArray(actual)) failAt(out, at, expected, actual, 'expected an array');
+    else if (actual.length !== expected.length) failAt(out, at, expected, actual, `expected ${expected.length} items, got ${actual.length}`);
+    else for (let i = 0; i < expected.length; i++) walk(expected[i], actual[i], exact, new Place(at, i), out);
+    return;
   }
   if (expected !== null && typeof expected === 'object') {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return fail('expected an object');
-    const out = Object.entries(expected).flatMap(([k, e]) => match(e, (actual as Record<string, unknown>)[k], exact, path ? `${path}.${k}` : k, [...keys, k]));
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) {
+      failAt(out, at, expected, actual, 'expected an object');
+      return;
+    }
+    const fields = actual as Record<string, unknown>;
+    for (const k of Object.keys(expected)) walk((expected as Record<string, unknown>)[k], fields[k], exact, new Place(at, k), out);
     if (exact) {
       for (const k of Object.keys(actual))
         if (!(k in expected))
           out.push({
-            path: path ? `${path}.${k}` : k,
-            keys,
+            path: new Place(at, k).path,
+            keys: at.keys,
             expected: undefined,
-            actual: (actual as Record<string, unknown>)[k],
+            actual: fields[k],
             message: 'unexpected field (exact match)',
           });
     }
-    return out;
+    return;
   }
   const literal = typeof expected === 'string' && expected.startsWith('$$') ? expected.slice(1) : expected;
-  return Object.is(literal, actual) ? [] : fail(actual === undefined ? 'missing' : 'different value');
+  if (!Object.is(literal, actual)) failAt(out, at, expected, actual, actual === undefined ? 'missing' : 'different value');
 }
 
-function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: boolean, path: string, keys: readonly PropertyKey[]): Mismatch[] {
-  const out: Mismatch[] = [];
-  const fail = (message: string) => out.push({ path, keys, expected: ops, actual, message });
+function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: boolean, at: Place, out: Mismatch[]): void {
+  const fail = (message: string) => failAt(out, at, ops, actual, message);
   for (const [op, arg] of Object.entries(ops)) {
     switch (op) {
       case '$length': {
@@ -109,7 +154,7 @@ function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: bo
           fail('expected an array');
           break;
         }
-        for (const e of arg as unknown[]) if (!actual.some((a) => match(e, a, exact).length === 0)) fail(`no item matches ${JSON.stringify(e)}`);
+        for (const e of arg as unknown[]) if (!actual.some((a) => matches(e, a, exact))) fail(`no item matches ${JSON.stringify(e)}`);
         break;
       }
       case '$anyOrder': {
@@ -120,7 +165,7 @@ function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: bo
         }
         const free = [...actual];
         for (const e of wanted) {
-          const i = free.findIndex((a) => match(e, a, exact).length === 0);
+          const i = free.findIndex((a) => matches(e, a, exact));
           if (i < 0) fail(`no item matches ${JSON.stringify(e)}`);
           else free.splice(i, 1);
         }
@@ -130,5 +175,4 @@ function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: bo
         fail(`unknown matcher ${op}`);
     }
   }
-  return out;
 }

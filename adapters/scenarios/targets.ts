@@ -3,6 +3,7 @@ import { virtualClock } from '../clock.ts';
 import { sequentialIds } from '../ids.ts';
 import { buildServer } from '../http/server.ts';
 import { memoryStore } from '../store/memory.ts';
+import { inProcessClient } from './in-process-transport.ts';
 import { StepError } from './step-error.ts';
 
 /** What a scenario talks to: the server in-process (no socket) or a live one at a URL. */
@@ -67,15 +68,11 @@ export function inProcess(engine: Engine): Target {
     const clock = virtualClock(new Date(0));
     let ids = sequentialIds();
     const app = await buildServer({ engine, store, clock, ids: { next: (kind) => ids.next(kind) }, sandbox: true, jwtSecret: IN_PROCESS_JWT_SECRET });
-    const state: { traces?: readonly DecisionTrace[] } = {};
-    app.addHook('onResponse', async (request) => {
-      state.traces = request.traces;
-    });
+    const send = inProcessClient(app);
     await app.ready();
     return {
-      app,
+      send,
       clock,
-      state,
       async reset(start: string) {
         await store.reset();
         clock.set!(new Date(start));
@@ -86,16 +83,16 @@ export function inProcess(engine: Engine): Target {
   return {
     name: 'in-process',
     async open(start) {
+      // Requests in-process never wait for the event loop (in-process-transport.ts): let timers and I/O run here.
+      await new Promise((resolve) => setImmediate(resolve));
       const server = idle.pop() ?? (await build());
       await server.reset(start);
-      const { app, clock, state } = server;
+      const { send, clock } = server;
       return {
         async send(x) {
-          state.traces = undefined;
           const payload = x.body === undefined ? undefined : typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
-          const res = await app.inject({ method: x.method as 'GET', url: x.path, headers: x.headers, ...(payload !== undefined ? { payload } : {}) });
-          const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
-          return { status: res.statusCode, headers, body: parseBody(res.body, headers['content-type']), traces: state.traces ?? [] };
+          const res = await send(x.method, x.path, x.headers, payload);
+          return { status: res.status, headers: res.headers, body: parseBody(res.body, res.headers['content-type']), traces: res.request?.traces ?? [] };
         },
         async setClock(instant) {
           clock.set!(new Date(instant));

@@ -41,49 +41,84 @@ const anonymous = (p: Record<string, unknown>) => {
   return rest;
 };
 
-export function expand(value: unknown, vars: Readonly<Record<string, unknown>>, fixtures: Fixtures, keys: Keys = []): unknown {
-  if (typeof value === 'string') {
-    const whole = /^\$\{([\w.-]+)\}$/.exec(value);
-    if (whole) return lookup(vars, whole[1]!, keys);
-    return value.replace(/\$\{([\w.-]+)\}/g, (_m, name: string) => String(lookup(vars, name, keys)));
+/** Where a value sits under the step, spelled out only for an error's `file:line:col`. */
+class Trail {
+  constructor(
+    private readonly up: Trail | Keys,
+    private readonly key: PropertyKey,
+  ) {}
+  get keys(): Keys {
+    return [...(this.up instanceof Trail ? this.up.keys : this.up), this.key];
   }
-  if (Array.isArray(value)) return value.map((v, i) => expand(v, vars, fixtures, [...keys, i]));
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value);
-    if (entries.length === 1 && entries[0]![0].startsWith('$')) {
-      const [key, raw] = entries[0]!;
-      const here = [...keys, key];
-      const arg = expand(raw, vars, fixtures, here);
-      switch (key) {
-        case '$trip': {
-          const trip = fixtures.trips[String(arg)];
-          if (!trip) throw new TemplateError(`no trip "${String(arg)}" in the fixtures${known(fixtures.trips)}`, here);
-          return expand(structuredClone(trip), vars, fixtures, here);
-        }
-        case '$purchaser': {
-          const purchaser = fixtures.purchasers[String(arg)];
-          if (!purchaser) throw new TemplateError(`no purchaser "${String(arg)}" in the fixtures${known(fixtures.purchasers)}`, here);
-          return expand(structuredClone(purchaser), vars, fixtures, here);
-        }
-        case '$passengers':
-          return group(fixtures, arg, here).map(anonymous);
-        case '$passengerSpecifications':
-          return group(fixtures, arg, here).map(({ age: _age, ...p }) => p);
-        case '$passengerRefs':
-          return group(fixtures, arg, here).map((p) => p['externalRef']);
-      }
-    }
-    return Object.fromEntries(entries.map(([k, v]) => [k, expand(v, vars, fixtures, [...keys, k])]));
+}
+const keysOf = (at: Trail | Keys): Keys => (at instanceof Trail ? at.keys : at);
+
+const FIXTURE_KEYS = new Set(['$trip', '$purchaser', '$passengers', '$passengerSpecifications', '$passengerRefs']);
+const SAVED = /\$\{[\w.-]+\}/;
+/**
+ * Values with nothing to expand, by identity: a scenario's parsed steps are kept (load.ts), so each of their parts is
+ * looked at once, and thereafter handed out as it is rather than copied at every step.
+ */
+const literal = new WeakMap<object, boolean>();
+
+function isLiteral(value: unknown): boolean {
+  if (typeof value === 'string') return !SAVED.test(value);
+  if (value === null || typeof value !== 'object') return true;
+  let known = literal.get(value);
+  if (known === undefined) {
+    const keys = Object.keys(value);
+    known = !(keys.length === 1 && FIXTURE_KEYS.has(keys[0]!)) && keys.every((k) => isLiteral((value as Record<string, unknown>)[k]));
+    literal.set(value, known);
   }
-  return value;
+  return known;
 }
 
-function lookup(vars: Readonly<Record<string, unknown>>, name: string, keys: Keys): unknown {
+/** A value with its templates expanded; one with none is returned as it is (so never change what this returns). */
+export function expand(value: unknown, vars: Readonly<Record<string, unknown>>, fixtures: Fixtures, keys: Keys = []): unknown {
+  return isLiteral(value) ? value : expandAt(value, vars, fixtures, keys);
+}
+
+function expandAt(value: unknown, vars: Readonly<Record<string, unknown>>, fixtures: Fixtures, at: Trail | Keys): unknown {
+  if (isLiteral(value)) return value;
+  if (typeof value === 'string') {
+    const whole = /^\$\{([\w.-]+)\}$/.exec(value);
+    if (whole) return lookup(vars, whole[1]!, at);
+    return value.replace(/\$\{([\w.-]+)\}/g, (_m, name: string) => String(lookup(vars, name, at)));
+  }
+  if (Array.isArray(value)) return value.map((v, i) => expandAt(v, vars, fixtures, new Trail(at, i)));
+  const entries = Object.entries(value as object);
+  if (entries.length === 1 && entries[0]![0].startsWith('$')) {
+    const [key, raw] = entries[0]!;
+    const here = new Trail(at, key);
+    const arg = expandAt(raw, vars, fixtures, here);
+    switch (key) {
+      case '$trip': {
+        const trip = fixtures.trips[String(arg)];
+        if (!trip) throw new TemplateError(`no trip "${String(arg)}" in the fixtures${known(fixtures.trips)}`, here.keys);
+        return expandAt(trip, vars, fixtures, here);
+      }
+      case '$purchaser': {
+        const purchaser = fixtures.purchasers[String(arg)];
+        if (!purchaser) throw new TemplateError(`no purchaser "${String(arg)}" in the fixtures${known(fixtures.purchasers)}`, here.keys);
+        return expandAt(purchaser, vars, fixtures, here);
+      }
+      case '$passengers':
+        return group(fixtures, arg, here.keys).map(anonymous);
+      case '$passengerSpecifications':
+        return group(fixtures, arg, here.keys).map(({ age: _age, ...p }) => p);
+      case '$passengerRefs':
+        return group(fixtures, arg, here.keys).map((p) => p['externalRef']);
+    }
+  }
+  return Object.fromEntries(entries.map(([k, v]) => [k, expandAt(v, vars, fixtures, new Trail(at, k))]));
+}
+
+function lookup(vars: Readonly<Record<string, unknown>>, name: string, at: Trail | Keys): unknown {
   if (!(name in vars)) {
     const saved = Object.keys(vars);
     throw new TemplateError(
       `\${${name}} was not saved by an earlier step (${saved.length === 0 ? 'nothing was saved yet' : `saved so far: ${saved.join(', ')}`})`,
-      keys,
+      keysOf(at),
     );
   }
   return vars[name];
