@@ -33,6 +33,11 @@ export interface ServerOptions {
   ids?: IdSource;
   /** Enables /sandbox/* (CONTRACT §8). */
   sandbox?: boolean;
+  /**
+   * Keeps the journal of the last requests the studio shows (sandbox only; on unless false). The in-process scenario
+   * target leaves it off: no studio reads its servers' journals, and keeping it cost a scenario step about 4 %.
+   */
+  journal?: boolean;
   /** HS256 key for access tokens; generated per process when absent. */
   jwtSecret?: string;
   /**
@@ -169,7 +174,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Before compression, so the journal keeps the answer's text (sandbox only: a production server pays nothing).
   app.decorate(
     'requestJournal',
-    options.sandbox
+    options.sandbox && options.journal !== false
       ? recordRequests(
           app,
           () => service.engine.rules.limits,

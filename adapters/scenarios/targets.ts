@@ -67,7 +67,15 @@ export function inProcess(engine: Engine): Target {
     const store = memoryStore();
     const clock = virtualClock(new Date(0));
     let ids = sequentialIds();
-    const app = await buildServer({ engine, store, clock, ids: { next: (kind) => ids.next(kind) }, sandbox: true, jwtSecret: IN_PROCESS_JWT_SECRET });
+    const app = await buildServer({
+      engine,
+      store,
+      clock,
+      ids: { next: (kind) => ids.next(kind) },
+      sandbox: true,
+      journal: false,
+      jwtSecret: IN_PROCESS_JWT_SECRET,
+    });
     const send = inProcessClient(app);
     await app.ready();
     return {
