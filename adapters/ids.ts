@@ -1,15 +1,8 @@
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { IdSource } from '../engine/index.ts';
 
 /** Crockford base32 without I, L, O, U: easy to read out over the phone. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-function code(length: number): string {
-  const bytes = randomBytes(length);
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! % 32];
-  return out;
-}
 
 /** Random bytes drawn 4 KiB at a time, as crypto.randomUUID does. */
 const pool = Buffer.allocUnsafe(4096);
@@ -17,26 +10,40 @@ let drawn = pool.length;
 const text = Buffer.allocUnsafe(36);
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
+/** The next `n` random bytes of the pool, refilled when fewer are left: one call into the system per 4 KiB. */
+function draw(n: number): number {
+  if (drawn + n > pool.length) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  drawn += n;
+  return drawn - n;
+}
+
+/** A code of `length` letters and digits for people to read, from the pool's bytes. */
+function code(length: number): string {
+  const at = draw(length);
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[at + i]! % 32];
+  return out;
+}
+
 /**
  * A version 4 UUID (RFC 9562) as one flat string. crypto.randomUUID joins its 20 pieces with `+`, and V8 keeps such a
  * string as a tree of its pieces until it is read whole; an offer has dozens of ids, each copied flat again when
  * the answer and the quote are serialised: about 5 % of an offers request's CPU.
  */
 function uuid(): string {
-  if (drawn === pool.length) {
-    randomFillSync(pool);
-    drawn = 0;
-  }
+  const from = draw(16);
   let at = 0;
   for (let i = 0; i < 16; i++) {
     if (i === 4 || i === 6 || i === 8 || i === 10) text[at++] = 0x2d; // '-'
-    const byte = pool[drawn + i]!;
+    const byte = pool[from + i]!;
     // The version (4) in the 7th byte's high nibble, the variant (10xx) in the 9th byte's high bits.
     const b = i === 6 ? (byte & 0x0f) | 0x40 : i === 8 ? (byte & 0x3f) | 0x80 : byte;
     text[at++] = HEX[b >> 4]!;
     text[at++] = HEX[b & 0x0f]!;
   }
-  drawn += 16;
   return text.toString('latin1', 0, 36);
 }
 
