@@ -10,32 +10,36 @@ import {
   type SoldPass,
   type TrainHoldings,
 } from '../../engine/index.ts';
+import { jsonCopy } from './json-copy.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
-/** In-memory store for tests and scenario runs. Values are copied in and out, as a real store would. */
+/**
+ * In-memory store for tests and scenario runs. Values are copied in and out, as a real store would, and as JSON would
+ * (jsonCopy: without writing the text and parsing it again).
+ */
 export function memoryStore(): Store {
   const offers = offerCache();
-  const bookings = new Map<string, { data: string; version: number }>();
+  const bookings = new Map<string, { booking: Booking; version: number }>();
   const fulfillments = new Map<string, string>();
-  /** Per train, what each booking holds there (as JSON text: copied out like everything else). */
-  const trains = new Map<string, Map<string, string>>();
-  /** Per travel pass, what it pays for in each booking (as JSON text). */
-  const passes = new Map<string, Map<string, string>>();
-  /** Per sold-pass key, the pass each booking sold (as JSON text). */
-  const sold = new Map<string, Map<string, string>>();
+  /** Per train, what each booking holds there (copied out like everything else). */
+  const trains = new Map<string, Map<string, TrainHoldings>>();
+  /** Per travel pass, what it pays for in each booking. */
+  const passes = new Map<string, Map<string, PassUse[]>>();
+  /** Per sold-pass key, the pass each booking sold. */
+  const sold = new Map<string, Map<string, SoldPass>>();
   const index = (b: Booking) => {
     for (const key of soldPassKeysOf(b)) sold.get(key)?.delete(b.id);
     for (const [key, pass] of soldPassEntries(b)) {
       if (!sold.has(key)) sold.set(key, new Map());
-      sold.get(key)!.set(b.id, JSON.stringify(pass));
+      sold.get(key)!.set(b.id, pass);
     }
     const uses = passUsesOf(b);
     for (const pass of passesOfBooking(b)) {
       const mine = uses.filter((u) => u.pass === pass);
       if (mine.length > 0) {
         if (!passes.has(pass)) passes.set(pass, new Map());
-        passes.get(pass)!.set(b.id, JSON.stringify(mine));
+        passes.get(pass)!.set(b.id, mine);
       } else passes.get(pass)?.delete(b.id);
     }
     b.fulfillments.forEach((f) => fulfillments.set(f.id, b.id));
@@ -44,7 +48,7 @@ export function memoryStore(): Store {
       const h = held.get(key);
       if (h) {
         if (!trains.has(key)) trains.set(key, new Map());
-        trains.get(key)!.set(b.id, JSON.stringify(h));
+        trains.get(key)!.set(b.id, h);
       } else trains.get(key)?.delete(b.id);
     }
   };
@@ -58,27 +62,29 @@ export function memoryStore(): Store {
     },
     async getBooking(id): Promise<VersionedBooking | undefined> {
       const b = bookings.get(id);
-      return b ? { booking: JSON.parse(b.data) as Booking, version: b.version } : undefined;
+      return b ? { booking: jsonCopy(b.booking), version: b.version } : undefined;
     },
     async insertBooking(booking) {
       if (bookings.has(booking.id)) throw new StoreConflict(booking.id);
-      bookings.set(booking.id, { data: JSON.stringify(booking), version: 1 });
-      index(booking);
+      const copy = jsonCopy(booking);
+      bookings.set(booking.id, { booking: copy, version: 1 });
+      index(copy);
     },
     async updateBooking(booking, version) {
       const current = bookings.get(booking.id);
       if (!current || current.version !== version) throw new StoreConflict(booking.id);
-      bookings.set(booking.id, { data: JSON.stringify(booking), version: version + 1 });
-      index(booking);
+      const copy = jsonCopy(booking);
+      bookings.set(booking.id, { booking: copy, version: version + 1 });
+      index(copy);
     },
     async holdingsOnTrain(key) {
-      return [...(trains.get(key)?.values() ?? [])].map((data) => JSON.parse(data) as TrainHoldings);
+      return [...(trains.get(key)?.values() ?? [])].map(jsonCopy);
     },
     async passUses(pass) {
-      return [...(passes.get(pass)?.values() ?? [])].flatMap((data) => JSON.parse(data) as PassUse[]);
+      return [...(passes.get(pass)?.values() ?? [])].flatMap(jsonCopy);
     },
     async soldPasses(key) {
-      return [...(sold.get(key)?.values() ?? [])].map((data) => JSON.parse(data) as SoldPass);
+      return [...(sold.get(key)?.values() ?? [])].map(jsonCopy);
     },
     async bookingOfFulfillment(id) {
       return fulfillments.get(id);
