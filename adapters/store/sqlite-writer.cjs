@@ -8,7 +8,7 @@
  * Plain CommonJS on purpose: a worker thread loads its file with Node's own loader, whether the server runs from
  * the TypeScript sources (tsx), under vitest or from dist/, so this file must need no TypeScript loader.
  *
- * Messages in:  { kind: 'write', id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed, passUses, passesFreed, soldPasses, soldPassesFreed } }
+ * Messages in:  { kind: 'write', writes: [{ id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed, passUses, passesFreed, soldPasses, soldPassesFreed } }, …] }
  *               { kind: 'reset', id }   { kind: 'close' }
  * Messages out: { kind: 'written', results: [[id, 'ok' | 'conflict' | 'failed', message?], …] }
  *               { kind: 'reset-done', id }   { kind: 'closed' }
@@ -78,7 +78,7 @@ parentPort.on('message', (m) => {
   if (m.kind === 'write') {
     // Everything that arrives while this thread is busy (committing the previous batch) joins the next batch.
     if (queue.length === 0) setImmediate(flush);
-    queue.push(m);
+    for (const w of m.writes) queue.push(w);
   } else if (m.kind === 'reset') {
     // After the writes before it, so that nothing written before a reset survives it.
     flush();

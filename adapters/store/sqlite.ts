@@ -194,6 +194,14 @@ export function sqliteStore(path: string): Store {
     recent.set(id, { json, version });
     if (recent.size > RECENT_BOOKINGS) recent.delete(recent.keys().next().value!);
   };
+  // The writes of one turn of the event loop go to the writer thread in one message, at the turn's end: each message
+  // wakes the thread (and its answer this one), which costs more than the copy of the write itself.
+  let outbox: Array<{ id: number; booking: BookingWrite }> = [];
+  const post = () => {
+    if (outbox.length === 0) return;
+    writer.postMessage({ kind: 'write', writes: outbox });
+    outbox = [];
+  };
   const write = (b: Booking, version?: number) =>
     new Promise<void>((done, failed) => {
       if (broken) return failed(broken);
@@ -210,7 +218,8 @@ export function sqliteStore(path: string): Store {
         },
         bookingId: b.id,
       });
-      writer.postMessage({ kind: 'write', id, booking });
+      if (outbox.length === 0) setImmediate(post);
+      outbox.push({ id, booking });
     });
 
   return {
@@ -259,6 +268,7 @@ export function sqliteStore(path: string): Store {
       const id = ++nextId;
       await new Promise<void>((resolve) => {
         resets.set(id, resolve);
+        post(); // the writes queued before the reset go first
         writer.postMessage({ kind: 'reset', id });
       });
       recent.clear(); // after the writes queued before the reset have settled
@@ -268,6 +278,7 @@ export function sqliteStore(path: string): Store {
         // The writer commits what it has, closes its connections and answers; then the thread ends.
         await new Promise<void>((resolve) => {
           closed = resolve;
+          post();
           writer.postMessage({ kind: 'close' });
         });
         broken = new Error(`the store ${path} is closed`);
