@@ -2,16 +2,24 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Booking } from '../../engine/index.ts';
 
 /**
- * How the SQLite store keeps a booking in its row: the booking's JSON, deflated (RFC 1951). A 2-passenger
- * booking is ~6 KB of JSON and ~1.6 KB deflated, so it fits in one 4 KB page instead of spilling into overflow
- * pages, and every durable commit writes a quarter of the bytes (issue "Benchmarks": under 4 KB per booking).
- * Level 3 costs ~20 µs per write (on the store's writer thread, sqlite-writer.cjs) and ~8 µs per read on the bench
- * machine (docs/performance.md). Rows written as JSON text by earlier versions are read as they are.
+ * How the SQLite store keeps a booking in its row: the booking's JSON, deflated (RFC 1951) when the text would not
+ * fit in one 4 KB page. A 2-passenger booking is ~6 KB of JSON and ~1.6 KB deflated, so it fits in one page instead
+ * of spilling into overflow pages (issue "Benchmarks": under 4 KB per booking). A smaller booking (1 passenger:
+ * 2.6 KB provisional, 3.7 KB confirmed) fits as it is and is kept as text: a commit writes its page either way (the
+ * file takes up to a page per such booking instead of half of one), and a deflate costs ~30 µs per write on the bench
+ * machine whatever the size (Node makes and closes a zlib stream each time, about 20 µs of it), plus collections of
+ * its native memory: ~45 µs of the writer thread per write in all, and in-process 0.89× the CPU per 1-passenger
+ * sale on SQLite. Both forms are read.
  */
 export const LEVEL = 3;
+/**
+ * The longest JSON (UTF-8 bytes) kept as text: with the row's id, owner and version it stays under SQLite's 4,061
+ * bytes of payload in a table page of 4,096 bytes, beyond which a row spills into overflow pages.
+ */
+export const TEXT_UP_TO = 3900;
 
-/** The writer thread (sqlite-writer.cjs, plain CommonJS) deflates the same way, with LEVEL handed to it; the bench's seeder uses this. */
-export const encodeBookingJson = (json: string): Buffer => deflateRawSync(json, { level: LEVEL });
+/** The writer thread (sqlite-writer.cjs, plain CommonJS) encodes the same way, with LEVEL and TEXT_UP_TO handed to it; the bench's seeder uses this. */
+export const encodeBookingJson = (json: string): Buffer | string => (Buffer.byteLength(json) <= TEXT_UP_TO ? json : deflateRawSync(json, { level: LEVEL }));
 
 export function decodeBooking(data: Buffer | string): Booking {
   return JSON.parse(typeof data === 'string' ? data : inflateRawSync(data).toString('utf8')) as Booking;

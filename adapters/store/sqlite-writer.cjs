@@ -17,7 +17,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
 const Database = require('better-sqlite3');
 
-const { path, level } = workerData;
+const { path, level, textUpTo } = workerData;
 
 const db = new Database(path);
 db.pragma('journal_mode = WAL');
@@ -36,7 +36,8 @@ const dropSoldPass = db.prepare('DELETE FROM sold_passes WHERE key = ? AND booki
 
 /** One write inside the batch's transaction: its first statement decides; on a conflict it writes nothing. */
 function apply(b) {
-  const data = deflateRawSync(b.json, { level });
+  // As booking-rows.ts encodeBookingJson: text while it fits in a page, deflated beyond.
+  const data = Buffer.byteLength(b.json) <= textUpTo ? b.json : deflateRawSync(b.json, { level });
   if (b.version === undefined) {
     try {
       insertBooking.run(b.id, b.owner, data);

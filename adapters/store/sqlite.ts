@@ -15,7 +15,7 @@ import {
   type StoredOffer,
   type TrainHoldings,
 } from '../../engine/index.ts';
-import { decodeBooking, LEVEL } from './booking-rows.ts';
+import { decodeBooking, LEVEL, TEXT_UP_TO } from './booking-rows.ts';
 import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
 
 /** Quote writes between two sweeps of old quotes. */
@@ -138,7 +138,7 @@ export function sqliteStore(path: string): Store {
   const selectPassUses = db.prepare<[string], { data: string }>('SELECT data FROM pass_uses WHERE pass = ?');
   const selectSoldPasses = db.prepare<[string], { data: string }>('SELECT data FROM sold_passes WHERE key = ?');
 
-  const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), { workerData: { path, level: LEVEL } });
+  const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), { workerData: { path, level: LEVEL, textUpTo: TEXT_UP_TO } });
   let broken: Error | undefined;
   let nextId = 0;
   const pending = new Map<number, { done: () => void; failed: (e: Error) => void; bookingId: string }>();
