@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { memoryServerBefore, sqliteServerBefore } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
-import { DURATION } from './load.ts';
+import { DURATION, WARM_UP } from './load.ts';
 import { fmt, median, ratios, report, rotated, sleep, type CaseReport } from './measure.ts';
 import { startServer, type ServerProcess } from './processes.ts';
 import type { RecordedAnswer } from './server.ts';
@@ -269,7 +269,9 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     if (oldSqlite) old.sql = { name: `SQLite at ${oldSqlite.commit}`, server: started(oldSqlite.server), token: await token(oldSqlite.server.base) };
     if (oldMemory) old.mem = { name: `memory store at ${oldMemory.commit}`, server: started(oldMemory.server), token: await token(oldMemory.server.base) };
     for (const t of [old.sql, old.mem]) if (t) targets.push(t);
-    for (const t of targets) await drive(t.server, t.token, steps, Math.min(2, DURATION)); // warm-up
+    // Warm-up (WARM_UP, bench/load.ts, says why signalbox's servers take longer).
+    const signalboxes = new Set([sql, mem, old.sql, old.mem]);
+    for (const t of targets) await drive(t.server, t.token, steps, signalboxes.has(t) ? WARM_UP : Math.min(3, DURATION));
 
     const results = new Map(targets.map((t) => [t.name, [] as Drive[]]));
     const commits: number[] = [];
