@@ -1,17 +1,6 @@
 import pg from 'pg';
-import {
-  passesOfBooking,
-  passUsesOf,
-  soldPassEntries,
-  soldPassKeysOf,
-  trainHoldingsOf,
-  trainKeysOfBooking,
-  type Booking,
-  type PassUse,
-  type SoldPass,
-  type StoredOffer,
-  type TrainHoldings,
-} from '../../engine/index.ts';
+import { trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { indexRowsOf } from './booking-index.ts';
 import { StoreConflict, type Store } from './store.ts';
 
 /**
@@ -65,22 +54,19 @@ export async function postgresStore(url: string): Promise<Store> {
   lockPool.on('error', (e) => process.stderr.write(`signalbox: PostgreSQL lock connection lost (${e.message})\n`));
 
   const fulfillmentIds = (b: Booking) => b.fulfillments.map((f) => f.id);
-  /** The booking's holdings index as query parameters: trains it holds places on (with their entries), trains it freed. */
-  const holdingParams = (b: Booking) => {
-    const held = trainHoldingsOf(b);
-    const trains = new Set(held.map((h) => h.train));
-    return [held.map((h) => h.train), held.map((h) => JSON.stringify(h)), trainKeysOfBooking(b).filter((k) => !trains.has(k))];
-  };
-  /** The pass-use index as query parameters: passes in use (with their uses), passes no longer used. */
-  const passParams = (b: Booking) => {
-    const uses = passUsesOf(b);
-    const used = [...new Set(uses.map((u) => u.pass))];
-    return [used, used.map((p) => JSON.stringify(uses.filter((u) => u.pass === p))), passesOfBooking(b).filter((p) => !used.includes(p))];
-  };
-  /** The sold-pass index as query parameters: keys of the pass the booking sold (with it), keys of one refunded since. */
-  const soldParams = (b: Booking) => {
-    const sold = soldPassEntries(b);
-    return [sold.map(([k]) => k), sold.map(([, p]) => JSON.stringify(p)), soldPassKeysOf(b).filter((k) => !sold.some(([key]) => key === k))];
+  /**
+   * The booking's index rows as query parameters, three per index: the keys it has entries under, their JSON, and
+   * the keys it no longer has (trains it holds places on, passes in use, passes it sold).
+   */
+  const indexParams = (b: Booking) => {
+    const rows = indexRowsOf(b);
+    const keys = (entries: Array<[string, string]>) => entries.map(([key]) => key);
+    const json = (entries: Array<[string, string]>) => entries.map(([, value]) => value);
+    return {
+      holdings: [keys(rows.holdings), json(rows.holdings), rows.freedTrains],
+      passUses: [keys(rows.passUses), json(rows.passUses), rows.freedPasses],
+      soldPasses: [keys(rows.soldPasses), json(rows.soldPasses), rows.freedSoldPasses],
+    };
   };
   let closing: Promise<void> | undefined;
 
@@ -116,6 +102,7 @@ export async function postgresStore(url: string): Promise<Store> {
     },
 
     async insertBooking(b) {
+      const { holdings, passUses, soldPasses } = indexParams(b);
       // Booking and its fulfillment index in one statement (data-modifying CTEs run to completion, atomically).
       try {
         await pool.query(
@@ -127,7 +114,8 @@ export async function postgresStore(url: string): Promise<Store> {
            sold AS (INSERT INTO sold_passes (key, booking_id, data) SELECT k, $1, d::json FROM unnest($9::text[], $10::text[]) AS s(k, d)
                     ON CONFLICT (key, booking_id) DO UPDATE SET data = excluded.data)
            INSERT INTO fulfillments (id, booking_id) SELECT f, $1 FROM unnest($4::text[]) AS f ON CONFLICT (id) DO NOTHING`,
-          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), ...holdingParams(b).slice(0, 2), ...passParams(b).slice(0, 2), ...soldParams(b).slice(0, 2)],
+          // A new booking has nothing to free: only each index's keys and JSON.
+          [b.id, b.owner, JSON.stringify(b), fulfillmentIds(b), ...holdings.slice(0, 2), ...passUses.slice(0, 2), ...soldPasses.slice(0, 2)],
         );
       } catch (e) {
         const err = e as { code?: string; constraint?: string };
@@ -137,6 +125,7 @@ export async function postgresStore(url: string): Promise<Store> {
     },
 
     async updateBooking(b, version) {
+      const { holdings, passUses, soldPasses } = indexParams(b);
       // The version check and the write are the same statement. The fulfillment index is written only
       // when the update matched, so a loser's fulfillment ids never become reachable.
       const { rows } = await pool.query<{ updated: number }>(
@@ -162,7 +151,7 @@ export async function postgresStore(url: string): Promise<Store> {
            DELETE FROM sold_passes WHERE booking_id = $1 AND key = ANY($14::text[]) AND EXISTS (SELECT 1 FROM booking)
          )
          SELECT count(*)::int AS updated FROM booking`,
-        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), ...holdingParams(b), ...passParams(b), ...soldParams(b)],
+        [b.id, version, JSON.stringify(b), b.owner, fulfillmentIds(b), ...holdings, ...passUses, ...soldPasses],
       );
       if (rows[0]?.updated !== 1) throw new StoreConflict(b.id);
     },

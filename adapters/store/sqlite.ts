@@ -2,19 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import {
-  passesOfBooking,
-  passUsesOf,
-  soldPassEntries,
-  soldPassKeysOf,
-  trainHoldingsOf,
-  trainKeysOfBooking,
-  type Booking,
-  type PassUse,
-  type SoldPass,
-  type StoredOffer,
-  type TrainHoldings,
-} from '../../engine/index.ts';
+import { trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { indexRowsOf } from './booking-index.ts';
 import { decodeBooking, LEVEL, TEXT_UP_TO } from './booking-rows.ts';
 import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
 
@@ -49,23 +38,19 @@ type WriterMessage =
 
 /** A booking and its index rows: fulfillments, what it holds per train, what each of its travel passes pays for. */
 function writeOf(b: Booking, version?: number): BookingWrite {
-  const held = trainHoldingsOf(b);
-  const trains = new Set(held.map((h) => h.train));
-  const uses = passUsesOf(b);
-  const usedPasses = [...new Set(uses.map((u) => u.pass))];
-  const sold = soldPassEntries(b);
+  const rows = indexRowsOf(b);
   return {
     id: b.id,
     owner: b.owner,
     ...(version === undefined ? {} : { version }),
     json: JSON.stringify(b),
     fulfillmentIds: b.fulfillments.map((f) => f.id),
-    holdings: held.map((h) => [h.train, JSON.stringify(h)]),
-    freed: trainKeysOfBooking(b).filter((k) => !trains.has(k)),
-    passUses: usedPasses.map((pass) => [pass, JSON.stringify(uses.filter((u) => u.pass === pass))]),
-    passesFreed: passesOfBooking(b).filter((p) => !usedPasses.includes(p)),
-    soldPasses: sold.map(([key, pass]) => [key, JSON.stringify(pass)]),
-    soldPassesFreed: soldPassKeysOf(b).filter((k) => !sold.some(([key]) => key === k)),
+    holdings: rows.holdings,
+    freed: rows.freedTrains,
+    passUses: rows.passUses,
+    passesFreed: rows.freedPasses,
+    soldPasses: rows.soldPasses,
+    soldPassesFreed: rows.freedSoldPasses,
   };
 }
 
