@@ -5,7 +5,7 @@ import { passesOfBooking, passUsesOf, soldPassEntries, soldPassKeysOf, trainHold
  * holds per train, what each of its travel passes pays for, the passes it sold, each as key and JSON, and the keys
  * it no longer has an entry under (places given back, a pass no longer used, a sold pass refunded).
  */
-export interface BookingIndexRows {
+interface BookingIndexRows {
   holdings: Array<[train: string, json: string]>;
   freedTrains: string[];
   passUses: Array<[pass: string, json: string]>;
