@@ -95,7 +95,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     for (const t of targets.slice(0, 3)) await check(t);
 
     // The server's CPU time per request (all its threads, /proc) beside requests/s: steadier on a shared machine.
-    type Run = LoadResult & { cpuUs: number; userUs: number; systemUs: number };
+    type Run = LoadResult & { cpuUs: number; userUs: number; systemUs: number; otherThreadsUs: number };
     const once = async (t: Target, seconds?: number): Promise<Run> => {
       const cpu0 = t.server.cpuSplitMs();
       const x = clean(
@@ -109,6 +109,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
         cpuUs: per(cpu1.user + cpu1.system - cpu0.user - cpu0.system),
         userUs: per(cpu1.user - cpu0.user),
         systemUs: per(cpu1.system - cpu0.system),
+        otherThreadsUs: per(cpu1.user + cpu1.system - cpu0.user - cpu0.system - (cpu1.mainThread - cpu0.mainThread)),
       };
     };
     // Warm-up: JIT, connection pools, SQLite pages (WARM_UP, bench/load.ts, says why signalbox's servers take longer).
@@ -121,6 +122,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     const of = (t: Target, key: keyof Run) => results.get(t.name)!.map((x) => x[key]);
     for (const t of targets) r.row(`${t.name}: server CPU per request (all threads)`, 'µs', of(t, 'cpuUs'));
     for (const t of targets) r.row(`  of which in the kernel (system time): ${t.name}`, 'µs', of(t, 'systemUs'));
+    for (const t of targets) r.row(`  of which off the main thread (V8's helpers, SQLite's writer): ${t.name}`, 'µs', of(t, 'otherThreadsUs'));
     for (const t of targets) r.row(`${t.name}: requests/s`, 'req/s', of(t, 'rps'));
     for (const t of targets) r.row(`${t.name}: p99 latency`, 'ms', of(t, 'p99'));
     const beyond = (xs: number[], base: number[]) => xs.map((x, i) => x - base[i]!);

@@ -5,6 +5,13 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { root } from './fixtures.ts';
 
+/** A server's CPU time so far, in ms (ServerProcess.cpuSplitMs). */
+export interface CpuSplit {
+  user: number;
+  system: number;
+  mainThread: number;
+}
+
 /**
  * Starts bench/server.ts in its own process. With BENCH_CPU_PROF=DIR set, the server runs under
  * `node --cpu-prof` and writes its profile into DIR when it stops (summarise it with bench/profile.ts).
@@ -15,8 +22,12 @@ export interface ServerProcess {
   memory(): Promise<{ rss: number; heapUsed: number; hwm: number }>;
   /** CPU time the server process has used so far (user + system, all threads), in ms; from /proc, so Linux only. */
   cpuMs(): number;
-  /** The same, split: user time (our code, V8, Node) and system time (the kernel: sockets, fsync, wake-ups). */
-  cpuSplitMs(): { user: number; system: number };
+  /**
+   * The same, split: user time (our code, V8, Node) and system time (the kernel: sockets, fsync, wake-ups); and
+   * `mainThread`, the part of user + system spent on the thread that serves (the rest went to V8's compiler and
+   * collector helpers, libuv's pool and, on SQLite, the store's writer thread).
+   */
+  cpuSplitMs(): CpuSplit;
   stop(): Promise<void>;
 }
 
@@ -128,9 +139,25 @@ function cpuMsOf(pid: number): number {
   return user + system;
 }
 
-function cpuSplitMsOf(pid: number): { user: number; system: number } {
+function cpuSplitMsOf(pid: number): CpuSplit {
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: (Number(fields[11]) * 1000) / ticksPerSecond, system: (Number(fields[12]) * 1000) / ticksPerSecond };
+  return {
+    user: (Number(fields[11]) * 1000) / ticksPerSecond,
+    system: (Number(fields[12]) * 1000) / ticksPerSecond,
+    mainThread: mainThreadMsOf(pid),
+  };
+}
+
+/**
+ * The main thread's time on a CPU, from /proc/<pid>/task/<pid>/schedstat (its first field, in ns): exact, where
+ * /proc/<pid>/stat counts in clock ticks. NaN where the kernel keeps no schedstat, so no split is printed as one.
+ */
+function mainThreadMsOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }
