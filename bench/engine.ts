@@ -3,10 +3,14 @@ import { CLIENT, offersBody } from './fixtures.ts';
 import { against, engineAt, interleaved } from './baseline.ts';
 import { fmt, median, microsPerCall, ratios, report, type CaseReport } from './measure.ts';
 
+/** Seconds of calls before the engine is measured (BENCH_ENGINE_WARMUP). */
+const ENGINE_WARMUP = Number(process.env['BENCH_ENGINE_WARMUP'] ?? 5);
+
 /**
  * `engine.offers(call, body)` in-process (docs/embedding.md): 1 and 9 passengers on the
- * 2-leg fixture trip. Baseline: `JSON.stringify` of the same call's response, the least any adapter must
- * spend on an answer, so the ratio says how many serialisations of its own output one offers call costs.
+ * 2-leg fixture trip. Baselines: `JSON.stringify` of the same call's response, the least any adapter must
+ * spend on an answer, so the ratio says how many serialisations of its own output one offers call costs; and
+ * `JSON.parse` of that text, which builds the same objects (without the engine's shared parts) and decides nothing.
  */
 export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promise<CaseReport> {
   const engine = createEngine();
@@ -25,22 +29,39 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     sizes.push(`${p} passenger(s): ${value.offers.length} offers, response ${fmt(JSON.stringify(value.response).length)} B`);
   }
 
-  const results: Record<'1' | '9', { offers: number[]; stringify: number[] }> = { 1: { offers: [], stringify: [] }, 9: { offers: [], stringify: [] } };
+  const results: Record<'1' | '9', { offers: number[]; read: number[]; stringify: number[]; parse: number[] }> = {
+    1: { offers: [], read: [], stringify: [], parse: [] },
+    9: { offers: [], read: [], stringify: [], parse: [] },
+  };
+  // Warm-up: V8 keeps compiling the engine for seconds (on 2026-11-27, 1 passenger took 661 µs a call in its first
+  // quarter second, 115 µs after 1.5 s and 80 µs after 5 s); measured after 300 ms, as before, the first case
+  // measured mostly the compiler. Both bodies take turns, so neither is measured while the other's paths compile.
+  const warmUntil = performance.now() + ENGINE_WARMUP * 1000;
+  while (performance.now() < warmUntil) for (const p of ['1', '9'] as const) microsPerCall(() => engine.offers(call, bodies[p]), 100);
   for (const p of ['1', '9'] as const) {
     const body = bodies[p];
     const response = engine.offers(call, body).value.response;
-    microsPerCall(() => engine.offers(call, body), 300); // warm-up
+    const text = JSON.stringify(response);
     for (let i = 0; i < runs; i++) {
       results[p].offers.push(microsPerCall(() => engine.offers(call, body)));
+      results[p].read.push(microsPerCall(() => engine.readOfferRequest(call, body)));
       results[p].stringify.push(microsPerCall(() => JSON.stringify(response)));
+      results[p].parse.push(microsPerCall(() => JSON.parse(text) as unknown));
     }
   }
   r.row('engine.offers, 1 passenger', 'µs', results[1].offers);
   r.row('engine.offers, 9 passengers', 'µs', results[9].offers);
+  // The part of a call that reads the request (limits, zod): the rest decides and renders.
+  r.row('  of which reading the request (engine.readOfferRequest), 1 passenger', 'µs', results[1].read);
+  r.row('  of which reading the request (engine.readOfferRequest), 9 passengers', 'µs', results[9].read);
   r.row('baseline: JSON.stringify(response), 1 passenger', 'µs', results[1].stringify);
   r.row('baseline: JSON.stringify(response), 9 passengers', 'µs', results[9].stringify);
+  // The same objects built from text, nothing decided: what building the answer at all costs without sharing.
+  r.row('baseline: JSON.parse of the answer, 1 passenger', 'µs', results[1].parse);
+  r.row('baseline: JSON.parse of the answer, 9 passengers', 'µs', results[9].parse);
   r.ratio('offers / stringify, 1 passenger', ratios(results[1].offers, results[1].stringify));
   r.ratio('offers / stringify, 9 passengers', ratios(results[9].offers, results[9].stringify));
+  r.ratio('offers / parse of the answer, 9 passengers', ratios(results[9].offers, results[9].parse));
   r.ratio('9 passengers / 1 passenger', ratios(results[9].offers, results[1].offers));
   const ref = against();
   if (ref) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { memoryServerBefore, sqliteServerBefore } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
-import { DURATION, WARM_UP } from './load.ts';
+import { DURATION, LIFECYCLE_WARM_UP } from './load.ts';
 import { fmt, median, ratios, report, rotated, sleep, type CaseReport } from './measure.ts';
 import { startServer, type ServerProcess } from './processes.ts';
 import type { RecordedAnswer } from './server.ts';
@@ -141,6 +141,8 @@ interface Drive {
   cpuPerRefund: number;
   /** The kernel's part of the CPU per sale (system time: sockets, fsync, wake-ups). */
   systemPerSale: number;
+  /** The part of the CPU per sale spent off the main thread: V8's compiler and collector, libuv, SQLite's writer. */
+  otherThreadsPerSale: number;
   stepMs: number[];
 }
 
@@ -159,7 +161,7 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
   let sales = 0;
   let counter = 0;
   let saleMs = 0;
-  const cpu = { sale: 0, refund: 0, saleSystem: 0 };
+  const cpu = { sale: 0, refund: 0, saleSystem: 0, saleOtherThreads: 0 };
   const sums = steps.map(() => 0);
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
@@ -178,12 +180,14 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
           }),
         );
         const after = server.cpuSplitMs();
-        return { ms: performance.now() - started, cpu: after.user + after.system - before.user - before.system, system: after.system - before.system };
+        const cpu = after.user + after.system - before.user - before.system;
+        return { ms: performance.now() - started, cpu, system: after.system - before.system, otherThreads: cpu - (after.mainThread - before.mainThread) };
       };
       const sold = await phase(sale, 0);
       saleMs += sold.ms;
       cpu.sale += sold.cpu;
       cpu.saleSystem += sold.system;
+      cpu.saleOtherThreads += sold.otherThreads;
       cpu.refund += (await phase(refund, SALE_STEPS)).cpu;
       sales += CONCURRENCY;
     }
@@ -197,6 +201,7 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
     cpuPerSale: per(cpu.sale),
     cpuPerRefund: per(cpu.refund),
     systemPerSale: per(cpu.saleSystem),
+    otherThreadsPerSale: per(cpu.saleOtherThreads),
     stepMs: sums.map((x) => x / Math.max(1, sales)),
   };
 }
@@ -269,9 +274,9 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     if (oldSqlite) old.sql = { name: `SQLite at ${oldSqlite.commit}`, server: started(oldSqlite.server), token: await token(oldSqlite.server.base) };
     if (oldMemory) old.mem = { name: `memory store at ${oldMemory.commit}`, server: started(oldMemory.server), token: await token(oldMemory.server.base) };
     for (const t of [old.sql, old.mem]) if (t) targets.push(t);
-    // Warm-up (WARM_UP, bench/load.ts, says why signalbox's servers take longer).
+    // Warm-up (LIFECYCLE_WARM_UP, bench/load.ts, says why signalbox's servers take longer).
     const signalboxes = new Set([sql, mem, old.sql, old.mem]);
-    for (const t of targets) await drive(t.server, t.token, steps, signalboxes.has(t) ? WARM_UP : Math.min(3, DURATION));
+    for (const t of targets) await drive(t.server, t.token, steps, signalboxes.has(t) ? LIFECYCLE_WARM_UP : Math.min(3, DURATION));
 
     const results = new Map(targets.map((t) => [t.name, [] as Drive[]]));
     const commits: number[] = [];
@@ -284,6 +289,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     // All threads of the server process: the SQLite store commits on a writer thread of its own.
     for (const t of targets) r.row(`server CPU per sale (all threads), ${t.name}`, 'µs', of(t, 'cpuPerSale'));
     for (const t of targets) r.row(`  of which in the kernel (system time), ${t.name}`, 'µs', of(t, 'systemPerSale'));
+    for (const t of targets) r.row(`  of which off the main thread (V8's helpers, SQLite's writer), ${t.name}`, 'µs', of(t, 'otherThreadsPerSale'));
     for (const t of targets) r.row(`server CPU per refund (read, refund offer, confirm), ${t.name}`, 'µs', of(t, 'cpuPerRefund'));
     for (const t of targets) r.row(`sales/s in the sale phases, ${t.name}`, '/s', of(t, 'salesPerSecond'));
     r.row(`lifecycles/s (sale and refund), ${sql.name}`, '/s', of(sql, 'perSecond'));
