@@ -34,8 +34,8 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     9: { offers: [], read: [], stringify: [], parse: [] },
   };
   // Warm-up: V8 keeps compiling the engine for seconds (on 2026-11-27, 1 passenger took 661 µs a call in its first
-  // quarter second, 115 µs after 1.5 s and 80 µs after 5 s); measured after 300 ms, as before, the first case
-  // measured mostly the compiler. Both bodies take turns, so neither is measured while the other's paths compile.
+  // quarter second, 115 µs after 1.5 s and 80 µs after 5 s); a warm-up of 300 ms left the first case measuring mostly
+  // the compiler. Both bodies take turns, so neither is measured while the other's paths compile.
   const warmUntil = performance.now() + ENGINE_WARMUP * 1000;
   while (performance.now() < warmUntil) for (const p of ['1', '9'] as const) microsPerCall(() => engine.offers(call, bodies[p]), 100);
   for (const p of ['1', '9'] as const) {
