@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -192,5 +194,22 @@ describe('in-process requests', () => {
     await app.ready();
     const answer = await send('GET', '/', {});
     expect([answer.status, answer.body]).toEqual([200, '{"ok":true}']);
+  });
+
+  it('keep no answer once it is given, for a caller that never lets the event loop turn', async () => {
+    const app = Fastify();
+    // A new 200 KB body per request: 300 of them kept would be 60 MB.
+    app.get('/', async (_request, reply) => reply.type('text/plain').send('x'.repeat(200_000)));
+    const send = inProcessClient(app);
+    await app.ready();
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const heapAfterCollecting = () => {
+      collect();
+      return process.memoryUsage().heapUsed;
+    };
+    const before = heapAfterCollecting();
+    for (let i = 0; i < 300; i++) expect((await send('GET', '/', {})).body).toHaveLength(200_000);
+    expect(heapAfterCollecting() - before).toBeLessThan(20 * 1024 * 1024);
   });
 });

@@ -150,6 +150,19 @@ function requestTarget(path: string): { url: string; host: string } {
   return { url: parsed.pathname + parsed.search, host: parsed.port ? parsed.host : `${parsed.hostname}:${parsed.protocol === 'https:' ? 443 : 80}` };
 }
 
+/** A request waiting for its answer; emptied once answered. */
+interface Pending {
+  answer?: () => void;
+}
+
+/**
+ * A request's fallback, a turn of the event loop after its answer was written: answers it unless its last
+ * `onResponse` hook already did. A module-level function handed the small `Pending`, not a closure: until the loop
+ * turns, a closure would keep the request, its answer and its body (about 48 KB for a two-passenger offers answer), and
+ * a caller that sends thousands of requests without yielding would hold them all.
+ */
+const answerLate = (pending: Pending) => pending.answer?.();
+
 /** Sends one request through the app; see `inProcessClient`. */
 export type SendInProcess = (method: string, path: string, headers: Readonly<Record<string, string>>, body?: string | Buffer) => Promise<InProcessAnswer>;
 
@@ -175,8 +188,10 @@ export function inProcessClient(app: FastifyInstance): SendInProcess {
     const res = new InProcessResponse(req);
     return new Promise((resolve, reject) => {
       let finished = false;
+      const pending: Pending = {};
       const answer = (request?: FastifyRequest) => {
         req.answered = undefined;
+        pending.answer = undefined;
         resolve({ status: res.statusCode, headers: res.answerHeaders(), body: res.answerBody(), ...(request ? { request } : {}) });
       };
       res.once('finish', () => {
@@ -186,9 +201,8 @@ export function inProcessClient(app: FastifyInstance): SendInProcess {
         if (res.listenerCount('finish') === 0) answer();
         else {
           req.answered = answer;
-          setImmediate(() => {
-            if (req.answered) answer();
-          });
+          pending.answer = answer;
+          setImmediate(answerLate, pending);
         }
       });
       res.once('error', reject);
