@@ -5,7 +5,7 @@ import { memoryServerBefore, sqliteServerBefore } from './baseline.ts';
 import { client, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, WARM_UP, type LoadResult } from './load.ts';
 import { fmt, fmtBytes, median, ratios, report, rotated, type CaseReport } from './measure.ts';
-import { startServer, type ServerProcess } from './processes.ts';
+import { cpuSpent, startServer, type ServerProcess } from './processes.ts';
 
 /**
  * HTTP POST /v3/offers (2 passengers, the 2-leg fixture trip upp-sto-gbg, a real token and the Requestor header),
@@ -104,12 +104,13 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
       );
       const cpu1 = t.server.cpuSplitMs();
       const per = (ms: number) => (ms * 1000) / Math.max(1, x.requests);
+      const spent = cpuSpent(cpu0, cpu1);
       return {
         ...x,
-        cpuUs: per(cpu1.user + cpu1.system - cpu0.user - cpu0.system),
+        cpuUs: per(spent.total),
         userUs: per(cpu1.user - cpu0.user),
-        systemUs: per(cpu1.system - cpu0.system),
-        otherThreadsUs: per(cpu1.user + cpu1.system - cpu0.user - cpu0.system - (cpu1.mainThread - cpu0.mainThread)),
+        systemUs: per(spent.system),
+        otherThreadsUs: per(spent.otherThreads),
       };
     };
     // Warm-up: JIT, connection pools, SQLite pages (WARM_UP, bench/load.ts, says why signalbox's servers take longer).

@@ -6,7 +6,7 @@ import { memoryServerBefore, sqliteServerBefore } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
 import { DURATION, LIFECYCLE_WARM_UP } from './load.ts';
 import { fmt, median, ratios, report, rotated, sleep, type CaseReport } from './measure.ts';
-import { startServer, type ServerProcess } from './processes.ts';
+import { cpuSpent, startServer, type ServerProcess } from './processes.ts';
 import type { RecordedAnswer } from './server.ts';
 
 /**
@@ -180,8 +180,8 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
           }),
         );
         const after = server.cpuSplitMs();
-        const cpu = after.user + after.system - before.user - before.system;
-        return { ms: performance.now() - started, cpu, system: after.system - before.system, otherThreads: cpu - (after.mainThread - before.mainThread) };
+        const spent = cpuSpent(before, after);
+        return { ms: performance.now() - started, cpu: spent.total, system: spent.system, otherThreads: spent.otherThreads };
       };
       const sold = await phase(sale, 0);
       saleMs += sold.ms;

@@ -13,6 +13,15 @@ export interface CpuSplit {
 }
 
 /**
+ * The CPU a server spent between two readings, in ms: all of it, the kernel's part, and the part off its main thread.
+ * The last mixes /proc/<pid>/stat's clock ticks with schedstat's nanoseconds, so over a short span it can dip below 0.
+ */
+export function cpuSpent(before: CpuSplit, after: CpuSplit): { total: number; system: number; otherThreads: number } {
+  const total = after.user + after.system - before.user - before.system;
+  return { total, system: after.system - before.system, otherThreads: total - (after.mainThread - before.mainThread) };
+}
+
+/**
  * Starts bench/server.ts in its own process. With BENCH_CPU_PROF=DIR set, the server runs under
  * `node --cpu-prof` and writes its profile into DIR when it stops (summarise it with bench/profile.ts).
  */
