@@ -65,6 +65,8 @@ export function bookingBody(offerId: string, passengers: number, externalRef: st
 
 export const CLIENT = 'demo-reseller';
 const SECRET = 'demo-reseller-secret';
+/** The token request's form fields (client credentials of the sandbox's demo reseller). */
+export const tokenForm = () => new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT, client_secret: SECRET }).toString();
 const requestorHeader = (salesApplication = 'WEB_SE') => Buffer.from(JSON.stringify({ salesApplication, salesUnitCode: 'BENCH' })).toString('base64');
 
 export interface Reply {
@@ -122,12 +124,7 @@ export function client(base: string, maxSockets = 64) {
 export async function token(base: string): Promise<string> {
   const c = client(base, 1);
   try {
-    const res = await c.send(
-      'POST',
-      '/oauth2/token',
-      new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT, client_secret: SECRET }).toString(),
-      { 'content-type': 'application/x-www-form-urlencoded' },
-    );
+    const res = await c.send('POST', '/oauth2/token', tokenForm(), { 'content-type': 'application/x-www-form-urlencoded' });
     const t = (res.body as { access_token?: string }).access_token;
     if (res.status !== 200 || !t) throw new Error(`POST /oauth2/token answered ${res.status}: ${res.text.slice(0, 300)}`);
     return t;
