@@ -7,16 +7,16 @@ import { STEPS } from './lifecycle.ts';
 import { fmt, median, table } from './measure.ts';
 
 /**
- * What the engine's calls cost inside a request, where the rest of the request has just evicted their code and data
- * from the processor's caches, against the same call made again at once with the same arguments (caches warm).
- * Explains why a call costs more in a loaded server than in a loop (docs/performance.md, "Cold calls"). A tool, not a
- * bench case: no goal depends on it.
+ * What the engine's calls cost inside a request, where the rest of the request has just run other code over other data,
+ * against the same call made again at once with the same arguments, when the processor's caches (and its branch
+ * predictors and TLBs) hold what the call just used. Shows why a call costs more in a loaded server than in a loop
+ * (docs/performance.md, "Cold calls"). A tool, not a bench case: no goal depends on it.
  *
  *   npx tsx bench/cold-calls.ts [ROUNDS] [SALES]      (defaults: 6 rounds of 1,500 lifecycles; best read pinned:
  *                                                      taskset -c 1 npx tsx bench/cold-calls.ts)
  *
- * Each round runs SALES lifecycles (the lifecycle case's steps: a sale, then a refund) through the whole app in
- * process, on the memory store. Each engine call below is made twice: the first is timed as "in the request", the
+ * Each round runs SALES lifecycles one after another (the lifecycle case's steps: a sale, then a refund) through the
+ * whole app in process, on the memory store. Each engine call below is made twice: the first is timed as "in the request", the
  * second, with the same arguments, as "again at once"; the request goes on with the second's result. The engine is
  * pure, so calling it twice changes nothing but the ids it draws. The first round is the warm-up.
  */
