@@ -95,7 +95,7 @@ export const STEPS: Step[] = [
 const routeMissing = (r: Reply) => r.status === 404 && /\broute\b/i.test(String((r.body as { detail?: unknown })?.detail ?? r.text));
 
 /** Runs one lifecycle; throws on any answer that is not 2xx. Returns the time of each step in ms. */
-async function lifecycle(send: Send, steps: readonly Step[], n: number, s: State = {}): Promise<number[]> {
+export async function lifecycle(send: Send, steps: readonly Step[], n: number, s: State = {}): Promise<number[]> {
   const times: number[] = [];
   for (const step of steps) {
     const t0 = performance.now();
