@@ -226,7 +226,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         const request = readOfferRequest(ctx, body);
         // The passengers are echoed as sent, not as read (reading fills in defaults such as `cards: []`).
         const sentPassengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
-        return { request, sentPassengers, trains: trainKeysOfOfferRequest(request), travelPasses: travelPassesOfOfferRequest(request) };
+        return { request, sentPassengers, trains: trainKeysOfOfferRequest(request, rules.calendar), travelPasses: travelPassesOfOfferRequest(request) };
       });
     },
     decideOffers(call, read, onTrains = [], passUses = []) {
@@ -295,7 +295,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     readExchangeOfferRequest(body) {
       const request = parseRequest(ExchangeOfferRequest, body);
-      return { request, trains: trainKeysOfOfferRequest(request), travelPasses: travelPassesOfOfferRequest(request) };
+      return { request, trains: trainKeysOfOfferRequest(request, rules.calendar), travelPasses: travelPassesOfOfferRequest(request) };
     },
     exchangeOffers(call, booking, request, onTrains = [], passUses = []) {
       const ctx = context(call);

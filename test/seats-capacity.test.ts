@@ -109,6 +109,7 @@ describe('capacity of one product on one leg', () => {
     destination: 'b',
     departure: '2026-12-01T08:00:00+01:00',
     arrival: '2026-12-01T10:00:00+01:00',
+    operatingDay: '2026-12-01',
     vehicleNumber: '531',
     category: 'IC',
     carrier: { ref: 'urn:x_swe:carrier:SJ' },

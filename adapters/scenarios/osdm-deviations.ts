@@ -74,6 +74,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     allows: { operations: ['GET /availabilities'], message: /^no such operation in OSDM 3\.4$/ },
   },
   {
+    id: 'offer-request-object-type',
+    clause: 'spec §2.2, CONTRACT §4',
+    says: 'an offer request may carry objectType "OfferCollectionRequest", as the operator\'s document lists it; an exchange offer request resends it',
+    accepts: { operations: ['POST /v3/offers', 'POST /v3/bookings/{bookingId}/exchange-offers'], field: '#/objectType' },
+  },
+  {
     id: 'top-level-place-selections',
     clause: 'spec §2.6, CONTRACT §4b',
     says: 'a booking request may give its placeSelections at the top level as well as inside each offer selection',

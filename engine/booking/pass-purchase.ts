@@ -1,6 +1,9 @@
 import type { Context } from '../model/context.ts';
 import type { Booking, PassOffer, PersonDetail, StoredOffer } from '../model/records.ts';
-import { minus, plus } from '../rules/time.ts';
+import { durationMs } from '../rules/time.ts';
+import { addDays } from '../rules/calendar.ts';
+
+const DAY = durationMs('P1D');
 import type { CustomerEntry } from '../rules/schemas.ts';
 import { violation } from '../rules/violation.ts';
 import type { BookingRequest } from '../model/osdm/booking-request.ts';
@@ -56,10 +59,9 @@ export function holderDetail(holder: CustomerEntry, given: PersonDetail | undefi
  */
 export function soldPass(ctx: Context, pass: PassOffer, holder: CustomerEntry | undefined): NonNullable<Booking['pass']> {
   const { passProducts, customers } = ctx.rules;
-  const firstDay = pass.validFrom.slice(0, 10);
-  const lastDay = minus(plus(`${firstDay}T00:00:00Z`, passProducts.products[pass.passType]!.validFor), 'P1D')
-    .toISOString()
-    .slice(0, 10);
+  // Validity is counted in days of the operator's calendar from validFrom's local day, both ends included.
+  const firstDay = ctx.rules.calendar.dayOf(pass.validFrom);
+  const lastDay = addDays(firstDay, Math.ceil(durationMs(passProducts.products[pass.passType]!.validFor) / DAY) - 1);
   const rides = customers.passTypes[pass.passType]?.rides;
-  return { ...pass, lastDay, ...(rides !== undefined ? { rides } : {}), ...(holder ? { holder: holder.email } : {}) };
+  return { ...pass, firstDay, lastDay, ...(rides !== undefined ? { rides } : {}), ...(holder ? { holder: holder.email } : {}) };
 }

@@ -10,8 +10,9 @@ import { checkPurchaser, readDetail } from './contact.ts';
 import { loyaltyHolder, namesFromCards, personalPassHolder, sameName } from './identity.ts';
 import { move } from '../state/booking-state.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from '../model/osdm/booking-patch-requests.ts';
-import { mapPlaceSelections } from './places.ts';
+import { checkPatchedGenders, mapPlaceSelections } from './places.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
+import type { CardReference } from '../model/osdm/offer-request.ts';
 import { tripOfPart } from '../model/trips.ts';
 import { allocate } from '../seats/allocate.ts';
 import type { Holding } from '../holdings/place-holdings.ts';
@@ -37,11 +38,17 @@ export function patchPassenger(ctx: Context, booking: Booking, passengerId: stri
   }
 
   const cards = patch.cards ?? before.cards;
-  // Spec §2.7 rule 4: cards can be added or changed, not removed (a personal pass: 86018, rule 7).
+  // Spec §2.7 rule 4: cards can be added or changed, not removed. Rule 7: a personal pass is neither removed (86018)
+  // nor exchanged for another (86019): the very pass, its number included, stays.
+  const personal = (c: CardReference) => c.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[c.code]?.personal === true;
   for (const old of before.cards) {
+    if (personal(old)) {
+      if (cards.some((c) => c.type === old.type && c.code === old.code && c.number === old.number)) continue;
+      const exchanged = cards.some((c) => personal(c) && !before.cards.some((b) => b.code === c.code && b.number === c.number));
+      throw violation(exchanged ? '86019' : '86018', { code: old.code }, '#/cards');
+    }
     if (cards.some((c) => c.type === old.type && c.code === old.code)) continue;
-    const personal = old.type === 'TRAVEL_PASS' && ctx.rules.customers.passTypes[old.code]?.personal;
-    throw violation(personal ? '86018' : 'X_CARD_REMOVAL', { code: old.code }, '#/cards');
+    throw violation('X_CARD_REMOVAL', { code: old.code }, '#/cards');
   }
   const detail = readDetail(ctx.rules, patch.detail, '#/detail')!;
   // Spec §2.7 rules 6–7: a name bound to a card that the passenger already had cannot change.
@@ -162,6 +169,7 @@ function applyPlaceSelections(ctx: Context, booking: Booking, selections: PlaceS
     },
     '#/placeSelections',
   );
+  checkPatchedGenders(ctx, booking, parsed, '#/placeSelections');
   const indexOf = (id: string) => parsed.findIndex((s) => s.reservationId === id);
   const reservations = booking.reservations.map((r) => {
     const selection = parsed[indexOf(r.id)];

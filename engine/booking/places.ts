@@ -1,5 +1,5 @@
 import { enforce, type Context } from '../model/context.ts';
-import type { StoredOffer } from '../model/records.ts';
+import type { Booking, StoredOffer } from '../model/records.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
 import { phrase, violation } from '../rules/violation.ts';
 
@@ -90,21 +90,55 @@ export function readPlaceSelections(
   offer.reservations.forEach((r) => {
     const product = ctx.rules.products.products[r.product.code]!;
     const selection = byReservation.get(r.id);
-    const genders = (selection?.accommodations ?? [])
-      .filter((a) => a.passengerRefs.includes(passengerIdOf(r.passengerRef)!))
-      .flatMap((a) => a.placeProperties.filter((p): p is (typeof GENDERS)[number] => (GENDERS as readonly string[]).includes(p)));
+    const genders = gendersAskedFor(selection, passengerIdOf(r.passengerRef)!);
     const index = selection ? selections.indexOf(selection) : -1;
     enforce(
       ctx,
       'nightGender',
       {
+        stage: 'CREATE',
         compartment: product.compartment ?? 'NONE',
         accommodationType: product.accommodationType,
         genderCount: genders.length,
         gender: genders[0] ?? 'NONE',
+        genderChanged: false,
       },
       index >= 0 ? `${pointer}/${index}/accommodations` : pointer,
     );
   });
   return byReservation;
+}
+
+/** The gender place properties a selection asks for one passenger (named by booking id). */
+function gendersAskedFor(selection: PlaceSelection | undefined, passengerId: string): Array<(typeof GENDERS)[number]> {
+  return (selection?.accommodations ?? [])
+    .filter((a) => a.passengerRefs.includes(passengerId))
+    .flatMap((a) => a.placeProperties.filter((p): p is (typeof GENDERS)[number] => (GENDERS as readonly string[]).includes(p)));
+}
+
+/**
+ * Spec §2.5 rule 5 in a booking patch (rules/night-gender.yaml): the gender of a shared compartment was given at
+ * creation and cannot be patched; a selection that asks for another one is 86005 at its accommodations.
+ */
+export function checkPatchedGenders(ctx: Context, booking: Booking, selections: readonly PlaceSelection[], pointer: string): void {
+  selections.forEach((selection, index) => {
+    const r = booking.reservations.find((x) => x.id === selection.reservationId);
+    const product = r && ctx.rules.products.products[r.product.code];
+    if (!r || !product) return;
+    const genders = gendersAskedFor(selection, r.passengerId);
+    const booked = r.placeAllocation?.gender;
+    enforce(
+      ctx,
+      'nightGender',
+      {
+        stage: 'PATCH',
+        compartment: product.compartment ?? 'NONE',
+        accommodationType: product.accommodationType,
+        genderCount: genders.length,
+        gender: genders[0] ?? 'NONE',
+        genderChanged: genders.some((g) => g !== booked),
+      },
+      `${pointer}/${index}/accommodations`,
+    );
+  });
 }

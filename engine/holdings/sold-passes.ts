@@ -15,7 +15,8 @@ function soldPassOf(booking: Booking): SoldPass | undefined {
     bookingId: booking.id,
     cardNumber: fulfillment.controlNumber,
     cardType: pass.passType,
-    validFrom: pass.validFrom.slice(0, 10),
+    // A pass sold before bookings kept its first day: its validFrom's written date, as it was read then.
+    validFrom: pass.firstDay ?? pass.validFrom.slice(0, 10),
     validTo: pass.lastDay!,
     ...(pass.places ? { origin: pass.places[0], destination: pass.places[1] } : {}),
     ...(pass.rides !== undefined ? { ridesLeft: pass.rides } : {}),

@@ -33,6 +33,8 @@ export interface Leg {
   destination: string;
   departure: string; // ISO with offset
   arrival: string;
+  /** The local date of the departure in the operator's calendar (engine/rules/calendar.ts): with the vehicle number, the train. */
+  operatingDay: string;
   serviceName?: string;
   vehicleNumber: string;
   category: string; // ST, RE, IC, NT, EN, RB
@@ -309,6 +311,8 @@ export interface Booking {
   /** A travel pass purchase (spec §4.2): what is sold; no trip. */
   pass?: PassOffer & {
     number?: string;
+    /** The pass's first valid day (YYYY-MM-DD): validFrom's local day in the operator's calendar. */
+    firstDay?: string;
     /** The pass's last valid day (YYYY-MM-DD), both days included like customers.yaml's validTo. */
     lastDay?: string;
     /** A multi-ride pass's rides when bought (customers.yaml passTypes `rides`). */

@@ -2,7 +2,6 @@ import { decide, type Context } from '../model/context.ts';
 import type { OfferPassenger } from '../model/records.ts';
 import { typingCardOf, type InternalPassengerType } from '../rules/facts.ts';
 import type { Language } from '../rules/schemas.ts';
-import { ageOn } from '../rules/time.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import type { AnonymousPassengerSpecification } from '../model/osdm/offer-request.ts';
 
@@ -17,7 +16,8 @@ export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecificatio
       throw violation('86033', { code: card.code }, `${pointer}/cards/${c}/code`, ctx.traces);
     }
   });
-  const age = spec.age ?? (spec.dateOfBirth ? ageOn(spec.dateOfBirth, firstDeparture) : undefined);
+  // CONTRACT §4: the age on the day of travel, the local day of the first departure in the operator's calendar.
+  const age = spec.age ?? (spec.dateOfBirth ? ctx.rules.calendar.ageOn(spec.dateOfBirth, firstDeparture) : undefined);
   if (age === undefined || age < 0) {
     throw violation('86001', { reason: phrase('passenger-needs-age') }, `${pointer}/age`);
   }

@@ -16,8 +16,8 @@ export function whyNotReleased(ctx: Context, trip: Trip): Warning | undefined {
     const train = { vehicleNumber: leg.vehicleNumber, departure: leg.departure };
     if (departure <= ctx.now.getTime()) return { code: 'X_TRAIN_DEPARTED', params: train };
     if (departure > horizon.getTime()) return { code: 'X_TRAIN_NOT_RELEASED', params: { ...train, releasedUntil: horizon.toISOString() } };
-    // The service date is the local date of departure, as the timetable shows it.
-    const date = leg.departure.slice(0, 10);
+    // A cancellation names the train by its operating day (rules/timetable.yaml).
+    const date = leg.operatingDay;
     const cancelled = ctx.rules.timetable.cancellations.find((c) => c.vehicleNumber === leg.vehicleNumber && c.date === date);
     if (cancelled) return { code: 'X_TRAIN_CANCELLED', params: { ...train, date } };
   }

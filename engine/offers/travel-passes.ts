@@ -35,7 +35,8 @@ export function coveringPass(
   if (!passenger.cards.some((c) => c.type === 'TRAVEL_PASS' && c.number)) return undefined; // most passengers: no pass
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
-  const day = trip.legs[0]!.departure.slice(0, 10);
+  // A pass is valid on days of the operator's calendar: the journey's day is its first departure's there.
+  const day = trip.legs[0]!.operatingDay;
   const stations = (ref: string) => {
     const s = rules.stations.byRef(ref);
     return s ? [s.x_swe, s.uic].filter(Boolean) : [ref];

@@ -39,6 +39,7 @@ export function readTrip(ctx: Context, spec: TripSpecification, t: number): Trip
       destination: end.stopPlaceRef.stopPlaceRef,
       departure,
       arrival,
+      operatingDay: ctx.rules.calendar.dayOf(departure),
       serviceName: service.publishedServiceName || undefined,
       vehicleNumber: service.vehicleNumbers[0]!,
       category,

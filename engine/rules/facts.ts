@@ -60,10 +60,14 @@ export const factCatalogue = {
     categoryRelation: z.enum(['SAME', 'PASS_HIGHER', 'OTHER']),
   }),
   nightGender: z.object({
+    /** Booking creation, or a booking patch of a reservation that already has its place (spec §2.10 rule 1). */
+    stage: z.enum(['CREATE', 'PATCH']).default('CREATE'),
     compartment: z.enum(['NONE', 'PRIVATE', 'SHARED']),
     accommodationType: AccommodationType,
     genderCount: count,
     gender: z.enum(['NONE', 'MEN', 'LADIES', 'MIXED']),
+    /** In a patch: whether a gender is asked for that the reservation was not booked with. */
+    genderChanged: z.boolean().default(false),
   }),
   productAvailability: z.object({
     compartment: z.enum(['NONE', 'PRIVATE', 'SHARED']),

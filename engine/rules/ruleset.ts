@@ -26,6 +26,7 @@ import {
 import type { CoachLayouts, Fleet } from './seat-schemas.ts';
 import { parseSource, RuleFileError, type SourceFile } from './source.ts';
 import { withoutPrototypes } from './null-prototype.ts';
+import { calendarIn, type Calendar } from './calendar.ts';
 
 /** Everything the operator decides, loaded once, checked, compiled and frozen before serving. */
 export interface RuleSet {
@@ -42,6 +43,8 @@ export interface RuleSet {
   readonly cards: Cards;
   readonly ancillaryItems: AncillaryItems;
   readonly timetable: Timetable;
+  /** The operator's calendar, in rules/timetable.yaml's time zone: operating days, validity days, ages. */
+  readonly calendar: Calendar;
   readonly passProducts: PassProducts;
   /** Customers, their travel passes and corporate contracts (Customer API; loyalty and pass facts for offers and bookings). */
   readonly customers: Customers;
@@ -235,6 +238,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     cards: values['cards.yaml'] as Cards,
     ancillaryItems: (values['ancillary-items.yaml'] as { items: AncillaryItems }).items,
     timetable: values['timetable.yaml'] as Timetable,
+    calendar: calendarIn((values['timetable.yaml'] as Timetable).timeZone),
     passProducts: values['pass-products.yaml'] as PassProducts,
     customers: values['customers.yaml'] as Customers,
     warnings,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CoachLayoutsFile, FleetFile } from './seat-schemas.ts';
 import { AccommodationType } from './facts.ts';
 import { jreOperatorNames, timeOperatorNames } from './operators.ts';
+import { isTimeZone } from './calendar.ts';
 
 /**
  * The shapes of the files in rules/. Types, load-time validation and the JSON Schemas that editors use
@@ -352,6 +353,10 @@ export const AncillaryItemsFile = z.strictObject({
 export type AncillaryItems = z.infer<typeof AncillaryItemsFile>['items'];
 
 export const TimetableFile = z.strictObject({
+  timeZone: z
+    .string()
+    .refine(isTimeZone, 'an IANA time zone the platform knows, e.g. Europe/Stockholm')
+    .describe("The operator's time zone: operating days, pass validity days and ages on the day of travel are read in it."),
   cancellations: z.array(
     z.strictObject({
       vehicleNumber: z.string(),

@@ -74,13 +74,6 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** Age in whole years on a given day (for OSDM dateOfBirth, CONTRACT §4: counted at the first departure). */
-export function ageOn(dateOfBirth: string, day: string): number {
-  const [by, bm, bd] = dateOfBirth.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const [y, m, d] = day.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
-}
-
 /** The earlier of two instants, as an ISO string in UTC. */
 export function earliest(a: string | Date, b: string | Date): string {
   return new Date(Math.min(new Date(a).getTime(), new Date(b).getTime())).toISOString();

@@ -90,6 +90,8 @@ export const CorporateCode = z.strictObject({ code: z.string().min(1), beneficia
 export const PromotionCode = z.strictObject({ code: z.string().min(1), issuer: z.string().optional() });
 
 export const OfferCollectionRequest = z.strictObject({
+  // Spec §2.2 lists it though OSDM 3.4 does not: resellers copy the operator's document (CONTRACT §4, §4c).
+  objectType: z.literal('OfferCollectionRequest').optional().describe("The operator's document lists it (spec §2.2); OSDM 3.4 does not."),
   tripSpecifications: z.array(TripSpecification).optional(),
   offerSearchCriteria: OfferSearchCriteria.optional(),
   anonymousPassengerSpecifications: z.array(AnonymousPassengerSpecification).min(1),
