@@ -73,8 +73,6 @@ export function exchangeDifferences(baseline: readonly Exchange[], other: readon
       out.push(`${at}: status ${x.status} ≠ ${y.status} ${JSON.stringify(y.answer).slice(0, 300)}`);
       continue;
     }
-    // A token is signed when it is issued; what the scenarios are about is what it lets them do.
-    if (y.path === '/oauth2/token') continue;
     const d = answerDifferences(x.answer, y.answer);
     if (d.length > 0) out.push(`${at}:\n  ${d.slice(0, MAX_LINES).join('\n  ')}${d.length > MAX_LINES ? `\n  … and ${d.length - MAX_LINES} more` : ''}`);
   }
