@@ -38,10 +38,8 @@ function leaves(value: unknown, path = '', out = new Map<string, unknown>()): Ma
   return out;
 }
 
-/** Where two answers differ in what they mean, leaf by leaf: `path: baseline ≠ other`. */
-export function answerDifferences(a: unknown, b: unknown): string[] {
-  const left = leaves(meaning(a));
-  const right = leaves(meaning(b));
+/** The paths where two sets of leaves differ: `path: first ≠ second`. */
+function differing(left: Map<string, unknown>, right: Map<string, unknown>): string[] {
   const out: string[] = [];
   for (const path of new Set([...left.keys(), ...right.keys()])) {
     const x = JSON.stringify(left.get(path));
@@ -50,6 +48,9 @@ export function answerDifferences(a: unknown, b: unknown): string[] {
   }
   return out;
 }
+
+/** Where two answers differ in what they mean, leaf by leaf: `path: baseline ≠ other`. */
+export const answerDifferences = (a: unknown, b: unknown): string[] => differing(leaves(meaning(a)), leaves(meaning(b)));
 
 const MAX_LINES = 8;
 
@@ -78,3 +79,35 @@ export function exchangeDifferences(baseline: readonly Exchange[], other: readon
   }
   return out;
 }
+
+/** The fields of an answer a traveller or a reseller acts on, whatever else the answer echoes of the request. */
+const DECIDING = new Set([
+  'code',
+  'amount',
+  'currency',
+  'scale',
+  'percentage',
+  'offerId',
+  'productId',
+  'status',
+  'coachNumber',
+  'placeNumbers',
+  'refundAmount',
+]);
+
+/**
+ * The decisions of an answer, by path: status, Problem and warning codes, prices with their VAT, offer and product
+ * ids, passenger types, coaches and places. Not what the answer only echoes back (a trip's name, an `externalRef`).
+ */
+export function decisionsOf(status: number, answer: unknown): Map<string, unknown> {
+  const out = new Map<string, unknown>([['HTTP status', status]]);
+  for (const [path, value] of leaves(meaning(answer))) {
+    const key = /([A-Za-z]+)(?:\[\d+\])*$/.exec(path)?.[1] ?? '';
+    if (DECIDING.has(key) || /appliedPassengerTypes\[\d+\]\.type$/.test(path) || /products\[\d+\]\.id$/.test(path)) out.set(path, value);
+  }
+  return out;
+}
+
+/** Where the decisions of two answers differ: `path: first ≠ second`. */
+export const decisionDifferences = (a: { status: number; body: unknown }, b: { status: number; body: unknown }): string[] =>
+  differing(decisionsOf(a.status, a.body), decisionsOf(b.status, b.body));
