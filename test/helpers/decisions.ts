@@ -99,7 +99,7 @@ const DECIDING = new Set([
  * The decisions of an answer, by path: status, Problem and warning codes, prices with their VAT, offer and product
  * ids, passenger types, coaches and places. Not what the answer only echoes back (a trip's name, an `externalRef`).
  */
-export function decisionsOf(status: number, answer: unknown): Map<string, unknown> {
+function decisionsOf(status: number, answer: unknown): Map<string, unknown> {
   const out = new Map<string, unknown>([['HTTP status', status]]);
   for (const [path, value] of leaves(meaning(answer))) {
     const key = /([A-Za-z]+)(?:\[\d+\])*$/.exec(path)?.[1] ?? '';
