@@ -1,5 +1,5 @@
 /**
- * Metamorphic test over the scenario corpus (DESIGN principle 8, issue 31): an instant means the same whatever offset
+ * Metamorphic test over the scenario corpus (DESIGN principle 8): an instant means the same whatever offset
  * it is written in (spec §1.7, CONTRACT §4 "Instants, not strings"). Every scenario the suite runs is run as written,
  * then with every instant it sends — request bodies with their fixture trips, queries, `clock:`, `at:` steps and
  * sandbox clock bodies — written in each of Z, +01:00, +02:00 and -05:00 (test/helpers/offset-target.ts). Each

@@ -1,5 +1,5 @@
 /**
- * Metamorphic test over generated sales (DESIGN principle 8, issue 31): the model-based test's command sequences
+ * Metamorphic test over generated sales (DESIGN principle 8): the model-based test's command sequences
  * (offers, bookings, confirmations, aftersales, time passing; test/property/commands/) are run against their model
  * as usual, written as a scenario (test/helpers/model-scenario.ts), and that scenario is run twice more: as written,
  * and with every instant it sends written in an offset fast-check picks among Z, +01:00, +02:00 and -05:00

@@ -1,5 +1,5 @@
 /**
- * Metamorphic test (DESIGN principle 8, issue 31): an offer request and the booking made of its first offer get the
+ * Metamorphic test (DESIGN principle 8): an offer request and the booking made of its first offer get the
  * same decisions with and without the optional fields the spec's tables list that say nothing the operator decides
  * on — `objectType` and `embed` (spec §2.2), a trip's `externalRef`, `isPartOfInternationalTrip: false` on a domestic
  * trip, a product category's `name` and `shortName`, a carrier's `name`, `publishedServiceName`, the Requestor's
