@@ -4,8 +4,9 @@ import { testServer } from './helpers/server.ts';
 
 /**
  * Three cases where the date as written and the operator's calendar disagree. An instant means the same in any
- * offset (spec §1.7, CONTRACT §4), and the days the operator counts in — a train's operating day, a pass's validity days, a passenger's age — are days of
- * its calendar in Europe/Stockholm, not of the offset a request happens to be written in. Each pair sends the same
+ * offset (spec §1.7, CONTRACT §4), and the days the operator counts in — a train's operating day, a pass's validity
+ * days, a passenger's age — are days of its calendar in Europe/Stockholm, not of the offset a request happens to be
+ * written in. Each pair sends the same
  * departure, 00:30 in Stockholm, written once with +01:00 and once in UTC (the previous day's date).
  *
  * The sandbox clock starts on 2026-11-20, before every departure here and within the booking horizon
