@@ -8,6 +8,7 @@ import { keyOf, operations } from '../adapters/http/operations/index.ts';
 import { runScenario } from '../adapters/scenarios/runner.ts';
 import { inProcess } from '../adapters/scenarios/targets.ts';
 import { engine } from './helpers/server.ts';
+import { missingOracle } from './helpers/oracle.ts';
 
 /**
  * Every Reseller API response of the scenario corpus against the official OSDM 3.4 document (CONTRACT §4c),
@@ -16,7 +17,7 @@ import { engine } from './helpers/server.ts';
  */
 const found = defaultOsdmConformance();
 const osdm = 'missing' in found ? undefined : found;
-if (!osdm) console.warn(`OSDM conformance tests skipped: ${(found as { missing: string }).missing}`);
+missingOracle('the OSDM 3.4 conformance tests', 'missing' in found ? found.missing : undefined);
 
 describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
   const check: OsdmConformance = osdm!;

@@ -7,6 +7,7 @@ import { DEFAULT_OSDM_DOCUMENT, defaultOsdmConformance } from '../adapters/scena
 import { memoryStore } from '../adapters/store/memory.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';
 import { engine } from './helpers/server.ts';
+import { missingOracle } from './helpers/oracle.ts';
 
 /**
  * The route table (adapters/http/operations/) is the one place an operation is declared: the server's routes and
@@ -63,8 +64,9 @@ describe('the route table', () => {
   });
 });
 
+const found = defaultOsdmConformance();
 const osdm =
-  'missing' in defaultOsdmConformance()
+  missingOracle('the OSDM operations of the route table', 'missing' in found ? found.missing : undefined) !== undefined
     ? undefined
     : (parse(readFileSync(DEFAULT_OSDM_DOCUMENT, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> });
 

@@ -10,6 +10,7 @@ import { virtualClock } from '../../adapters/clock.ts';
 import { buildServer } from '../../adapters/http/server.ts';
 import { memoryStore } from '../../adapters/store/memory.ts';
 import { studioExtension } from '../../adapters/studio/routes.ts';
+import { missingOracle } from '../helpers/oracle.ts';
 
 /**
  * The studio in a real headless Chromium (Debian's `chromium`, driven by playwright-core): an analyst's path
@@ -25,7 +26,7 @@ const browser: Browser | undefined = missing
       missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`;
       return undefined;
     });
-if (missing) console.log(`test/browser/studio.test.ts skipped: ${missing}`);
+missingOracle('test/browser/studio.test.ts', missing);
 
 const SHOTS = 'reports/studio';
 /** Two scenario files: the student's price is pinned in the first, so a fare edit shows in the impact preview. */

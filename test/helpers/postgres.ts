@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { missingOracle } from './oracle.ts';
 
 /**
  * A throwaway PostgreSQL server for one test file: its own data directory, listening only on 127.0.0.1
@@ -80,9 +81,7 @@ function postgresUnavailable(): string | undefined {
 
 /** Prints why the PostgreSQL cases are skipped (vitest only shows "skipped"); returns the reason. */
 export function reportSkip(what: string): string | undefined {
-  const reason = postgresUnavailable();
-  if (reason) console.warn(`[postgres] skipping ${what}: ${reason}`);
-  return reason;
+  return missingOracle(`[postgres] ${what}`, postgresUnavailable());
 }
 
 export interface PostgresServer {
