@@ -27,7 +27,9 @@ export function trainKeysOfOfferRequest(request: Pick<OfferCollectionRequest, 't
   const keys = (request.tripSpecifications ?? []).flatMap((t) =>
     t.legs.flatMap(({ timedLeg }) => {
       const vehicleNumber = timedLeg.service.vehicleNumbers[0];
-      return vehicleNumber === undefined ? [] : [`${vehicleNumber}/${calendar.dayOf(timedLeg.start.serviceDeparture.timetabledTime)}`];
+      if (vehicleNumber === undefined) return [];
+      const departure = timedLeg.start.serviceDeparture.timetabledTime;
+      return [trainKey({ vehicleNumber, departure, operatingDay: calendar.dayOf(departure) })];
     }),
   );
   return [...new Set(keys)];

@@ -17,7 +17,7 @@ export function whyNotReleased(ctx: Context, trip: Trip): Warning | undefined {
     if (departure <= ctx.now.getTime()) return { code: 'X_TRAIN_DEPARTED', params: train };
     if (departure > horizon.getTime()) return { code: 'X_TRAIN_NOT_RELEASED', params: { ...train, releasedUntil: horizon.toISOString() } };
     // A cancellation names the train by its operating day (rules/timetable.yaml).
-    const date = leg.operatingDay;
+    const date = ctx.rules.calendar.dayOf(leg.departure);
     const cancelled = ctx.rules.timetable.cancellations.find((c) => c.vehicleNumber === leg.vehicleNumber && c.date === date);
     if (cancelled) return { code: 'X_TRAIN_CANCELLED', params: { ...train, date } };
   }

@@ -36,7 +36,7 @@ export function coveringPass(
   const { rules } = ctx;
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
   // A pass is valid on days of the operator's calendar: the journey's day is its first departure's there.
-  const day = trip.legs[0]!.operatingDay;
+  const day = ctx.rules.calendar.dayOf(trip.legs[0]!.departure);
   const stations = (ref: string) => {
     const s = rules.stations.byRef(ref);
     return s ? [s.x_swe, s.uic].filter(Boolean) : [ref];
