@@ -170,7 +170,6 @@ export interface PlaceAllocation {
   coachNumber: string;
   placeNumber: string;
   layoutId: string;
-  accommodationSubType: string;
   placeProperties: string[];
   /** The compartment of a night coach. */
   compartment?: string;

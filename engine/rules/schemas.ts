@@ -157,6 +157,8 @@ export const ProductsFile = z.strictObject({
       euroNight: z.boolean().default(false),
     }),
   ),
+  /** Spec §2.4: the one accommodation sub type every answer shows. */
+  accommodationSubType: z.string().regex(/^[A-Z0-9_]+$/),
   flexibilities: z.record(Flexibility, z.strictObject({ idSuffix: z.string(), priceFactor: z.number().positive(), refundable: YesNo, exchangeable: YesNo })),
   products: z.record(
     z.string(),

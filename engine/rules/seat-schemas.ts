@@ -25,7 +25,6 @@ export const CoachLayoutsFile = z
     layouts: z.record(
       Code,
       z.strictObject({
-        accommodationSubType: Code,
         placeIcon: Code,
         gridSize: GridSize,
         places: z

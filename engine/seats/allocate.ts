@@ -143,7 +143,6 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
       coachNumber: chosen.coach.number,
       placeNumber: chosen.place.number,
       layoutId: chosen.coach.layout,
-      accommodationSubType: chosen.layout.accommodationSubType,
       placeProperties: [...chosen.place.placeProperties, ...(gender && chosen.place.compartment ? [gender] : [])],
       ...(chosen.place.compartment ? { compartment: chosen.place.compartment } : {}),
       ...(gender && chosen.place.compartment ? { gender } : {}),

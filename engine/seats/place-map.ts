@@ -43,38 +43,34 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
   };
 }
 
-/** The FREE places of the subject, counted per accommodation sub type and place-property combination. */
+/** The FREE places of the subject, counted per place-property combination. */
 function freeCombinations(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]) {
-  const counts = new Map<string, { accommodationSubType: string; placeProperties: string[]; count: number }>();
+  const counts = new Map<string, { placeProperties: string[]; count: number }>();
   for (const p of placeStatuses(ctx, subject, onTrains)) {
     if (p.status !== 'FREE') continue;
     const props = [...p.place.placeProperties].sort();
-    const key = `${p.layout.accommodationSubType}:${props.join(',')}`;
-    counts.set(key, { accommodationSubType: p.layout.accommodationSubType, placeProperties: props, count: (counts.get(key)?.count ?? 0) + 1 });
+    const key = props.join(',');
+    counts.set(key, { placeProperties: props, count: (counts.get(key)?.count ?? 0) + 1 });
   }
   return [...counts.values()];
 }
 
 /** GET /availabilities: the FREE places counted per place-property combination (CONTRACT §6). */
 export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.AvailabilityCountResponse> {
-  const counts = new Map<string, { placeProperties: string[]; count: number }>();
-  for (const { placeProperties, count } of freeCombinations(ctx, subject, onTrains)) {
-    const key = placeProperties.join(',');
-    counts.set(key, { placeProperties, count: (counts.get(key)?.count ?? 0) + count });
-  }
-  return { availabilities: [...counts.values()] };
+  return { availabilities: freeCombinations(ctx, subject, onTrains) };
 }
 
 /**
- * GET /availabilities/preferences (CONTRACT §6): OSDM AvailablePlace per accommodation sub type and place-property
- * combination that has FREE places, with how many.
+ * GET /availabilities/preferences (CONTRACT §6): OSDM AvailablePlace per place-property combination that has FREE
+ * places, with how many. The sub type is always the one of spec §2.4; the kind of compartment is a place property.
  */
 export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlacePreferencesResponse> {
-  const accommodationType = ctx.rules.products.products[subject.productCode]?.accommodationType ?? 'SEAT';
+  const { products } = ctx.rules;
+  const accommodationType = products.products[subject.productCode]?.accommodationType ?? 'SEAT';
   return {
     availablePlaces: freeCombinations(ctx, subject, onTrains).map((c) => ({
       accommodationType,
-      accommodationSubType: c.accommodationSubType,
+      accommodationSubType: products.accommodationSubType,
       placeProperties: c.placeProperties,
       numericAvailability: c.count,
       tripLegCoverage: { tripId: subject.tripId, legId: subject.leg.id },
