@@ -7,25 +7,29 @@ import type * as R from '../model/osdm/seat-response.ts';
 
 /**
  * GET /availabilities/place-map (spec §2.11): PlaceAvailability of the subject's leg. A coach's owner is the
- * operator's carrier; a day coach has one compartment numbered 1, a night coach its compartments;
- * PlacePosition.status is FREE exactly when the place is selectable for this passenger and leg.
+ * operator's carrier; a day coach is one Compartment, a night coach one Compartment per room, so which places
+ * share a room is which Compartment lists them. Every Compartment.number is the one of rules/coach-layouts.yaml
+ * (spec §2.11: always 1); a room's printed number is the coach layout's. PlacePosition.status is FREE exactly
+ * when the place is selectable for this passenger and leg.
  */
 export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlaceAvailabilityResponse> {
   const places = placeStatuses(ctx, subject, onTrains);
+  const { placeMapCompartmentNumber } = ctx.rules.coachLayouts;
   const coaches = (ctx.rules.fleet.categories[subject.leg.category]?.coaches ?? []).map((coach) => {
     const mine = places.filter((p) => p.coach.number === coach.number);
-    const numbers = [...new Set(mine.map((p) => p.place.compartment ?? '1'))];
+    // A day coach's places belong to no room: they form the coach's one Compartment.
+    const rooms = [...new Set(mine.map((p) => p.place.compartment))];
     return {
       number: coach.number,
       layoutId: coach.layout,
       owner: ctx.rules.stations.operatorCarrier.ref,
       direction: 'IN_DIRECTION' as const,
-      compartments: numbers.map((n) => ({
-        number: n,
+      compartments: rooms.map((room) => ({
+        number: placeMapCompartmentNumber,
         status: 'FREE' as const,
         isSelectable: true,
         places: mine
-          .filter((p) => (p.place.compartment ?? '1') === n)
+          .filter((p) => p.place.compartment === room)
           .map((p) => ({
             number: p.place.number,
             status: p.status,
