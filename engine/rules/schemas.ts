@@ -168,6 +168,8 @@ export const ProductsFile = z.strictObject({
       serviceClass: z.enum(['STANDARD', 'HIGH']),
       accommodationType: AccommodationType,
       compartment: z.enum(['PRIVATE', 'SHARED']).optional(),
+      /** Spec §2.4, §2.5 rule 4: each passenger has a private compartment alone. */
+      compartmentEach: z.boolean().default(false),
       priceFactor: z.number().positive(),
       summary: LocalizedText,
     }),
