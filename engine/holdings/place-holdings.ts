@@ -11,6 +11,8 @@ export interface Holding {
   compartment?: string;
   gender?: string;
   private: boolean;
+  /** Its passenger is alone in the compartment (spec §2.4): nobody may join, of this booking or another. */
+  alone?: boolean;
   from: number;
   to: number;
   bookingId: string;
@@ -105,6 +107,7 @@ export function holding(bookingId: string, r: Pick<BookedReservation, 'id' | 'pa
     ...(a.compartment ? { compartment: a.compartment } : {}),
     ...(a.gender ? { gender: a.gender } : {}),
     private: a.private ?? false,
+    ...(a.alone ? { alone: true } : {}),
     ...interval(leg),
     bookingId,
     reservationId: r.id,

@@ -172,7 +172,6 @@ export interface PlaceAllocation {
   coachNumber: string;
   placeNumber: string;
   layoutId: string;
-  accommodationSubType: string;
   placeProperties: string[];
   /** The compartment of a night coach. */
   compartment?: string;
@@ -180,6 +179,8 @@ export interface PlaceAllocation {
   gender?: string;
   /** Held as a private compartment: nobody of another booking may join it (spec §2.5). */
   private?: boolean;
+  /** Held by its passenger alone: nobody may join it, of this booking or another (spec §2.4). */
+  alone?: boolean;
 }
 
 export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'> {

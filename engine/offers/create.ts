@@ -92,6 +92,7 @@ export function createOffers(
         accommodationType: product.accommodationType,
         travelClass: product.travelClass,
         passengerCount: passengers.length,
+        compartmentEach: product.compartmentEach,
       });
       if (outcome?.offered === false) continue;
       // Capacity: a product without a free place for every passenger on a leg that needs one is sold out.

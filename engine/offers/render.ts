@@ -109,7 +109,7 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
       overallTravelClass: product.travelClass,
       overallFlexibility: offer.product.flexibility,
       overallAccommodationType: product.accommodationType,
-      overallAccommodationSubType: 'ANY_SEAT',
+      overallAccommodationSubType: rules.products.accommodationSubType,
     },
     products: productIds.map((id) => {
       const p = allProducts.find((x) => x.id === id)!;
@@ -133,7 +133,13 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
         availableFulfillmentOptions: fulfillmentOptions,
         products: [{ productId: r.product.id, legIds: [r.legId] }],
         tripCoverage: legCoverage.get(r.legId)!,
-        availablePlaces: [{ accommodationType: rp.accommodationType, accommodationSubType: 'ANY_SEAT', tripLegCoverage: { tripId: trip.id, legId: r.legId } }],
+        availablePlaces: [
+          {
+            accommodationType: rp.accommodationType,
+            accommodationSubType: rules.products.accommodationSubType,
+            tripLegCoverage: { tripId: trip.id, legId: r.legId },
+          },
+        ],
         availablePlacePreferences: [{ graphicalReservation: 'WITHOUT_FEE' }],
       };
       // Spec §2.5 rule 2, CONTRACT §4a: a flag on night-train reservations only.

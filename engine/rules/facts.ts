@@ -74,6 +74,8 @@ export const factCatalogue = {
     accommodationType: AccommodationType,
     travelClass,
     passengerCount: count,
+    /** The product gives each passenger a private compartment alone (products.yaml `compartmentEach`). */
+    compartmentEach: z.boolean().default(false),
   }),
   refundGuard: z.object({
     coversWholeTickets: z.boolean(),
@@ -109,7 +111,7 @@ export const factCatalogue = {
     provisionalTimeLimit: instant,
   }),
   reservationPrice: z.object({ productCategory: z.string(), travelClass, accommodationType: AccommodationType }),
-  privateGroup: z.object({ travelClass, accommodationType: AccommodationType }),
+  privateGroup: z.object({ travelClass, accommodationType: AccommodationType, compartmentEach: z.boolean().default(false) }),
   cleanup: z.object({
     bookingState,
     overruleCodeGiven: z.boolean(),

@@ -158,6 +158,8 @@ export const ProductsFile = z.strictObject({
       euroNight: z.boolean().default(false),
     }),
   ),
+  /** Spec §2.4: the one accommodation sub type every answer shows. */
+  accommodationSubType: z.string().regex(/^[A-Z0-9_]+$/),
   flexibilities: z.record(Flexibility, z.strictObject({ idSuffix: z.string(), priceFactor: z.number().positive(), refundable: YesNo, exchangeable: YesNo })),
   products: z.record(
     z.string(),
@@ -167,6 +169,8 @@ export const ProductsFile = z.strictObject({
       serviceClass: z.enum(['STANDARD', 'HIGH']),
       accommodationType: AccommodationType,
       compartment: z.enum(['PRIVATE', 'SHARED']).optional(),
+      /** Spec §2.4, §2.5 rule 4: each passenger has a private compartment alone. */
+      compartmentEach: z.boolean().default(false),
       priceFactor: z.number().positive(),
       summary: LocalizedText,
     }),

@@ -22,10 +22,11 @@ export const CoachLayoutsFile = z
     icons: z.record(Code, Size),
     /** OSDM LayoutCoordinates.zOrder of what a layout draws. */
     layers: z.strictObject({ places: z.number().int().nonnegative(), labels: z.number().int().nonnegative() }),
+    /** Spec §2.11: the number every place-map Compartment carries; a room is told by the places it lists. */
+    placeMapCompartmentNumber: PlaceNumber,
     layouts: z.record(
       Code,
       z.strictObject({
-        accommodationSubType: Code,
         placeIcon: Code,
         gridSize: GridSize,
         places: z

@@ -6,7 +6,7 @@ import type { PlaceSelection } from '../model/osdm/shapes.ts';
 import { violation } from '../rules/violation.ts';
 import { holding, interval, type Holding } from '../holdings/place-holdings.ts';
 import type { PlaceAllocation } from '../model/records.ts';
-import { candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
+import { candidatesFor, compartmentTerms, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from '../model/train.ts';
 
 interface AllocationRequest {
@@ -68,7 +68,7 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
       ...interval(leg),
       bookingId: booking.id,
       reservationId: r.id,
-      private: product.compartment === 'PRIVATE',
+      ...compartmentTerms(rules, r.product.code),
       ...(gender ? { gender } : {}),
       wheelchair,
     };
@@ -96,6 +96,7 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
         decide<'privateGroup', OutcomeOf<'privateGroup'>>(ctx, 'privateGroup', {
           travelClass: product.travelClass,
           accommodationType: product.accommodationType,
+          compartmentEach: product.compartmentEach,
         }).outcome?.oneCompartment
       ) {
         const group = booking.reservations.filter(
@@ -143,11 +144,11 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
       coachNumber: chosen.coach.number,
       placeNumber: chosen.place.number,
       layoutId: chosen.coach.layout,
-      accommodationSubType: chosen.layout.accommodationSubType,
       placeProperties: [...chosen.place.placeProperties, ...(gender && chosen.place.compartment ? [gender] : [])],
       ...(chosen.place.compartment ? { compartment: chosen.place.compartment } : {}),
       ...(gender && chosen.place.compartment ? { gender } : {}),
       ...(seeker.private ? { private: true } : {}),
+      ...(seeker.alone ? { alone: true } : {}),
     };
     const next = { ...r, placeAllocation: allocation };
     placed.set(r.id, chosen);

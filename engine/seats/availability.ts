@@ -7,7 +7,7 @@ import type { Booking, Leg, StoredOffer } from '../model/records.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { holds, holdingsOf, interval, overlaps, type Holding, type OnTrain } from '../holdings/place-holdings.ts';
-import { candidate, candidatesFor, selectable, type Candidate, type Seeker } from './places.ts';
+import { candidate, candidatesFor, compartmentTerms, selectable, type Candidate, type Seeker } from './places.ts';
 import { trainKey } from '../model/train.ts';
 import type { PartReference, PlacePreSelection, PlaceStatus } from '../model/osdm/seat-response.ts';
 
@@ -66,13 +66,12 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
       throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/contextId');
     const leg = offer.trip.legs.find((l) => l.id === part.legId)!;
     published(leg);
-    const product = ctx.rules.products.products[part.product.code]!;
     return {
       leg,
       tripId: offer.trip.id,
       productCode: part.product.code,
       reference: referenceOf(q),
-      seeker: { ...interval(leg), bookingId: '', private: product.compartment === 'PRIVATE', wheelchair: false },
+      seeker: { ...interval(leg), bookingId: '', ...compartmentTerms(ctx.rules, part.product.code), wheelchair: false },
     };
   }
   const booking = found.booking;
@@ -104,7 +103,7 @@ export function subjectOf(ctx: Context, q: AvailabilityQuery, found: { offer?: S
       ...interval(leg),
       bookingId: booking.id,
       reservationId: r.id,
-      private: product.compartment === 'PRIVATE',
+      ...compartmentTerms(ctx.rules, r.product.code),
       ...(gender ? { gender } : {}),
       wheelchair: (passenger.prmNeeds ?? []).includes(fleet.wheelchair.prmNeed),
     },

@@ -7,25 +7,29 @@ import type * as R from '../model/osdm/seat-response.ts';
 
 /**
  * GET /availabilities/place-map (spec §2.11): PlaceAvailability of the subject's leg. A coach's owner is the
- * operator's carrier; a day coach has one compartment numbered 1, a night coach its compartments;
- * PlacePosition.status is FREE exactly when the place is selectable for this passenger and leg.
+ * operator's carrier; a day coach is one Compartment, a night coach one Compartment per room, so which places
+ * share a room is which Compartment lists them. Every Compartment.number is the one of rules/coach-layouts.yaml
+ * (spec §2.11: always 1); a room's printed number is the coach layout's. PlacePosition.status is FREE exactly
+ * when the place is selectable for this passenger and leg.
  */
 export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlaceAvailabilityResponse> {
   const places = placeStatuses(ctx, subject, onTrains);
+  const { placeMapCompartmentNumber } = ctx.rules.coachLayouts;
   const coaches = (ctx.rules.fleet.categories[subject.leg.category]?.coaches ?? []).map((coach) => {
     const mine = places.filter((p) => p.coach.number === coach.number);
-    const numbers = [...new Set(mine.map((p) => p.place.compartment ?? '1'))];
+    // A day coach's places belong to no room: they form the coach's one Compartment.
+    const rooms = [...new Set(mine.map((p) => p.place.compartment))];
     return {
       number: coach.number,
       layoutId: coach.layout,
       owner: ctx.rules.stations.operatorCarrier.ref,
       direction: 'IN_DIRECTION' as const,
-      compartments: numbers.map((n) => ({
-        number: n,
+      compartments: rooms.map((room) => ({
+        number: placeMapCompartmentNumber,
         status: 'FREE' as const,
         isSelectable: true,
         places: mine
-          .filter((p) => (p.place.compartment ?? '1') === n)
+          .filter((p) => p.place.compartment === room)
           .map((p) => ({
             number: p.place.number,
             status: p.status,
@@ -43,38 +47,34 @@ export function renderPlaceMap(ctx: Context, subject: MapSubject, onTrains: read
   };
 }
 
-/** The FREE places of the subject, counted per accommodation sub type and place-property combination. */
+/** The FREE places of the subject, counted per place-property combination. */
 function freeCombinations(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]) {
-  const counts = new Map<string, { accommodationSubType: string; placeProperties: string[]; count: number }>();
+  const counts = new Map<string, { placeProperties: string[]; count: number }>();
   for (const p of placeStatuses(ctx, subject, onTrains)) {
     if (p.status !== 'FREE') continue;
     const props = [...p.place.placeProperties].sort();
-    const key = `${p.layout.accommodationSubType}:${props.join(',')}`;
-    counts.set(key, { accommodationSubType: p.layout.accommodationSubType, placeProperties: props, count: (counts.get(key)?.count ?? 0) + 1 });
+    const key = props.join(',');
+    counts.set(key, { placeProperties: props, count: (counts.get(key)?.count ?? 0) + 1 });
   }
   return [...counts.values()];
 }
 
 /** GET /availabilities: the FREE places counted per place-property combination (CONTRACT §6). */
 export function renderCounts(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.AvailabilityCountResponse> {
-  const counts = new Map<string, { placeProperties: string[]; count: number }>();
-  for (const { placeProperties, count } of freeCombinations(ctx, subject, onTrains)) {
-    const key = placeProperties.join(',');
-    counts.set(key, { placeProperties, count: (counts.get(key)?.count ?? 0) + count });
-  }
-  return { availabilities: [...counts.values()] };
+  return { availabilities: freeCombinations(ctx, subject, onTrains) };
 }
 
 /**
- * GET /availabilities/preferences (CONTRACT §6): OSDM AvailablePlace per accommodation sub type and place-property
- * combination that has FREE places, with how many.
+ * GET /availabilities/preferences (CONTRACT §6): OSDM AvailablePlace per place-property combination that has FREE
+ * places, with how many. The sub type is always the one of spec §2.4; the kind of compartment is a place property.
  */
 export function renderPreferences(ctx: Context, subject: MapSubject, onTrains: readonly OnTrain[]): z.infer<typeof R.PlacePreferencesResponse> {
-  const accommodationType = ctx.rules.products.products[subject.productCode]?.accommodationType ?? 'SEAT';
+  const { products } = ctx.rules;
+  const accommodationType = products.products[subject.productCode]?.accommodationType ?? 'SEAT';
   return {
     availablePlaces: freeCombinations(ctx, subject, onTrains).map((c) => ({
       accommodationType,
-      accommodationSubType: c.accommodationSubType,
+      accommodationSubType: products.accommodationSubType,
       placeProperties: c.placeProperties,
       numericAvailability: c.count,
       tripLegCoverage: { tripId: subject.tripId, legId: subject.leg.id },

@@ -66,17 +66,25 @@ export interface Seeker {
   reservationId?: string;
   /** Spec §2.5: a private compartment admits nobody of another booking. */
   private: boolean;
+  /** Spec §2.4 (JREFAP2): a private compartment for this passenger alone, nobody of the same booking either. */
+  alone: boolean;
   /** Spec §2.5 rule 6: MEN, LADIES or MIXED in a shared compartment; unknown in an offer context. */
   gender?: string;
   /** Spec §2.10 rule 6: a passenger with prmNeeds WHEELCHAIR. */
   wheelchair: boolean;
 }
 
+/** How a product's reservations hold compartments (products.yaml `compartment`, `compartmentEach`). */
+export function compartmentTerms(rules: RuleSet, productCode: string): Pick<Seeker, 'private' | 'alone'> {
+  const product = rules.products.products[productCode];
+  return { private: product?.compartment === 'PRIVATE', alone: product?.compartmentEach ?? false };
+}
+
 /**
  * Whether the seeker may hold the place, given what others hold on the train: nobody holds it over an
  * overlapping interval; wheelchair places are for wheelchair users and they get nothing else (spec §2.10 rule 6);
- * a compartment held privately admits no other booking, and a shared one only passengers of its gender
- * (spec §2.5 rules 4, 6).
+ * a compartment held privately admits no other booking, one held by a passenger alone nobody else, and a shared
+ * one only passengers of its gender (spec §2.4, §2.5 rules 4, 6).
  */
 export function selectable(c: Candidate, seeker: Seeker, held: readonly Holding[]): boolean {
   if (c.wheelchair !== seeker.wheelchair) return false;
@@ -87,6 +95,7 @@ export function selectable(c: Candidate, seeker: Seeker, held: readonly Holding[
   const compartment = c.place.compartment;
   if (!compartment) return true;
   const mates = others.filter((h) => h.compartment === compartment);
+  if (seeker.alone || mates.some((h) => h.alone)) return mates.length === 0;
   if (seeker.private) return mates.every((h) => h.bookingId === seeker.bookingId);
   if (mates.some((h) => h.private && h.bookingId !== seeker.bookingId)) return false;
   return seeker.gender === undefined || mates.every((h) => h.gender === undefined || h.gender === seeker.gender);

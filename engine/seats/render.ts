@@ -25,7 +25,7 @@ export function renderPlaceAllocation(rules: RuleSet, booking: Booking, r: Booke
   const a = r.placeAllocation!;
   return {
     accommodationType: rules.products.products[r.product.code]?.accommodationType ?? 'SEAT',
-    accommodationSubType: a.accommodationSubType,
+    accommodationSubType: rules.products.accommodationSubType,
     tripLegCoverage: { tripId: tripOfPart(booking, r.id).id, legId: r.legId },
     reservedPlaces: [
       {
