@@ -6,7 +6,7 @@
 #   bash examples/01-tour.sh                              # starts its own throwaway server on a free port (or $PORT)
 #   BASE=http://127.0.0.1:8080 bash examples/01-tour.sh   # against a server that is already running
 #
-# prints: {"status":"ok"}
+# prints: /^\{"status":"ok","node":"v24\.\d+\.\d+"\}$/m
 # prints: /^2 klass, standardplats: \d+ SEK$/m
 # prints: /^booking (\w+), ticket \1-1$/m
 set -euo pipefail
@@ -21,7 +21,7 @@ if [ -z "${BASE:-}" ]; then
   BASE=http://127.0.0.1:$PORT
 fi
 for _ in $(seq 150); do curl -sf $BASE/health > /dev/null && break; sleep 0.2; done
-curl -sSf $BASE/health; echo                 # {"status":"ok"}
+curl -sSf $BASE/health; echo                 # {"status":"ok","node":"v24.x.y"}: the Node it runs on
 
 # 2. A token and the Requestor header
 json() { node -pe "const body = JSON.parse(require('fs').readFileSync(0, 'utf8')); $1"; }   # one field of the JSON on stdin
