@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 # 1. Serve (unless BASE names a running server), then wait until it answers: a token asked for earlier fails.
 if [ -z "${BASE:-}" ]; then
   PORT=${PORT:-$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')}
-  node bin/signalbox.js serve --store memory --port "$PORT" --quiet > /dev/null &
+  # On the Node that npm ci installed (README), as npm start runs it; node, not npx, so that the trap stops the server.
+  PATH="$PWD/node_modules/.bin:$PATH" node bin/signalbox.js serve --store memory --port "$PORT" --quiet > /dev/null &
   SERVER=$!
   trap 'kill $SERVER 2>/dev/null || true' EXIT
   BASE=http://127.0.0.1:$PORT
