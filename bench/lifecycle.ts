@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
+import { inTransaction } from '../adapters/store/sqlite.ts';
 import { memoryServerBefore, sqliteServerBefore } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
 import { DURATION, LIFECYCLE_WARM_UP } from './load.ts';
@@ -20,7 +21,7 @@ import type { RecordedAnswer } from './server.ts';
  * printed as missing, and left out of the timed runs; they join by themselves once the routes exist.
  *
  * Measured on the default store (SQLite, WAL, synchronous=FULL) in a temp dir. Baselines in the same run:
- * the same lifecycle on the memory store, bare better-sqlite3 durable commits/s in the same folder
+ * the same lifecycle on the memory store, bare node:sqlite durable commits/s in the same folder
  * (a lifecycle makes at least one commit per writing step), and the ceiling: a bare node:http server that
  * answers each step with signalbox's answer to it (recorded on the first lifecycle), doing none of its work.
  */
@@ -206,21 +207,22 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
   };
 }
 
-/** Bare better-sqlite3, WAL + synchronous=FULL: a read-modify-write of a 4 KB row, one commit each. */
+/** Bare node:sqlite, WAL + synchronous=FULL: a read-modify-write of a 4 KB row, one commit each. */
 function durableCommitsPerSecond(dir: string, seconds: number): number {
-  const db = new Database(join(dir, 'baseline.db'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  const db = new DatabaseSync(join(dir, 'baseline.db'));
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = FULL');
   db.exec('CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, version INTEGER NOT NULL, data TEXT NOT NULL)');
   const data = 'x'.repeat(4096);
   const insert = db.prepare('INSERT OR REPLACE INTO t (id, version, data) VALUES (?, 1, ?)');
   for (let i = 0; i < 100; i++) insert.run(`b${i}`, data);
-  const read = db.prepare<[string], { version: number }>('SELECT version FROM t WHERE id = ?');
+  const read = db.prepare('SELECT version FROM t WHERE id = ?');
   const write = db.prepare('UPDATE t SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
-  const rmw = db.transaction((id: string) => {
-    const v = read.get(id)!.version;
-    write.run(data, id, v);
-  });
+  const rmw = (id: string) =>
+    inTransaction(db, () => {
+      const v = (read.get(id) as { version: number }).version;
+      write.run(data, id, v);
+    });
   let n = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < seconds * 1000) rmw(`b${n++ % 100}`);
@@ -294,7 +296,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     for (const t of targets) r.row(`sales/s in the sale phases, ${t.name}`, '/s', of(t, 'salesPerSecond'));
     r.row(`lifecycles/s (sale and refund), ${sql.name}`, '/s', of(sql, 'perSecond'));
     r.row(`lifecycles/s (sale and refund), ${mem.name}`, '/s', of(mem, 'perSecond'));
-    r.row('baseline: bare better-sqlite3 durable read-modify-write commits/s', '/s', commits);
+    r.row('baseline: bare node:sqlite durable read-modify-write commits/s', '/s', commits);
     r.row(
       "signalbox's own work per sale beyond the floor, SQLite: signalbox's CPU − floor's",
       'µs',

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { createEngine, trainHoldingsOf, type Booking, type Call, type IdSource, type StoredOffer } from '../engine/index.ts';
 import { encodeBookingJson } from '../adapters/store/booking-rows.ts';
 import { openStore } from '../adapters/store/open.ts';
+import { inTransaction } from '../adapters/store/sqlite.ts';
 import { bookingBody, CLIENT, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
 import { fmt, fmtBytes, median, ratios, report, type CaseReport } from './measure.ts';
@@ -116,37 +117,40 @@ function rowJson(t: Pick<Template, 'parts' | 'holes'>, i: number, id: string): s
 
 /** Seeds bookings [from, to) into the store's file; returns rows per second. */
 function seed(path: string, t: Template, from: number, to: number): number {
-  const db = new Database(path);
-  const columns = db
-    .prepare<[], { name: string; notnull: number; dflt_value: unknown }>('SELECT name, "notnull", dflt_value FROM pragma_table_info(\'bookings\')')
-    .all();
+  const db = new DatabaseSync(path);
+  const columns = db.prepare('SELECT name, "notnull", dflt_value FROM pragma_table_info(\'bookings\')').all() as Array<{
+    name: string;
+    notnull: number;
+    dflt_value: unknown;
+  }>;
   const unknown = columns.filter((c) => c.notnull && c.dflt_value === null && !['id', 'owner', 'version', 'data'].includes(c.name));
   if (unknown.length > 0)
     throw new Error(`bench/scale.ts: the bookings table has new required columns (${unknown.map((c) => c.name)}); teach seed() about them`);
   // Only while seeding: no fsync, the rollback journal in memory (a crash here loses a bench file, no more).
-  db.pragma('journal_mode = MEMORY');
-  db.pragma('synchronous = OFF');
-  db.pragma('cache_size = -1048576');
+  db.exec('PRAGMA journal_mode = MEMORY');
+  db.exec('PRAGMA synchronous = OFF');
+  db.exec('PRAGMA cache_size = -1048576');
   const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 2, ?)');
   const insertFulfillment = db.prepare('INSERT INTO fulfillments (id, booking_id) VALUES (?, ?)');
   const insertHoldings = db.prepare('INSERT INTO train_holdings (train_key, booking_id, data) VALUES (?, ?, ?)');
-  const chunk = db.transaction((a: number, b: number) => {
-    for (let i = a; i < b; i++) {
-      const id = bookingId(i);
-      insertBooking.run(id, CLIENT, encodeBookingJson(rowJson(t, i, id)));
-      for (const k of t.fulfillments) insertFulfillment.run(uuid(i, k), id);
-      if (t.holdings) {
-        // Spread over 10,000 trains (~100 bookings each at 1M), none of them the train the offers are asked for.
-        const train = `SEED${i % 10_000}/${t.holdings.train.split('/')[1]}`;
-        insertHoldings.run(train, id, rowJson(t.holdings.json, i, id).replace(t.holdings.train, train));
+  const chunk = (a: number, b: number) =>
+    inTransaction(db, () => {
+      for (let i = a; i < b; i++) {
+        const id = bookingId(i);
+        insertBooking.run(id, CLIENT, encodeBookingJson(rowJson(t, i, id)));
+        for (const k of t.fulfillments) insertFulfillment.run(uuid(i, k), id);
+        if (t.holdings) {
+          // Spread over 10,000 trains (~100 bookings each at 1M), none of them the train the offers are asked for.
+          const train = `SEED${i % 10_000}/${t.holdings.train.split('/')[1]}`;
+          insertHoldings.run(train, id, rowJson(t.holdings.json, i, id).replace(t.holdings.train, train));
+        }
       }
-    }
-  });
+    });
   const t0 = performance.now();
   for (let a = from; a < to; a += CHUNK) chunk(a, Math.min(to, a + CHUNK));
   const rate = (to - from) / ((performance.now() - t0) / 1000);
-  db.pragma('synchronous = FULL');
-  db.pragma('journal_mode = WAL'); // as the store opens it
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA journal_mode = WAL'); // as the store opens it
   db.close();
   return rate;
 }
@@ -165,8 +169,8 @@ function sizeOf(path: string): number {
 
 function tableBytes(path: string): string {
   try {
-    const db = new Database(path, { readonly: true });
-    const rows = db.prepare<[], { name: string; bytes: number }>('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
+    const db = new DatabaseSync(path, { readOnly: true });
+    const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as Array<{ name: string; bytes: number }>;
     db.close();
     return rows.map((r) => `${r.name} ${fmtBytes(r.bytes)}`).join(', ');
   } catch {

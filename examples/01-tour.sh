@@ -6,7 +6,7 @@
 #   bash examples/01-tour.sh                              # starts its own throwaway server on a free port (or $PORT)
 #   BASE=http://127.0.0.1:8080 bash examples/01-tour.sh   # against a server that is already running
 #
-# prints: {"status":"ok"}
+# prints: /^\{"status":"ok","node":"v24\.\d+\.\d+"\}$/m
 # prints: /^2 klass, standardplats: \d+ SEK$/m
 # prints: /^booking (\w+), ticket \1-1$/m
 set -euo pipefail
@@ -15,13 +15,14 @@ cd "$(dirname "$0")/.."
 # 1. Serve (unless BASE names a running server), then wait until it answers: a token asked for earlier fails.
 if [ -z "${BASE:-}" ]; then
   PORT=${PORT:-$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')}
-  node bin/signalbox.js serve --store memory --port "$PORT" --quiet > /dev/null &
+  # On the Node that npm ci installed (README), as npm start runs it; node, not npx, so that the trap stops the server.
+  PATH="$PWD/node_modules/.bin:$PATH" node bin/signalbox.js serve --store memory --port "$PORT" --quiet > /dev/null &
   SERVER=$!
   trap 'kill $SERVER 2>/dev/null || true' EXIT
   BASE=http://127.0.0.1:$PORT
 fi
 for _ in $(seq 150); do curl -sf $BASE/health > /dev/null && break; sleep 0.2; done
-curl -sSf $BASE/health; echo                 # {"status":"ok"}
+curl -sSf $BASE/health; echo                 # {"status":"ok","node":"v24.x.y"}: the Node it runs on
 
 # 2. A token and the Requestor header
 json() { node -pe "const body = JSON.parse(require('fs').readFileSync(0, 'utf8')); $1"; }   # one field of the JSON on stdin

@@ -15,5 +15,5 @@ cd "$(dirname "$0")/.."
 cases=$(mktemp --suffix=.csv)
 trap 'rm -f "$cases"' EXIT
 printf 'age,typingCard\n6,NONE\n7,NONE\n15,NONE\n16,NONE\n17,SWE_STUDENT\n70,SWE_PENSIONER\n' > "$cases"
-node bin/signalbox.js simulate passengerType --cases "$cases"
-node bin/signalbox.js explain passengerType --facts '{"age":17,"cards":["SWE_STUDENT"]}'
+npx signalbox simulate passengerType --cases "$cases"
+npx signalbox explain passengerType --facts '{"age":17,"cards":["SWE_STUDENT"]}'

@@ -15,4 +15,4 @@ edited=$(mktemp -d)
 trap 'rm -rf "$edited"' EXIT
 cp -r rules "$edited/"
 sed -i 's/fee: 2500/fee: 3000/' "$edited/rules/refund-fees.yaml"
-node bin/signalbox.js diff --rules rules --against "$edited/rules" --scenarios scenarios/aftersales/refund-terms.yaml || [ $? -eq 1 ]
+npx signalbox diff --rules rules --against "$edited/rules" --scenarios scenarios/aftersales/refund-terms.yaml || [ $? -eq 1 ]

@@ -13,7 +13,7 @@ import { engine } from './helpers/server.ts';
 
 /**
  * Golden self-tests of the runner (Hurl, Venom): every scenarios/failing/<name>.yaml must fail, and its
- * pretty report must equal scenarios/failing/<name>.out exactly, timings aside. A file saying
+ * pretty report must equal scenarios/failing/<name>.out exactly, timings and the Node version /health names aside. A file saying
  * `# golden-target: live-without-sandbox` runs against a live server started without --sandbox.
  * After a deliberate change to the report, rewrite the .out files with UPDATE_GOLDEN=1 and read the diff.
  */
@@ -22,7 +22,11 @@ const cases = readdirSync(FOLDER)
   .filter((f) => f.endsWith('.yaml'))
   .sort();
 // A Problem's type and instance name the server asked: in-process http://localhost, live a port of the moment.
-const normalise = (report: string) => report.replace(/\] \d+ ms$/gm, '] N ms').replace(/http:\/\/127\.0\.0\.1:\d+\//g, 'http://localhost/');
+const normalise = (report: string) =>
+  report
+    .replace(/\] \d+ ms$/gm, '] N ms')
+    .replace(/http:\/\/127\.0\.0\.1:\d+\//g, 'http://localhost/')
+    .replaceAll(process.version, 'vX.Y.Z');
 
 async function listen(sandbox: boolean): Promise<{ app: FastifyInstance; url: string }> {
   const app = await buildServer({ engine: engine(), store: memoryStore(), sandbox, jwtSecret: 'golden-secret' });

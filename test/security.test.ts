@@ -330,6 +330,6 @@ describe('methods', () => {
 
 describe('after all that', () => {
   it('the server still serves', async () => {
-    expect((await raw('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).body).toBe('{"status":"ok"}');
+    expect((await raw('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).body).toBe(`{"status":"ok","node":"${process.version}"}`);
   });
 });

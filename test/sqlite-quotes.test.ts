@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
 
@@ -18,7 +18,7 @@ describe('the SQLite store sweeps old quotes by their time', () => {
     const path = join(dir, 'signalbox.db');
     const store = sqliteStore(path);
     await store.close();
-    const db = new Database(`${path}-offers`, { readonly: true });
+    const db = new DatabaseSync(`${path}-offers`, { readOnly: true });
     const plan = db
       .prepare('EXPLAIN QUERY PLAN DELETE FROM offer_quotes WHERE stored_at < ?')
       .all(0)

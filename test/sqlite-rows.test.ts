@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { deflateRawSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomIds } from '../adapters/ids.ts';
 import { TEXT_UP_TO } from '../adapters/store/booking-rows.ts';
@@ -36,9 +36,12 @@ function confirmed(...ages: number[]): Booking {
 
 /** The pages of the bookings table by kind: leaf, interior, overflow (SQLite's dbstat). */
 function pagesOfBookings(path: string): Record<string, number> {
-  const db = new Database(path, { readonly: true });
+  const db = new DatabaseSync(path, { readOnly: true });
   try {
-    const rows = db.prepare<[], { pagetype: string; n: number }>("SELECT pagetype, count(*) AS n FROM dbstat WHERE name = 'bookings' GROUP BY pagetype").all();
+    const rows = db.prepare("SELECT pagetype, count(*) AS n FROM dbstat WHERE name = 'bookings' GROUP BY pagetype").all() as Array<{
+      pagetype: string;
+      n: number;
+    }>;
     return Object.fromEntries(rows.map((r) => [r.pagetype, r.n]));
   } finally {
     db.close();
@@ -81,7 +84,7 @@ describe('SQLite booking rows', () => {
     const path = join(dir, 'earlier.db');
     const booking = confirmed(35);
     await sqliteStore(path).close(); // the store's own tables
-    const db = new Database(path);
+    const db = new DatabaseSync(path);
     db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 1, ?)').run(booking.id, booking.owner, deflateRawSync(JSON.stringify(booking)));
     db.close();
 

@@ -98,6 +98,7 @@ export async function serve(args: string[]): Promise<number> {
       `signalbox listening on ${url}${values.sandbox ? ' (sandbox)' : ''}${values.watch ? ' (reloading rules on change)' : ''}`,
       `  studio: ${url}/studio  (rules ${values.sandbox || values.edit ? 'editable by an analyst token: client demo-analyst / demo-analyst-secret' : 'read-only; --edit lets an analyst save'})`,
       `  store: ${store.kind}`,
+      `  node: ${process.version}`,
       `  health: ${url}/health`,
       `  docs: ${url}/docs  (OpenAPI 3.1: ${url}/openapi.json)`,
       `  token: POST ${url}/oauth2/token  client demo-reseller / demo-reseller-secret (scopes reseller customer)`,

@@ -21,6 +21,6 @@ export const TEXT_UP_TO = 3900;
 /** The writer thread (sqlite-writer.cjs, plain CommonJS) encodes the same way, with LEVEL and TEXT_UP_TO handed to it; the bench's seeder uses this. */
 export const encodeBookingJson = (json: string): Buffer | string => (Buffer.byteLength(json) <= TEXT_UP_TO ? json : deflateRawSync(json, { level: LEVEL }));
 
-export function decodeBooking(data: Buffer | string): Booking {
+export function decodeBooking(data: Uint8Array | string): Booking {
   return JSON.parse(typeof data === 'string' ? data : inflateRawSync(data).toString('utf8')) as Booking;
 }

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The SQLite store's writer thread (adapters/store/sqlite.ts). better-sqlite3 is synchronous: a durable commit
+ * The SQLite store's writer thread (adapters/store/sqlite.ts). node:sqlite is synchronous: a durable commit
  * stops its thread until the disk has the data (fsync). Here that thread is not the one serving requests: the
  * server's thread hands each booking write over and goes on serving; this thread commits the writes that
  * queued up meanwhile in one transaction (group commit) and answers each only after that commit.
@@ -15,14 +15,16 @@
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
-const Database = require('better-sqlite3');
+const { DatabaseSync } = require('node:sqlite');
 
 const { path, level, textUpTo } = workerData;
+/** SQLite's extended result code for a duplicate primary key (sqlite3.h), as node:sqlite reports it in `errcode`. */
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
 
-const db = new Database(path);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.pragma('busy_timeout = 5000');
+const db = new DatabaseSync(path);
+db.exec('PRAGMA journal_mode = WAL');
+db.exec('PRAGMA synchronous = FULL');
+db.exec('PRAGMA busy_timeout = 5000');
 
 const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 1, ?)');
 const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ? AND version = ?');
@@ -42,7 +44,7 @@ function apply(b) {
     try {
       insertBooking.run(b.id, b.owner, data);
     } catch (e) {
-      if (e && e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'conflict';
+      if (e && e.errcode === SQLITE_CONSTRAINT_PRIMARYKEY) return 'conflict';
       throw e;
     }
   } else if (updateBooking.run(data, b.id, b.version).changes !== 1) {
@@ -57,7 +59,18 @@ function apply(b) {
   for (const key of b.soldPassesFreed) dropSoldPass.run(key, b.id);
   return 'ok';
 }
-const commit = db.transaction((batch) => batch.map((w) => apply(w.booking)));
+/** The batch in one transaction (one fsync): committed as a whole, or rolled back as a whole if anything throws. */
+function commit(batch) {
+  db.exec('BEGIN');
+  try {
+    const verdicts = batch.map((w) => apply(w.booking));
+    db.exec('COMMIT');
+    return verdicts;
+  } catch (e) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
 
 let queue = [];
 function flush() {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import { trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
 import { decodeBooking, LEVEL, TEXT_UP_TO } from './booking-rows.ts';
@@ -36,6 +36,19 @@ interface BookingWrite {
 type WriterMessage =
   { kind: 'written'; results: Array<[number, 'ok' | 'conflict' | 'failed', string?]> } | { kind: 'reset-done'; id: number } | { kind: 'closed' };
 
+/** Runs `body` in one transaction: committed if it returns, rolled back if it throws (node:sqlite has no helper for it). */
+export function inTransaction<T>(db: DatabaseSync, body: () => T): T {
+  db.exec('BEGIN');
+  try {
+    const result = body();
+    db.exec('COMMIT');
+    return result;
+  } catch (e) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
+
 /** A booking and its index rows: fulfillments, what it holds per train, what each of its travel passes pays for. */
 function writeOf(b: Booking, version?: number): BookingWrite {
   const rows = indexRowsOf(b);
@@ -68,9 +81,9 @@ function writeOf(b: Booking, version?: number): BookingWrite {
 export function sqliteStore(path: string): Store {
   if (path === ':memory:' || path === '') throw new Error('the SQLite store needs a file; for a store in memory use --store memory');
   mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA busy_timeout = 5000');
   const fresh = !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'train_holdings'").get();
   db.exec(`
     CREATE TABLE IF NOT EXISTS bookings (id TEXT PRIMARY KEY, owner TEXT NOT NULL, version INTEGER NOT NULL, data BLOB NOT NULL);
@@ -84,44 +97,46 @@ export function sqliteStore(path: string): Store {
   // A file written before the holdings index existed gets it built once, from its bookings (before any writer runs).
   if (fresh) {
     const put = db.prepare('INSERT OR REPLACE INTO train_holdings (train_key, booking_id, data) VALUES (?, ?, ?)');
-    db.pragma('synchronous = FULL');
-    db.transaction(() => {
-      for (const row of db.prepare<[], { data: Buffer | string }>('SELECT data FROM bookings').iterate()) {
+    db.exec('PRAGMA synchronous = FULL');
+    inTransaction(db, () => {
+      for (const row of db.prepare('SELECT data FROM bookings').iterate() as Iterable<{ data: Uint8Array | string }>) {
         for (const h of trainHoldingsOf(decodeBooking(row.data))) put.run(h.train, h.bookingId, JSON.stringify(h));
       }
-    })();
+    });
   }
   // Offers are quotes, not bookings: they live in a file of their own beside the bookings (`<file>-offers`), written
   // here in batches without waiting for the disk (a crash may lose the newest quotes, never a booking). A file of
   // their own, because SQLite lets one connection write a file at a time: quotes written into the bookings' file
   // would wait for the writer thread's fsyncs. Quotes older than OFFERS_KEPT_MS are swept.
-  const quotesDb = new Database(`${path}-offers`);
-  quotesDb.pragma('journal_mode = WAL');
-  quotesDb.pragma('synchronous = OFF');
-  quotesDb.pragma('busy_timeout = 5000');
+  const quotesDb = new DatabaseSync(`${path}-offers`);
+  quotesDb.exec('PRAGMA journal_mode = WAL');
+  quotesDb.exec('PRAGMA synchronous = OFF');
+  quotesDb.exec('PRAGMA busy_timeout = 5000');
   quotesDb.exec('CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL)');
   // The sweep finds old quotes by this index: without it, every sweep read the whole table, and storing a quote cost
   // twice as much at 20,000 quotes kept, more as they grew (docs/performance.md).
   quotesDb.exec('CREATE INDEX IF NOT EXISTS offer_quotes_stored_at ON offer_quotes (stored_at)');
-  const selectOffer = quotesDb.prepare<[string], { data: string }>('SELECT data FROM offer_quotes WHERE id = ?');
+  const selectOffer = quotesDb.prepare('SELECT data FROM offer_quotes WHERE id = ?');
   const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
   const sweepOffers = quotesDb.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
   let quotesSinceSweep = 0;
-  const writeQuotes = quotesDb.transaction((batch: Map<string, string>) => {
-    const now = Date.now();
-    for (const [id, data] of batch) insertOffer.run(id, now, data);
-    quotesSinceSweep += batch.size;
-    if (quotesSinceSweep >= SWEEP_EVERY) {
-      quotesSinceSweep = 0;
-      sweepOffers.run(now - OFFERS_KEPT_MS);
-    }
-  });
-  const selectBooking = db.prepare<[string], { data: Buffer | string; version: number }>('SELECT data, version FROM bookings WHERE id = ?');
-  const selectVersion = db.prepare<[string], { version: number }>('SELECT version FROM bookings WHERE id = ?');
-  const selectFulfillment = db.prepare<[string], { booking_id: string }>('SELECT booking_id FROM fulfillments WHERE id = ?');
-  const selectHoldings = db.prepare<[string], { data: string }>('SELECT data FROM train_holdings WHERE train_key = ?');
-  const selectPassUses = db.prepare<[string], { data: string }>('SELECT data FROM pass_uses WHERE pass = ?');
-  const selectSoldPasses = db.prepare<[string], { data: string }>('SELECT data FROM sold_passes WHERE key = ?');
+  const writeQuotes = (batch: Map<string, string>) =>
+    inTransaction(quotesDb, () => {
+      const now = Date.now();
+      for (const [id, data] of batch) insertOffer.run(id, now, data);
+      quotesSinceSweep += batch.size;
+      if (quotesSinceSweep >= SWEEP_EVERY) {
+        quotesSinceSweep = 0;
+        sweepOffers.run(now - OFFERS_KEPT_MS);
+      }
+    });
+  // node:sqlite types a row as any SQL values by column name: each read below says which columns it selected.
+  const selectBooking = db.prepare('SELECT data, version FROM bookings WHERE id = ?');
+  const selectVersion = db.prepare('SELECT version FROM bookings WHERE id = ?');
+  const selectFulfillment = db.prepare('SELECT booking_id FROM fulfillments WHERE id = ?');
+  const selectHoldings = db.prepare('SELECT data FROM train_holdings WHERE train_key = ?');
+  const selectPassUses = db.prepare('SELECT data FROM pass_uses WHERE pass = ?');
+  const selectSoldPasses = db.prepare('SELECT data FROM sold_passes WHERE key = ?');
 
   const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), { workerData: { path, level: LEVEL, textUpTo: TEXT_UP_TO } });
   let broken: Error | undefined;
@@ -133,7 +148,7 @@ export function sqliteStore(path: string): Store {
   let quotesScheduled = false;
   const flushQuotes = () => {
     quotesScheduled = false;
-    if (pendingQuotes.size === 0 || !quotesDb.open) return;
+    if (pendingQuotes.size === 0 || !quotesDb.isOpen) return;
     try {
       writeQuotes(pendingQuotes);
       pendingQuotes = new Map();
@@ -220,7 +235,7 @@ export function sqliteStore(path: string): Store {
     async getOffers(ids) {
       const out = new Map<string, StoredOffer>();
       for (const id of ids) {
-        const data = pendingQuotes.get(id) ?? selectOffer.get(id)?.data;
+        const data = pendingQuotes.get(id) ?? (selectOffer.get(id) as { data: string } | undefined)?.data;
         if (data) out.set(id, JSON.parse(data) as StoredOffer);
       }
       return out;
@@ -228,23 +243,24 @@ export function sqliteStore(path: string): Store {
     async getBooking(id) {
       const known = recent.get(id);
       // Another handle on the file may have written since: the text serves only while the file holds its version.
-      if (known && selectVersion.get(id)?.version === known.version) return { booking: JSON.parse(known.json) as Booking, version: known.version };
-      const row = selectBooking.get(id);
+      if (known && (selectVersion.get(id) as { version: number } | undefined)?.version === known.version)
+        return { booking: JSON.parse(known.json) as Booking, version: known.version };
+      const row = selectBooking.get(id) as { data: Uint8Array | string; version: number } | undefined;
       return row ? { booking: decodeBooking(row.data), version: row.version } : undefined;
     },
     insertBooking: (b) => write(b),
     updateBooking: (b, version) => write(b, version),
     async bookingOfFulfillment(id) {
-      return selectFulfillment.get(id)?.booking_id;
+      return (selectFulfillment.get(id) as { booking_id: string } | undefined)?.booking_id;
     },
     async holdingsOnTrain(key) {
-      return selectHoldings.all(key).map((row) => JSON.parse(row.data) as TrainHoldings);
+      return (selectHoldings.all(key) as Array<{ data: string }>).map((row) => JSON.parse(row.data) as TrainHoldings);
     },
     async passUses(pass) {
-      return selectPassUses.all(pass).flatMap((row) => JSON.parse(row.data) as PassUse[]);
+      return (selectPassUses.all(pass) as Array<{ data: string }>).flatMap((row) => JSON.parse(row.data) as PassUse[]);
     },
     async soldPasses(key) {
-      return selectSoldPasses.all(key).map((row) => JSON.parse(row.data) as SoldPass);
+      return (selectSoldPasses.all(key) as Array<{ data: string }>).map((row) => JSON.parse(row.data) as SoldPass);
     },
     async reset() {
       if (broken) throw broken;

@@ -141,7 +141,7 @@ export async function runOrWriteScenario(commands: ApiCommand[], label: string):
       failure: e.message,
       tags: ['property', 'counterexample'],
     });
-    throw new Error(`${e.message}\n\nThe sequence [${commands.join(', ')}] as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`, { cause: e });
+    throw new Error(`${e.message}\n\nThe sequence [${commands.join(', ')}] as a scenario: ${file}\nRun it: npx signalbox test ${file}`, { cause: e });
   }
 }
 
@@ -187,6 +187,6 @@ export async function checkSequences(
   }
   const violation = result.errorInstance instanceof RunFailure && result.errorInstance.cause instanceof PropertyViolation;
   throw new Error(
-    `${report}${why}\n\n${violation ? 'The system broke a property.' : 'The run failed (harness or model error?).'}\nThe shrunk sequence as a scenario: ${file}\nRun it: node bin/signalbox.js test ${file}`,
+    `${report}${why}\n\n${violation ? 'The system broke a property.' : 'The run failed (harness or model error?).'}\nThe shrunk sequence as a scenario: ${file}\nRun it: npx signalbox test ${file}`,
   );
 }

@@ -8,7 +8,7 @@ import type { Recorded } from './model-system.ts';
  * Writes a recorded command sequence as a scenario file (docs/scenarios.md): the steps as
  * they were sent, `${var}` references and `save:` for ids, `advance:` for time, and as `expect` what the
  * model predicted. Self-contained (trips inline, no `uses:`), so it runs from wherever it is copied:
- * `node bin/signalbox.js test <file>`.
+ * `npx signalbox test <file>`.
  *
  * The sweep's reads are left out, except the one that failed; the step where the property broke carries
  * the failure as a comment (invariants such as "the parts add up" have no matcher to say them).

@@ -120,7 +120,7 @@ export const OAuthErrorBody = z.strictObject({
 
 // ---------------------------------------------------------------- the rest
 
-export const Health = z.strictObject({ status: z.literal('ok') });
+export const Health = z.strictObject({ status: z.literal('ok'), node: z.string().describe('process.version of the Node serving, e.g. v24.11.0') });
 /** GET /sandbox/clock; POST answers `frozen` too (CONTRACT §8, our `freeze`). */
 export const SandboxClock = z.strictObject({ now: z.string().describe('ISO 8601'), frozen: z.boolean().optional() });
 export const SandboxReset = z.strictObject({ status: z.literal('reset') });

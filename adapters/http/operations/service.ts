@@ -27,8 +27,8 @@ export const service: Operation[] = [
     section: 'CONTRACT §2',
     tag: 'Service',
     access: 'public',
-    responses: { 200: { description: 'The process serves requests.', schema: S.Health } },
-    handle: async () => ({ body: { status: 'ok' } }),
+    responses: { 200: { description: 'The process serves requests, on this version of Node.', schema: S.Health } },
+    handle: async () => ({ body: { status: 'ok', node: process.version } }),
   }),
   operation({
     method: 'GET',
