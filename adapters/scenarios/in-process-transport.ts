@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * - the answer: the headers the app set, then `date`, `connection` and `transfer-encoding` as Node's HTTP server
  *   would add them; the body as the text the app wrote.
  */
-export interface InProcessAnswer {
+interface InProcessAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;

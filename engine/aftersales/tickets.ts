@@ -7,7 +7,7 @@ import { fulfillmentMachine, type FulfillmentEvent } from '../../machines/fulfil
  * A ticket is what one admission covers: its passengers' admission, reservations and ancillaries, each with
  * its own fulfillment (spec §4.1 rules 1, 6). A refund or release must list every fulfillment of a ticket.
  */
-export interface Part {
+interface Part {
   id: string;
   kind: 'admission' | 'reservation' | 'ancillary';
   passengerIds: string[];

@@ -12,7 +12,7 @@ import type { PaymentMethod } from './osdm/booking-patch-requests.ts';
  * these per request (language, station code kind), so texts never go stale in the store.
  */
 
-export interface Vat {
+interface Vat {
   countryCode: string;
   amount: number;
   percentage: number;
@@ -196,7 +196,7 @@ export interface BookedReservation extends Omit<ReservationPart, 'passengerRef'>
   confirmedOn?: string;
 }
 
-export interface BookedAncillary extends Omit<AncillaryPart, 'passengerRef' | 'isDefault'> {
+interface BookedAncillary extends Omit<AncillaryPart, 'passengerRef' | 'isDefault'> {
   passengerId: string;
   status: BookingPartStatus;
   /** What came back when it was refunded (spec §2.6 rule 10); 0 when nothing did. */

@@ -14,8 +14,6 @@ import {
 import type { DecisionFile } from './schemas.ts';
 import type { SourceFile } from './source.ts';
 
-export type { OperatorName } from './operators.ts';
-
 /**
  * A decision table compiled twice from one YAML file:
  * - to json-rules-engine rules (`jsonRules`), the reference semantics, used as the oracle in tests;
@@ -31,7 +29,7 @@ export interface Condition {
   readonly at: string;
 }
 
-export interface CompiledRow {
+interface CompiledRow {
   readonly id: string;
   readonly index: number;
   readonly at: string;
@@ -71,7 +69,7 @@ interface ConditionExplanation {
   passed: boolean;
   at: string;
 }
-export interface RowExplanation {
+interface RowExplanation {
   row: string;
   at: string;
   fired: boolean;

@@ -57,7 +57,7 @@ export interface RuleSet {
   readonly files: readonly string[];
 }
 
-export interface StationRegistry {
+interface StationRegistry {
   readonly operatorCarrier: { ref: string; name: string };
   /** Looks up a station by either of its codes. */
   byRef(ref: string): Station | undefined;

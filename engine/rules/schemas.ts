@@ -60,7 +60,7 @@ export type DecisionFile = z.infer<typeof DecisionFile>;
 
 // ---------------------------------------------------------------- values and reference data
 
-export const LimitsFile = z.strictObject({
+const LimitsFile = z.strictObject({
   provisionalBookingLifetime: IsoDuration,
   offerBookableFor: IsoDuration,
   aftersalesOfferValidFor: IsoDuration,
@@ -88,7 +88,7 @@ export type Limits = z.infer<typeof LimitsFile>;
 const Currency = z.enum(['SEK', 'EUR']);
 const StationCodes = z.enum(['x_swe', 'uic']);
 
-export const SalesApplicationsFile = z.strictObject({
+const SalesApplicationsFile = z.strictObject({
   salesApplications: z.record(
     z.string().regex(/^[A-Z0-9_]+$/),
     z.strictObject({
@@ -102,7 +102,7 @@ export const SalesApplicationsFile = z.strictObject({
 export type SalesApplication = SalesApplicationsFile['salesApplications'][string] & { code: string };
 type SalesApplicationsFile = z.infer<typeof SalesApplicationsFile>;
 
-export const ClientsFile = z.strictObject({
+const ClientsFile = z.strictObject({
   clients: z.record(
     z.string(),
     z.strictObject({
@@ -115,7 +115,7 @@ export const ClientsFile = z.strictObject({
 });
 export type Clients = z.infer<typeof ClientsFile>;
 
-export const StationsFile = z.strictObject({
+const StationsFile = z.strictObject({
   operatorCarrier: z.strictObject({ ref: z.string().regex(/^urn:x_swe:carrier:\w+$/), name: z.string() }),
   stations: z.array(
     z.strictObject({
@@ -144,7 +144,7 @@ export const ProductCategoryCode = z.string().regex(/^[A-Z][A-Z0-9]*$/, 'upper-c
 export type ProductCategoryCode = z.infer<typeof ProductCategoryCode>;
 const YesNo = z.enum(['YES', 'NO', 'WITH_CONDITION']);
 
-export const ProductsFile = z.strictObject({
+const ProductsFile = z.strictObject({
   productCategories: z.record(
     ProductCategoryCode,
     z.strictObject({
@@ -179,7 +179,7 @@ export const ProductsFile = z.strictObject({
 export type Products = z.infer<typeof ProductsFile>;
 export type Product = Products['products'][string] & { code: string };
 
-export const TariffFile = z.strictObject({
+const TariffFile = z.strictObject({
   currency: z.literal('SEK'),
   roundTo: z.number().int().positive(),
   categories: z.record(ProductCategoryCode, z.strictObject({ base: z.number().int().nonnegative(), perMinute: z.number().nonnegative() })),
@@ -188,7 +188,7 @@ export const TariffFile = z.strictObject({
 });
 export type Tariff = z.infer<typeof TariffFile>;
 
-export const ErrorsFile = z
+const ErrorsFile = z
   .strictObject({
     errors: z.record(
       z.string().regex(/^(86\d{3}|[A-Z][A-Z0-9_]+)$/),
@@ -231,7 +231,7 @@ const RegexPattern = z.string().refine((source) => {
   }
 }, 'not a valid regular expression (JavaScript syntax)');
 
-export const CardsFile = z.strictObject({
+const CardsFile = z.strictObject({
   reductionCards: z.record(
     z.string().regex(/^[A-Z0-9_]+$/),
     z.strictObject({ effect: z.enum(['passengerType', 'trafficDisturbanceTicket']), name: LocalizedText }),
@@ -248,7 +248,7 @@ const UpperCode = z.string().regex(/^[A-Z0-9_]+$/, 'upper-case letters, digits a
 const StationRef = z.string().regex(/^urn:(x_swe|uic):stn:\d+$/, 'a station ref such as urn:x_swe:stn:740000004');
 
 /** Spec §2.12, §4.2, §2.7 rules 7–8, CONTRACT §4b, §10: who the Customer API knows and what their passes allow. */
-export const CustomersFile = z
+const CustomersFile = z
   .strictObject({
     loyaltyLevels: z.array(UpperCode).min(1),
     passTypes: z.record(
@@ -343,7 +343,7 @@ export type CustomerEntry = Customers['customers'][number];
 export type TravelPassEntry = CustomerEntry['travelPasses'][number];
 export type ContractEntry = Customers['contracts'][number];
 
-export const AncillaryItemsFile = z.strictObject({
+const AncillaryItemsFile = z.strictObject({
   items: z.record(
     z.string().regex(/^[A-Z0-9_]+$/),
     z.strictObject({
@@ -356,7 +356,7 @@ export const AncillaryItemsFile = z.strictObject({
 });
 export type AncillaryItems = z.infer<typeof AncillaryItemsFile>['items'];
 
-export const TimetableFile = z.strictObject({
+const TimetableFile = z.strictObject({
   timeZone: z
     .string()
     .refine(isTimeZone, 'an IANA time zone the platform knows, e.g. Europe/Stockholm')
@@ -372,7 +372,7 @@ export const TimetableFile = z.strictObject({
 export type Timetable = z.infer<typeof TimetableFile>;
 
 const PassFulfillment = z.strictObject({ type: z.enum(['PASS_REFERENCE', 'PASS_CHIP', 'ETICKET']), media: z.string() });
-export const PassProductsFile = z.strictObject({
+const PassProductsFile = z.strictObject({
   fulfillment: z.strictObject({ multiRide: PassFulfillment, monthly: PassFulfillment, annual: PassFulfillment }),
   products: z.record(z.string().regex(/^[A-Z0-9_]+$/), z.strictObject({ price: z.number().int().nonnegative(), validFor: IsoDuration })),
 });

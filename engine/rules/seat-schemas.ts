@@ -87,5 +87,5 @@ export const FleetFile = z
     }
   });
 export type Fleet = z.infer<typeof FleetFile>;
-export type FleetCategory = Fleet['categories'][string];
+type FleetCategory = Fleet['categories'][string];
 export type FleetCoach = FleetCategory['coaches'][number];

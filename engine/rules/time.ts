@@ -27,10 +27,6 @@ export function plus(instant: string | Date, iso: string): Date {
   return new Date(new Date(instant).getTime() + durationMs(iso));
 }
 
-export function minus(instant: string | Date, iso: string): Date {
-  return new Date(new Date(instant).getTime() - durationMs(iso));
-}
-
 /** Minutes between two instants, rounded down. */
 export function minutesBetween(from: string | Date, to: string | Date): number {
   return Math.floor((new Date(to).getTime() - new Date(from).getTime()) / 60_000);

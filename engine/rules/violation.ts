@@ -22,7 +22,7 @@ export interface ProblemPointer {
 }
 
 /** A rendered pointer: its detail in the caller's language. */
-export interface RenderedPointer {
+interface RenderedPointer {
   requestPointer: string;
   detail?: string;
 }

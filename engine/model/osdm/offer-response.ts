@@ -46,7 +46,7 @@ export const AppliedCorporateCode = z.strictObject({ code: z.string(), beneficia
  * OSDM ReductionCardType: a passenger's reduction card (cards.yaml) or travel pass (customers.yaml passTypes),
  * issued by the operator, named in the caller's language.
  */
-export const ReductionCardType = z.strictObject({
+const ReductionCardType = z.strictObject({
   code: z.string(),
   issuer: z.string(),
   name: z.strictObject({ id: z.string(), text: z.string() }),
