@@ -2,7 +2,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { virtualClock } from '../adapters/clock.ts';
+import { sandboxClock, virtualClock } from '../adapters/clock.ts';
 import { sequentialIds } from '../adapters/ids.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
@@ -348,5 +348,25 @@ describe('a trickling body', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the sandbox clock frozen and resumed where it is', () => {
+  it('{"freeze": true} stops it, {"freeze": false} lets it run again from there', async () => {
+    const live = await buildServer({ engine: createEngine(), store: memoryStore(), clock: sandboxClock(), sandbox: true, jwtSecret: JWT_SECRET });
+    const change = (payload: unknown) =>
+      live.inject({ method: 'POST', url: '/sandbox/clock', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    await change({ now: '2026-11-20T10:00:00+01:00', freeze: true });
+    const frozen = await change({ freeze: true });
+    expect(frozen.statusCode).toBe(200);
+    expect(frozen.json()).toEqual({ now: '2026-11-20T09:00:00.000Z', frozen: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await live.inject({ method: 'GET', url: '/sandbox/clock' })).json().now).toBe('2026-11-20T09:00:00.000Z');
+    const resumed = await change({ freeze: false });
+    expect(resumed.statusCode).toBe(200);
+    expect(resumed.json()).toMatchObject({ frozen: false });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(Date.parse((await live.inject({ method: 'GET', url: '/sandbox/clock' })).json().now)).toBeGreaterThan(Date.parse('2026-11-20T09:00:00.000Z'));
+    await live.close();
   });
 });

@@ -8,7 +8,8 @@ import { json, operation, type Operation } from './operation.ts';
 
 /**
  * `freeze: true` (our addition to CONTRACT §8) stops the clock at that instant until the next change
- * without it, so a scenario run against a live server sees the exact instants it sees in-process.
+ * without it, so a scenario run against a live server sees the exact instants it sees in-process; `freeze` alone
+ * stops or resumes it where it is.
  */
 export const ClockChange = z.union([
   z.strictObject({
@@ -19,6 +20,8 @@ export const ClockChange = z.union([
     freeze: z.boolean().optional(),
   }),
   z.strictObject({ advance: IsoDuration, freeze: z.boolean().optional() }),
+  // Freezing or resuming alone leaves the time where it is: `{"freeze": false}` after a live scenario run.
+  z.strictObject({ freeze: z.boolean() }),
 ]);
 
 /**
@@ -62,12 +65,12 @@ export const sandbox: Operation[] = [
       const change = parseRequest(ClockChange, body);
       // The clock moves only to an instant every date in the engine can be written as (years 1970–9999); a refused
       // change leaves it where it was.
-      const next = 'now' in change ? Date.parse(change.now) : clock.now().getTime() + durationMs(change.advance);
+      const next = 'now' in change ? Date.parse(change.now) : clock.now().getTime() + ('advance' in change ? durationMs(change.advance) : 0);
       if (!(next >= 0 && next < LAST_WRITABLE_INSTANT)) {
         throw new RuleViolation('86001', { reason: phrase('clock-out-of-range') }, [{ requestPointer: 'now' in change ? '#/now' : '#/advance' }]);
       }
       if ('now' in change) clock.set!(new Date(next));
-      else clock.advance!(change.advance);
+      else if ('advance' in change) clock.advance!(change.advance);
       clock.freeze?.(change.freeze === true);
       return { body: { now: clock.now().toISOString(), frozen: change.freeze === true } };
     },
