@@ -23,7 +23,7 @@ import {
   type Phrase,
 } from '../engine/index.ts';
 import type { CustomerEntry } from '../engine/rules/schemas.ts';
-import type { Clock } from './clock.ts';
+import type { Clock, Clocks } from './clock.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
 /**
@@ -37,7 +37,10 @@ export interface Service {
   readonly engine: Engine;
   setEngine(engine: Engine): void;
   readonly store: Store;
+  /** The server's clock (a sandbox's: the one its clients follow until they move their own). */
   readonly clock: Clock;
+  /** Each client's clock on a sandbox (adapters/clock.ts): a request is decided at its client's instant. */
+  readonly clocks: Clocks;
   offers(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
   book(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
   booking(requestor: Requestor, id: string): Promise<Booking>;
@@ -53,6 +56,11 @@ export interface Service {
     command: AftersalesCommand,
   ): Promise<Decided<{ response?: Record<string, unknown>; outcome: AftersalesOutcome }>>;
   fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
+  /**
+   * Sandbox time travel: the instant of one of a client's bookings — its confirmation time limit, its first departure,
+   * or the end of its cleanup window as rules/cleanup.yaml words it.
+   */
+  momentOf(client: string, id: string, moment: 'CONFIRMATION_TIME_LIMIT' | 'DEPARTURE' | 'CLEANUP_WINDOW_END'): Promise<string>;
   /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
   setAfterSalesOverride(id: string, on: boolean): Promise<void>;
   /**
@@ -127,10 +135,10 @@ const passesOfOffers = (offers: ReadonlyMap<string, StoredOffer>) => [
 /** Bookings that use one pass are decided one at a time, like bookings on one train. */
 const passLock = (pass: string) => `pass:${pass}`;
 
-export function createService(initial: Engine, store: Store, clock: Clock, ids: IdSource): Service {
+export function createService(initial: Engine, store: Store, clocks: Clocks, ids: IdSource): Service {
   // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
   let engine = initial;
-  const call = (requestor: Requestor, soldPasses: readonly SoldPass[] = []): Call => ({ requestor, now: clock.now(), ids, soldPasses });
+  const call = (requestor: Requestor, soldPasses: readonly SoldPass[] = []): Call => ({ requestor, now: clocks.of(requestor.client).now(), ids, soldPasses });
   /** The passes sold through the API among these card numbers (spec §4.2 rule 6: passes like those of customers.yaml). */
   const sold = async (numbers: readonly string[]) => (await Promise.all(numbers.map((n) => store.soldPasses(soldPassKey.number(n))))).flat();
   const notFound = (resource: Phrase, id: string) => new RuleViolation('RESOURCE_NOT_FOUND', { resource, id });
@@ -141,10 +149,10 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
   /** What the bookings on these trains hold (engine/seats: whether it is still taken is decided there). */
   const onTrains = async (keys: readonly string[]) => [...(await Promise.all(keys.map((k) => store.holdingsOnTrain(k)))).flat(), ...inFlight.on(keys)];
 
-  async function owned(requestor: Requestor, id: string) {
+  async function owned(client: string, id: string) {
     const found = await store.getBooking(id);
     // CONTRACT §3: another client's booking answers as if it did not exist.
-    if (!found || found.booking.owner !== requestor.client) throw notFound(phrase('resource-booking'), id);
+    if (!found || found.booking.owner !== client) throw notFound(phrase('resource-booking'), id);
     return found;
   }
 
@@ -155,7 +163,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
     soldPasses: readonly SoldPass[] = [],
   ): Promise<Decided<Booking>> {
     for (let attempt = 1; ; attempt++) {
-      const { booking, version } = await owned(requestor, id);
+      const { booking, version } = await owned(requestor.client, id);
       const decided = change(booking, call(requestor, soldPasses));
       if (decided.value === booking) return decided;
       try {
@@ -178,7 +186,8 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       engine = next;
     },
     store,
-    clock,
+    clock: clocks.server,
+    clocks,
     async offers(requestor, body) {
       const read = engine.readOfferRequest(call(requestor), body);
       // Capacity drives offers: the bookings on the requested trains say which places are taken.
@@ -212,19 +221,19 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       return { value: decided.value.response, traces: decided.traces };
     },
     async booking(requestor, id) {
-      return engine.asOf(call(requestor), (await owned(requestor, id)).booking);
+      return engine.asOf(call(requestor), (await owned(requestor.client, id)).booking);
     },
     confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
     async patchPassenger(requestor, id, passengerId, body) {
       // A patched age reprices the booking (spec §2.7 rule 4): its passengers' bought passes must be known then too.
-      const { booking } = await owned(requestor, id);
+      const { booking } = await owned(requestor.client, id);
       const soldPasses = await sold(travelPassesOfOffers([{ passengers: booking.passengers.map((p) => p.pricing) }]));
       return update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body), soldPasses);
     },
     patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
     async patchBooking(requestor, id, body) {
       // An unknown booking is not found before its patch is read.
-      const { booking } = await owned(requestor, id);
+      const { booking } = await owned(requestor.client, id);
       const { patch, placeSelections } = engine.readBookingPatch(body);
       if (!placeSelections) return update(requestor, id, (b, c) => engine.patchBooking(c, b, patch));
       // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
@@ -235,14 +244,14 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       });
     },
     async exchangeOffers(requestor, id, body) {
-      const { booking } = await owned(requestor, id);
+      const { booking } = await owned(requestor.client, id);
       const { request, trains, travelPasses } = engine.readExchangeOfferRequest(body);
       const decided = engine.exchangeOffers(call(requestor, await sold(travelPasses)), booking, request, await onTrains(trains), await passUses(travelPasses));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
     async exchangeOperation(requestor, id, body) {
-      await owned(requestor, id); // an unknown booking is not found before its request is read
+      await owned(requestor.client, id); // an unknown booking is not found before its request is read
       const { request, offerIds } = engine.readExchangeOperationRequest(body);
       const offers = await store.getOffers(offerIds);
       // Spec §2.10: the new trip's reservations take places, decided against what its trains hold.
@@ -280,7 +289,7 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const multiRide = [...customer.travelPasses, ...sold].filter((p) => p.ridesLeft !== undefined).map((p) => p.cardNumber);
       // Confirmed journeys only: a provisional booking holds its ride without having used it.
       const confirmed = (await passUses(multiRide)).filter((u) => u.until === undefined);
-      return { sold, ridesGiven: ridesTaken(confirmed, clock.now()) };
+      return { sold, ridesGiven: ridesTaken(confirmed, clocks.server.now()) };
     },
     async availability(requestor, kind, query) {
       const q = engine.readAvailabilityQuery(query);
@@ -291,6 +300,14 @@ export function createService(initial: Engine, store: Store, clock: Clock, ids: 
       const trip = found.offer?.trip ?? found.booking?.trip;
       const bookings = trip ? await onTrains(trainKeysOfTrip(trip)) : [];
       return engine.availability(call(requestor), kind, q, found, bookings);
+    },
+    async momentOf(client, id, moment) {
+      const { booking } = await owned(client, id);
+      if (moment === 'CONFIRMATION_TIME_LIMIT') return booking.confirmationTimeLimit;
+      if (moment === 'DEPARTURE') return booking.trip.legs[0]?.departure ?? booking.pass?.validFrom ?? booking.confirmationTimeLimit;
+      const end = engine.cleanupWindowEnd(booking);
+      if (!end) throw new RuleViolation('X_BOOKING_STATE', { operation: phrase('operation-time-travel-cleanup'), state: booking.machine.value });
+      return end;
     },
     async setAfterSalesOverride(id, on) {
       for (let attempt = 1; ; attempt++) {

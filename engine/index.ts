@@ -25,6 +25,7 @@ import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';
 import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
 import { trainKeysOfOfferRequest } from './model/train.ts';
 import { isExpired } from './state/booking-state.ts';
+import { cleanupWindowEnd } from './aftersales/cleanup.ts';
 import { travelPassesOfOfferRequest, type PassUse } from './holdings/pass-uses.ts';
 import { bookingIdOf, holdingsOf, type OnTrain } from './holdings/place-holdings.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
@@ -184,6 +185,8 @@ export interface Engine {
   setAfterSalesOverride(booking: Booking, on: boolean): Booking;
   /** Whether a provisional booking's time limit has passed at `now`. */
   isExpired(booking: Booking, now: Date): boolean;
+  /** Where a confirmed booking's cleanup window closes (rules/cleanup.yaml); undefined before confirmation. */
+  cleanupWindowEnd(booking: Booking): string | undefined;
   renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
   renderFulfillment(booking: Booking, fulfillmentId: string, language: Language): Record<string, unknown> | undefined;
   /** The Problem body for a rule violation, in the caller's language. */
@@ -336,6 +339,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       });
     },
     isExpired,
+    cleanupWindowEnd: (booking) => cleanupWindowEnd(rules, booking),
     setAfterSalesOverride(booking, on) {
       const { afterSalesOverride: _, ...rest } = booking;
       return on ? { ...rest, afterSalesOverride: true } : rest;

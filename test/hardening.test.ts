@@ -314,10 +314,11 @@ describe('the sandbox clock refuses instants and durations it cannot hold, and k
   it.each([{ now: '2026-12-01T08:00:00+25:00' }, { now: '2026-02-30T25:61:00+01:00' }, { advance: 'PT999999999999999999S' }, { advance: 'P99999999Y' }])(
     '%j → 400, the clock unchanged, offers still answer',
     async (change) => {
-      const before = (await app.inject({ method: 'GET', url: '/sandbox/clock' })).json().now;
-      const res = await app.inject({ method: 'POST', url: '/sandbox/clock', headers: { 'content-type': 'application/json' }, payload: change });
+      const asClient = { authorization: asReseller.authorization };
+      const before = (await app.inject({ method: 'GET', url: '/sandbox/clock', headers: asClient })).json().now;
+      const res = await app.inject({ method: 'POST', url: '/sandbox/clock', headers: { ...asClient, 'content-type': 'application/json' }, payload: change });
       expect(res.json()).toMatchObject({ status: 400, code: '86001' });
-      expect((await app.inject({ method: 'GET', url: '/sandbox/clock' })).json().now).toBe(before);
+      expect((await app.inject({ method: 'GET', url: '/sandbox/clock', headers: asClient })).json().now).toBe(before);
       expect((await app.inject({ method: 'POST', url: '/v3/offers', headers: asReseller, payload: offerBody })).statusCode).toBe(200);
     },
   );
@@ -354,19 +355,21 @@ describe('a trickling body', () => {
 describe('the sandbox clock frozen and resumed where it is', () => {
   it('{"freeze": true} stops it, {"freeze": false} lets it run again from there', async () => {
     const live = await buildServer({ engine: createEngine(), store: memoryStore(), clock: sandboxClock(), sandbox: true, jwtSecret: JWT_SECRET });
+    const asClient = { authorization: asReseller.authorization };
+    const read = async () => (await live.inject({ method: 'GET', url: '/sandbox/clock', headers: asClient })).json().now as string;
     const change = (payload: unknown) =>
-      live.inject({ method: 'POST', url: '/sandbox/clock', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+      live.inject({ method: 'POST', url: '/sandbox/clock', headers: { ...asClient, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
     await change({ now: '2026-11-20T10:00:00+01:00', freeze: true });
     const frozen = await change({ freeze: true });
     expect(frozen.statusCode).toBe(200);
     expect(frozen.json()).toEqual({ now: '2026-11-20T09:00:00.000Z', frozen: true });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await live.inject({ method: 'GET', url: '/sandbox/clock' })).json().now).toBe('2026-11-20T09:00:00.000Z');
+    expect(await read()).toBe('2026-11-20T09:00:00.000Z');
     const resumed = await change({ freeze: false });
     expect(resumed.statusCode).toBe(200);
     expect(resumed.json()).toMatchObject({ frozen: false });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(Date.parse((await live.inject({ method: 'GET', url: '/sandbox/clock' })).json().now)).toBeGreaterThan(Date.parse('2026-11-20T09:00:00.000Z'));
+    expect(Date.parse(await read())).toBeGreaterThan(Date.parse('2026-11-20T09:00:00.000Z'));
     await live.close();
   });
 });

@@ -115,7 +115,7 @@ describe('the coverage matrix', () => {
     const app = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'coverage' });
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const viaHttp = await matrix(live(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`));
+      const viaHttp = await matrix(live(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, { secrets: DEMO_SECRETS }));
       const inside = await matrix(inProcess(engine()));
       expect(viaHttp.decisions).toEqual(inside.decisions);
       expect(viaHttp.errors).toEqual(inside.errors);

@@ -41,8 +41,8 @@ describe('golden failing scenarios', () => {
     const bare = await listen(false);
     const sandbox = await listen(true);
     servers.push(bare.app, sandbox.app);
-    targets['live-without-sandbox'] = live(bare.url);
-    targets['live-sandbox'] = live(sandbox.url);
+    targets['live-without-sandbox'] = live(bare.url, { secrets: DEMO_SECRETS });
+    targets['live-sandbox'] = live(sandbox.url, { secrets: DEMO_SECRETS });
   });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));

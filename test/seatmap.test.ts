@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Requestor } from '../engine/index.ts';
-import { virtualClock } from '../adapters/clock.ts';
+import { clocksOf, virtualClock } from '../adapters/clock.ts';
 import { seatMapSvg, type PlaceMapBody } from '../adapters/cli/seatmap-svg.ts';
 import { createService } from '../adapters/service.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
@@ -11,7 +11,9 @@ const requestor: Requestor = { client: 'demo-reseller', salesApplication: 'WEB_S
 describe('signalbox seatmap', () => {
   it("draws a coach of a booking's place map: its places selected, the rest free or restricted", async () => {
     let n = 0;
-    const service = createService(engine(), memoryStore(), virtualClock(new Date('2026-11-20T10:00:00+01:00')), { next: (k) => `${k}-${++n}` });
+    const service = createService(engine(), memoryStore(), clocksOf(virtualClock(new Date('2026-11-20T10:00:00+01:00')), false), {
+      next: (k) => `${k}-${++n}`,
+    });
     const offers = (
       await service.offers(requestor, {
         tripSpecifications: [trip()],

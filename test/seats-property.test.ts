@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RuleViolation, type Requestor, type StoredOffer } from '../engine/index.ts';
 import { holdingsOf, overlaps } from '../engine/holdings/place-holdings.ts';
-import { virtualClock } from '../adapters/clock.ts';
+import { clocksOf, virtualClock } from '../adapters/clock.ts';
 import { createService, type Service } from '../adapters/service.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { runs, seed } from './helpers/facts.ts';
@@ -201,7 +201,11 @@ describe('seat inventory', () => {
         async (commands) => {
           const clock = virtualClock(new Date(START));
           let n = 0;
-          const w: World = { service: createService(engine(), memoryStore(), clock, { next: (kind) => `${kind}-${++n}` }), clock, bookings: [] };
+          const w: World = {
+            service: createService(engine(), memoryStore(), clocksOf(clock, false), { next: (kind) => `${kind}-${++n}` }),
+            clock,
+            bookings: [],
+          };
           for (const command of commands) {
             await command(w);
             await noDoubleHolding(w);

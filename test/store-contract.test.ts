@@ -229,6 +229,25 @@ for (const subject of subjects) {
       expect((await store.getBooking(booking.id))?.version).toBe(1);
     });
 
+    it("a client's reset drops its bookings and what the indexes keep of them, and nobody else's", async () => {
+      const store = await open();
+      const { offers, confirm } = sale();
+      const mine = confirm();
+      const theirs = { ...confirm(), id: `${mine.id}-other`, owner: 'demo-other' };
+      const [train] = trainKeysOfBooking(mine);
+      await store.putOffers(offers);
+      await store.insertBooking(mine);
+      await store.insertBooking(theirs);
+      await store.reset('demo-reseller');
+      expect(await store.getBooking(mine.id)).toBeUndefined();
+      expect(await store.bookingOfFulfillment(ids(mine)[0]!)).toBeUndefined();
+      expect((await store.holdingsOnTrain(train!)).map((h) => h.bookingId)).toEqual([theirs.id]);
+      expect((await store.getBooking(theirs.id))?.booking).toEqual(theirs);
+      expect(await store.bookingOfFulfillment(ids(theirs)[0]!)).toBe(theirs.id);
+      // Offers stay: they are bookable by their owner only, and expire.
+      expect((await store.getOffers([offers[0]!.offerId])).size).toBe(1);
+    });
+
     it('what a booking holds is found by its train, on insert and on update, never from a lost update; freed places and reset drop it', async () => {
       const store = await open();
       const { provisional, confirm } = sale();

@@ -44,7 +44,7 @@ describe('the five-minute tour', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {
       const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      for (const target of [inProcess(engine()), live(url, { reset: true })]) {
+      for (const target of [inProcess(engine()), live(url, { reset: true, secrets: DEMO_SECRETS })]) {
         const result = await runScenario(file, target, { secrets: DEMO_SECRETS });
         expect(result.steps.map((s) => s.error ?? s.mismatches.map((m) => m.message).join(', ')).filter(Boolean), target.name).toEqual([]);
         expect(result.passed).toBe(true);

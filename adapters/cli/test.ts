@@ -108,7 +108,11 @@ export async function test(args: string[]): Promise<number> {
   let engine: Engine | undefined;
   const needEngine = () => (engine ??= createEngine(rules));
   if (values.reset && !values.target) throw new Error('--reset goes with --target (in-process scenarios always start from an empty store)');
-  const target = values.target ? live(values.target, { reset: values.reset }) : inProcess(needEngine());
+  const secrets = {
+    ...DEMO_SECRETS,
+    ...Object.fromEntries(Object.entries(vars).flatMap(([k, v]) => (k.startsWith('secret.') ? [[k.slice(7), String(v)]] : []))),
+  };
+  const target = values.target ? live(values.target, { reset: values.reset, secrets }) : inProcess(needEngine());
 
   const runOnce = async (): Promise<number> => {
     const files = select();

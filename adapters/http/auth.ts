@@ -51,8 +51,8 @@ export function credentialsOf(authorization: string | undefined, form: Readonly<
 export interface Authenticator {
   /** POST /oauth2/token: from the Authorization header and the form fields. */
   issue(authorization: string | undefined, form: Record<string, string | undefined>): Promise<TokenGrant>;
-  /** The client id of a valid token holding `scope`; throws a 401 or 403 RuleViolation otherwise. */
-  verify(authorization: string | undefined, scope: Scope): Promise<string>;
+  /** The client id of a valid token holding `scope` (any scope when absent); throws a 401 or 403 RuleViolation otherwise. */
+  verify(authorization: string | undefined, scope?: Scope): Promise<string>;
 }
 
 export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: string): Authenticator {
@@ -123,7 +123,7 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
       if (typeof payload.sub !== 'string' || !currentRules().clients.clients[payload.sub])
         throw new RuleViolation('UNAUTHORIZED', { reason: phrase('token-unknown-client') });
-      if (!scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: phrase('token-lacks-scope', { scope }) });
+      if (scope !== undefined && !scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: phrase('token-lacks-scope', { scope }) });
       return payload.sub;
     },
   };

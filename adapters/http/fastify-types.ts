@@ -26,7 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     service: Service;
     engine: Engine;
-    authenticate(request: FastifyRequest, scope: Scope): Promise<string>;
+    /** The client of the request's token, holding `scope` (any scope when absent). */
+    authenticate(request: FastifyRequest, scope?: Scope): Promise<string>;
     /** Token (scope reseller) and Requestor of a /v3 request, checked once and kept on `request.requestor`. */
     requestorOf(request: FastifyRequest): Promise<Requestor>;
     /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */

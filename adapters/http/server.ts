@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from 'pino';
 import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Requestor } from '../../engine/index.ts';
 import { durationMs } from '../../engine/rules/time.ts';
-import { systemClock, sandboxClock, type Clock } from '../clock.ts';
+import { clocksOf, systemClock, sandboxClock, type Clock } from '../clock.ts';
 import { randomIds } from '../ids.ts';
 import { createService, type Service } from '../service.ts';
 import type { Store } from '../store/store.ts';
@@ -153,11 +153,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
   });
   app.decorate('registeredRoutes', routes);
-  service = createService(options.engine, store, clock, options.ids ?? randomIds);
+  service = createService(options.engine, store, clocksOf(clock, options.sandbox === true), options.ids ?? randomIds);
   const auth = createAuthenticator(() => service.engine.rules, options.jwtSecret ?? randomBytes(32).toString('base64url'));
   app.decorate('service', service);
   app.decorate('engine', { getter: () => service.engine });
-  app.decorate('authenticate', (request: FastifyRequest, scope: Scope) => auth.verify(request.headers.authorization, scope));
+  app.decorate('authenticate', (request: FastifyRequest, scope?: Scope) => auth.verify(request.headers.authorization, scope));
   app.decorate('requestorOf', async (request: FastifyRequest): Promise<Requestor> => {
     if (request.requestor) return request.requestor;
     const client = await auth.verify(request.headers.authorization, 'reseller');

@@ -84,7 +84,8 @@ async function requestHeaders(step: ApiStep, scenario: Scenario, path: string, b
   };
   // Client and sales application may name variables, so one scenario runs with another target's credentials.
   const named = (value: string, keys: readonly PropertyKey[]) => expand(value, run.vars, run.loaded.fixtures, keys) as string;
-  if (path.startsWith('/v3/') || path.startsWith('/customer/')) {
+  // The sandbox controls act for the caller's client too (its own clock, its own reset).
+  if (path.startsWith('/v3/') || path.startsWith('/customer/') || path.startsWith('/sandbox/')) {
     const client = step.auth === undefined ? named(scenario.client, []) : step.auth === false ? false : named(step.auth, ['auth']);
     if (client !== false) headers['authorization'] = `Bearer ${await token(run, client)}`;
     if (path.startsWith('/v3/')) {

@@ -5,6 +5,7 @@ import { loadScenario, readHeader, type LoadedScenario } from './load.ts';
 import type { RunOptions, ScenarioResult, StepResult } from './results.ts';
 import { methodOf, type ApiStep, type ClockStep } from './schema.ts';
 import { StepError } from './step-error.ts';
+import { expand } from './templates.ts';
 import type { HttpExchange, Session, Target } from './targets.ts';
 
 export type { RunOptions, ScenarioResult } from './results.ts';
@@ -28,7 +29,11 @@ export async function runScenario(file: string, target: Target, options: RunOpti
   }
   const { scenario } = loaded;
   const exercised = options.coverage ? nothingExercised() : undefined;
-  const opened = await target.open(scenario.clock);
+  // The clients the scenario calls as: the sandbox clock of each moves with its clock steps (targets.ts).
+  const named = (value: string) => expand(value, { ...options.vars }, loaded.fixtures, []) as string;
+  const asked = loaded.steps.flatMap(({ step }) => ('auth' in step && typeof step.auth === 'string' ? [step.auth] : []));
+  const clients = [...new Set([scenario.client, ...asked].map(named))];
+  const opened = await target.open(scenario.clock, clients);
   const session = exercised ? recording(opened, exercised) : opened;
   if (!grantedTokens.has(target)) grantedTokens.set(target, new Map());
   const run: StepContext = { loaded, session, tokens: grantedTokens.get(target)!, vars: { ...options.vars }, options };

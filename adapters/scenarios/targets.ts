@@ -34,7 +34,11 @@ export interface Session {
 }
 export interface Target {
   readonly name: string;
-  open(start: string): Promise<Session>;
+  /**
+   * A session for one scenario, its clock at `start`. `clients` are the clients the scenario calls as: on a live
+   * sandbox each has a clock of its own (adapters/clock.ts), so every clock step moves each of theirs.
+   */
+  open(start: string, clients?: readonly string[]): Promise<Session>;
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {
@@ -116,8 +120,11 @@ export function inProcess(engine: Engine): Target {
   };
 }
 
-/** A live server (CONTRACT §9 `--target URL`); clock steps need its /sandbox/clock, traces its /sandbox/traces. */
-export function live(baseUrl: string, options: { reset?: boolean } = {}): Target {
+/**
+ * A live server (CONTRACT §9 `--target URL`); clock steps need its /sandbox/clock, traces its /sandbox/traces. The
+ * sandbox controls act for the client whose token calls them: `secrets` names each client's secret.
+ */
+export function live(baseUrl: string, options: { reset?: boolean; secrets?: Readonly<Record<string, string>> } = {}): Target {
   const base = baseUrl.replace(/\/$/, '');
   const send = async (x: HttpExchange): Promise<HttpResult> => {
     const res = await fetch(base + x.path, {
@@ -134,12 +141,37 @@ export function live(baseUrl: string, options: { reset?: boolean } = {}): Target
     });
     return { status: res.status, headers, body: parseBody(await res.text(), headers['content-type']) };
   };
-  const clockCall = async (body: unknown) => {
-    const res = await send({ method: 'POST', path: '/sandbox/clock', headers: { 'content-type': 'application/json' }, body });
-    if (res.status === 404)
-      throw new StepError('the target has no sandbox clock (POST /sandbox/clock answered 404): start it with --sandbox to run scenarios with clock steps');
-    if (res.status !== 200)
-      throw new StepError(`the target's sandbox clock refused the change: POST /sandbox/clock answered ${res.status} ${JSON.stringify(res.body)}`);
+  // A token per client, kept for the whole run like the steps' own (api-step.ts); a refused grant is asked again.
+  const tokens = new Map<string, Promise<string>>();
+  const authorization = (client: string): Promise<string> => {
+    let granted = tokens.get(client);
+    if (!granted) {
+      const secret = options.secrets?.[client];
+      if (!secret) return Promise.reject(new StepError(`no secret known for client ${client} (give it with --var secret.${client}=…)`));
+      granted = send({
+        method: 'POST',
+        path: '/oauth2/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret }).toString(),
+      }).then((res) => {
+        const t = (res.body as { access_token?: string } | undefined)?.access_token;
+        if (res.status !== 200 || !t) throw new StepError(`the token request for ${client} answered ${res.status} ${JSON.stringify(res.body)}`);
+        return `Bearer ${t}`;
+      });
+      tokens.set(client, granted);
+      granted.catch(() => tokens.delete(client));
+    }
+    return granted;
+  };
+  const clockCall = async (clients: readonly string[], body: unknown) => {
+    for (const client of clients) {
+      const headers = { 'content-type': 'application/json', authorization: await authorization(client) };
+      const res = await send({ method: 'POST', path: '/sandbox/clock', headers, body });
+      if (res.status === 404)
+        throw new StepError('the target has no sandbox clock (POST /sandbox/clock answered 404): start it with --sandbox to run scenarios with clock steps');
+      if (res.status !== 200)
+        throw new StepError(`the target's sandbox clock refused the change: POST /sandbox/clock answered ${res.status} ${JSON.stringify(res.body)}`);
+    }
   };
   const traces = async (requestId: string, sandbox: boolean): Promise<TraceLookup> => {
     if (!sandbox) return { unavailable: 'the target has no sandbox: start it with --sandbox to see the rule traces' };
@@ -150,22 +182,25 @@ export function live(baseUrl: string, options: { reset?: boolean } = {}): Target
   };
   return {
     name: base,
-    async open(start) {
+    async open(start, clients = ['demo-reseller']) {
+      // --reset: the scenario's clients start from an empty store, as it does in-process (places on a train, for
+      // one), and their clocks follow the server's again.
+      if (options.reset) {
+        for (const client of clients) {
+          const res = await send({ method: 'POST', path: '/sandbox/reset', headers: { authorization: await authorization(client) } });
+          if (res.status !== 200) throw new StepError(`--reset: POST /sandbox/reset answered ${res.status}; start the server with --sandbox`);
+        }
+      }
       // The scenario's start time, where the server has a sandbox clock; clock steps insist on one.
-      const sandbox = await clockCall({ now: start, freeze: true }).then(
+      const sandbox = await clockCall(clients, { now: start, freeze: true }).then(
         () => true,
         () => false,
       );
-      // --reset: the scenario starts from an empty store, as it does in-process (places on a train, for one).
-      if (options.reset) {
-        const res = await send({ method: 'POST', path: '/sandbox/reset', headers: {} });
-        if (res.status !== 200) throw new StepError(`--reset: POST /sandbox/reset answered ${res.status}; start the server with --sandbox`);
-      }
       return {
         send,
         // Frozen, so the instants a scenario expects do not drift by the milliseconds a request takes.
-        setClock: (instant) => clockCall({ now: instant, freeze: true }),
-        advanceClock: (iso) => clockCall({ advance: iso, freeze: true }),
+        setClock: (instant) => clockCall(clients, { now: instant, freeze: true }),
+        advanceClock: (iso) => clockCall(clients, { advance: iso, freeze: true }),
         traces: (requestId) => traces(requestId, sandbox),
         async close() {},
       };

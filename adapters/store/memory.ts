@@ -89,7 +89,17 @@ export function memoryStore(): Store {
     async bookingOfFulfillment(id) {
       return fulfillments.get(id);
     },
-    async reset() {
+    async reset(owner) {
+      if (owner !== undefined) {
+        for (const { booking: b } of [...bookings.values()].filter(({ booking }) => booking.owner === owner)) {
+          bookings.delete(b.id);
+          b.fulfillments.forEach((f) => fulfillments.delete(f.id));
+          for (const key of soldPassKeysOf(b)) sold.get(key)?.delete(b.id);
+          for (const pass of passesOfBooking(b)) passes.get(pass)?.delete(b.id);
+          for (const key of trainKeysOfBooking(b)) trains.get(key)?.delete(b.id);
+        }
+        return;
+      }
       offers.clear();
       bookings.clear();
       fulfillments.clear();

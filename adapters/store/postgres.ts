@@ -192,8 +192,19 @@ export async function postgresStore(url: string): Promise<Store> {
       return rows.map((r) => r.data);
     },
 
-    async reset() {
-      await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings, pass_uses, sold_passes');
+    async reset(owner) {
+      if (owner === undefined) {
+        await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings, pass_uses, sold_passes');
+        return;
+      }
+      await pool.query(
+        `WITH gone AS (DELETE FROM bookings WHERE owner = $1 RETURNING id),
+              f AS (DELETE FROM fulfillments WHERE booking_id IN (SELECT id FROM gone)),
+              h AS (DELETE FROM train_holdings WHERE booking_id IN (SELECT id FROM gone)),
+              p AS (DELETE FROM pass_uses WHERE booking_id IN (SELECT id FROM gone))
+         DELETE FROM sold_passes WHERE booking_id IN (SELECT id FROM gone)`,
+        [owner],
+      );
     },
 
     // Fastify's onClose and a test may both close the store; Pool.end() may only be called once.

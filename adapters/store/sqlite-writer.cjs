@@ -9,7 +9,7 @@
  * the TypeScript sources (tsx), under vitest or from dist/, so this file must need no TypeScript loader.
  *
  * Messages in:  { kind: 'write', writes: [{ id, booking: { id, owner, version?, json, fulfillmentIds, holdings, freed, passUses, passesFreed, soldPasses, soldPassesFreed } }, …] }
- *               { kind: 'reset', id }   { kind: 'close' }
+ *               { kind: 'reset', id, owner? }   { kind: 'close' }
  * Messages out: { kind: 'written', results: [[id, 'ok' | 'conflict' | 'failed', message?], …] }
  *               { kind: 'reset-done', id }   { kind: 'closed' }
  */
@@ -96,7 +96,17 @@ parentPort.on('message', (m) => {
   } else if (m.kind === 'reset') {
     // After the writes before it, so that nothing written before a reset survives it.
     flush();
-    db.exec('DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses; DELETE FROM sold_passes;');
+    if (m.owner === undefined) {
+      db.exec('DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses; DELETE FROM sold_passes;');
+    } else {
+      // One client's bookings, and what the indexes keep of them (a client's reset on a shared sandbox).
+      db.exec('BEGIN');
+      for (const table of ['fulfillments', 'train_holdings', 'pass_uses', 'sold_passes']) {
+        db.prepare(`DELETE FROM ${table} WHERE booking_id IN (SELECT id FROM bookings WHERE owner = ?)`).run(m.owner);
+      }
+      db.prepare('DELETE FROM bookings WHERE owner = ?').run(m.owner);
+      db.exec('COMMIT');
+    }
     parentPort.postMessage({ kind: 'reset-done', id: m.id });
   } else if (m.kind === 'close') {
     flush();

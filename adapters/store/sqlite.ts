@@ -262,15 +262,17 @@ export function sqliteStore(path: string): Store {
     async soldPasses(key) {
       return (selectSoldPasses.all(key) as Array<{ data: string }>).map((row) => JSON.parse(row.data) as SoldPass);
     },
-    async reset() {
+    async reset(owner) {
       if (broken) throw broken;
-      pendingQuotes.clear();
-      quotesDb.exec('DELETE FROM offer_quotes');
+      if (owner === undefined) {
+        pendingQuotes.clear();
+        quotesDb.exec('DELETE FROM offer_quotes');
+      }
       const id = ++nextId;
       await new Promise<void>((resolve) => {
         resets.set(id, resolve);
         post(); // the writes queued before the reset go first
-        writer.postMessage({ kind: 'reset', id });
+        writer.postMessage({ kind: 'reset', id, ...(owner !== undefined ? { owner } : {}) });
       });
       recent.clear(); // after the writes queued before the reset have settled
     },

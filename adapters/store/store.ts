@@ -51,8 +51,11 @@ export interface Store {
   lockTrains?<T>(trainKeys: readonly string[], work: () => Promise<T>): Promise<T>;
   /** The booking a fulfillment belongs to. */
   bookingOfFulfillment(fulfillmentId: string): Promise<string | undefined>;
-  /** Empties the store (sandbox reset): bookings and offers go, nothing else. */
-  reset(): Promise<void>;
+  /**
+   * Empties the store (sandbox reset): bookings and offers go, nothing else. With `owner`, only that client's
+   * bookings go, with everything the indexes keep of them (a client's reset on a shared sandbox); offers stay.
+   */
+  reset(owner?: string): Promise<void>;
   close(): Promise<void>;
 }
 

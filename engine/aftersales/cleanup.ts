@@ -1,5 +1,7 @@
 import { phrase } from '../rules/violation.ts';
 import { enforce, type Context } from '../model/context.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
+import { factCatalogue } from '../rules/facts.ts';
 import { move } from '../state/booking-state.ts';
 import { can } from '../state/machine.ts';
 import { fulfillmentMachine } from '../../machines/fulfillment.ts';
@@ -43,4 +45,24 @@ export function cleanupBooking(ctx: Context, booking: Booking, body: unknown, os
     terms ?? { refundPercent: 0, fee: 0 },
   );
   return applyRefund(ctx, moved, moveOffer(ctx, offer, { type: 'CONFIRM' }));
+}
+
+/** An instant after every window a rule can name: asked with it, a time-bound rule says where its window ends. */
+const LAST_INSTANT = '9999-12-31T23:59:59Z';
+
+/**
+ * Where a confirmed booking's cleanup window closes, as rules/cleanup.yaml words it: the `until` its rules give when
+ * asked long after (the sandbox's time travel). Undefined for a booking never confirmed, or rules without an end.
+ */
+export function cleanupWindowEnd(rules: RuleSet, booking: Booking): string | undefined {
+  if (!booking.confirmedOn) return undefined;
+  const { outcome } = rules.decisions.cleanup.evaluate<{ params?: { until?: unknown } }>({
+    bookingState: 'FULFILLED',
+    overruleCodeGiven: false,
+    // The newest version the fact admits: the window, not the version, is asked about.
+    osdmVersion: factCatalogue.cleanup.shape.osdmVersion.maxValue!,
+    now: LAST_INSTANT,
+    confirmedOn: booking.confirmedOn,
+  });
+  return typeof outcome?.params?.until === 'string' ? outcome.params.until : undefined;
 }

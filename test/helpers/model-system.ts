@@ -171,15 +171,21 @@ export class System {
   async advance(duration: string, predictedNow: string): Promise<void> {
     const recorded: Recorded = { step: { name: `${duration} pass`, advance: duration }, observational: false };
     this.steps.push(recorded);
-    const res = await this.app.inject({
-      method: 'POST',
-      url: '/sandbox/clock',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ advance: duration }),
-    });
-    recorded.response = { status: res.statusCode, body: res.json() };
-    if (res.statusCode !== 200 || res.json().now !== predictedNow) {
-      throw this.violation(`POST /sandbox/clock {"advance":"${duration}"}: expected 200 and now ${predictedNow}, got ${res.statusCode} ${res.body}`, undefined);
+    // Each client has its own sandbox clock: every client the run has called as moves, as a live target moves them.
+    for (const client of new Set([SCENARIO_CLIENT, ...tokens.keys()])) {
+      const res = await this.app.inject({
+        method: 'POST',
+        url: '/sandbox/clock',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await token(this.app, client)}` },
+        payload: JSON.stringify({ advance: duration }),
+      });
+      recorded.response = { status: res.statusCode, body: res.json() };
+      if (res.statusCode !== 200 || res.json().now !== predictedNow) {
+        throw this.violation(
+          `POST /sandbox/clock {"advance":"${duration}"} as ${client}: expected 200 and now ${predictedNow}, got ${res.statusCode} ${res.body}`,
+          undefined,
+        );
+      }
     }
   }
 

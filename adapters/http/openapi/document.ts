@@ -28,7 +28,7 @@ import {
 } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../operations/sandbox.ts';
-import { fastifyPath, keyOf, operationOfRoute, operations, type Access, type Operation, type Response } from '../operations/index.ts';
+import { fastifyPath, keyOf, operationOfRoute, operations, sandboxOnly, type Access, type Operation, type Response } from '../operations/index.ts';
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
@@ -169,6 +169,7 @@ function problemStatuses(op: Operation): Map<number, string> {
   const byAccess: Record<Access, () => void> = {
     public: () => add(500),
     sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
+    'sandbox-client': () => add(...(hasBody ? [400, 413, 415] : []), 401, ...(hasPathParameter ? [404] : []), 500),
     client: () => add(500), // every other error of the token endpoint is an RFC 6749 body (below)
     analyst: () => add(400, 401, 403, 404, ...(hasBody ? [413, 415] : []), 500),
     reseller: () => add(400, 401, 403, ...(hasPathParameter || hasBody ? [404] : []), ...(hasBody ? [413, 415] : []), 500),
@@ -200,6 +201,7 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
   const security: Record<Access, unknown[]> = {
     public: [],
     sandbox: [],
+    'sandbox-client': [{ oauth2: [] }],
     client: [{ clientBasic: [] }, {}],
     reseller: [{ oauth2: ['reseller'], Requestor: [] }],
     customer: [{ oauth2: ['customer'], SubscriptionKey: [] }],
@@ -319,7 +321,7 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
   for (const op of operations) {
     const served = registered.has(op) || (op.tag === 'Studio' && studio.has(`${op.method} ${fastifyPath(op.path)}`));
     // Sandbox controls exist only with --sandbox (CONTRACT §8), the studio only where it is served.
-    if (!served && (op.access === 'sandbox' || op.tag === 'Studio')) continue;
+    if (!served && (sandboxOnly(op.access) || op.tag === 'Studio')) continue;
     if (!served) planned.push(keyOf(op));
     const { method } = op;
     const path = op.path.replace(/\*$/, '{path}');

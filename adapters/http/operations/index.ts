@@ -10,7 +10,7 @@ import { sandbox } from './sandbox.ts';
 import { service } from './service.ts';
 import { studioOperations } from './studio.ts';
 
-export { keyOf, type Access, type Operation, type Response } from './operation.ts';
+export { keyOf, sandboxOnly, type Access, type Operation, type Response } from './operation.ts';
 
 /**
  * The route table: every operation of the HTTP API, once, in the order GET /openapi.json lists them. A new

@@ -14,7 +14,11 @@ export type Access =
   | 'reseller' // Bearer token with scope reseller + Requestor header
   | 'customer' // Bearer token with scope customer + Ocp-Apim-Subscription-Key
   | 'sandbox' // no credentials; only with `signalbox serve --sandbox`
+  | 'sandbox-client' // Bearer token of any scope, the control acting for its client only; only with --sandbox
   | 'analyst'; // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
+
+/** Whether an operation exists only on a sandbox (`signalbox serve --sandbox`, CONTRACT §8). */
+export const sandboxOnly = (access: Access): boolean => access === 'sandbox' || access === 'sandbox-client';
 
 type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';
 
@@ -69,6 +73,8 @@ export interface Call<P extends string = string> {
   service: Service;
   /** The Requestor of a Reseller API call, checked before the body was read (register.ts). */
   requestor(): Promise<Requestor>;
+  /** The client of the request's token (any scope): a sandbox control acts for it. */
+  client(): Promise<string>;
 }
 
 /** What a handler answers; register.ts writes it. */

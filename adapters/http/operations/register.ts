@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { checkSubscriptionKey } from '../subscription-key.ts';
-import { fastifyPath, operations } from './index.ts';
+import { fastifyPath, operations, sandboxOnly } from './index.ts';
 import type { Access, Operation, Answer } from './operation.ts';
 
 /**
@@ -14,6 +14,9 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
   const checks: Record<Access, onRequestAsyncHookHandler | undefined> = {
     public: undefined,
     sandbox: undefined,
+    'sandbox-client': async (request) => {
+      await app.authenticate(request);
+    },
     // The token endpoint checks its client credentials itself (token.ts).
     client: undefined,
     reseller: async (request) => {
@@ -30,7 +33,7 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
   };
   for (const op of operations) {
     const handle = op.handle;
-    if (!handle || (op.access === 'sandbox' && !options.sandbox)) continue;
+    if (!handle || (sandboxOnly(op.access) && !options.sandbox)) continue;
     const onRequest = checks[op.access];
     app.route({
       method: op.method === 'ANY' ? app.supportedMethods : op.method,
@@ -44,6 +47,7 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
           body: request.body,
           service: app.service,
           requestor: () => app.requestorOf(request),
+          client: () => app.authenticate(request),
         });
         return send(request, reply, op, answer);
       },

@@ -33,6 +33,13 @@ const AfterSalesOverrideChange = z.strictObject({
   afterSalesOverride: z.boolean().describe('true: the booking may be refunded in full and exchanged whatever its tickets allow.'),
 });
 
+/** Sandbox time travel (our addition to CONTRACT §8): the moments of a booking a team may jump to. */
+const TimeTravel = z.strictObject({
+  to: z
+    .enum(['CONFIRMATION_TIME_LIMIT', 'DEPARTURE', 'CLEANUP_WINDOW_END'])
+    .describe("The booking's confirmationTimeLimit, its first departure, or the end of its cleanup window (a confirmed booking)."),
+});
+
 /** 10000-01-01T00:00:00Z: from here on toISOString() writes a six-digit year no date-time pattern accepts. */
 const LAST_WRITABLE_INSTANT = Date.UTC(10000, 0, 1);
 
@@ -44,25 +51,32 @@ export const sandbox: Operation[] = [
   operation({
     method: 'GET',
     path: '/sandbox/clock',
-    summary: 'Read the sandbox clock',
+    summary: "Read the caller's sandbox clock",
     section: 'CONTRACT §8',
     tag: 'Sandbox',
     access: 'sandbox',
+    description:
+      "With a token, the time the caller's requests are decided at: its own clock once it has moved it, else the server's. Without one, the server's.",
     responses: { 200: json('The sandbox time.', S.SandboxClock) },
-    handle: async ({ service }) => ({ body: { now: service.clock.now().toISOString() } }),
+    handle: async ({ service, request, client }) => {
+      const clock = request.headers.authorization ? service.clocks.of(await client()) : service.clock;
+      return { body: { now: clock.now().toISOString() } };
+    },
   }),
   operation({
     method: 'POST',
     path: '/sandbox/clock',
-    summary: 'Set or advance the sandbox clock',
+    summary: "Set, advance, freeze or resume the caller's sandbox clock",
     section: 'CONTRACT §8',
     tag: 'Sandbox',
-    access: 'sandbox',
-    description: 'Every TTL, expiry and "24 hours before departure" rule reads this clock; token lifetimes do not.',
+    access: 'sandbox-client',
+    description:
+      'Every TTL, expiry and "24 hours before departure" rule reads this clock; token lifetimes do not. Each client has a clock of its own (our addition to CONTRACT §8): moving it changes nothing for another client on the same sandbox.',
     request: { schema: ClockChange, required: true },
     responses: { 200: json('The sandbox time after the change.', S.SandboxClock) },
-    handle: async ({ service: { clock }, body }) => {
+    handle: async ({ service, client, body }) => {
       const change = parseRequest(ClockChange, body);
+      const clock = service.clocks.own(await client())!;
       // The clock moves only to an instant every date in the engine can be written as (years 1970–9999); a refused
       // change leaves it where it was.
       const next = 'now' in change ? Date.parse(change.now) : clock.now().getTime() + ('advance' in change ? durationMs(change.advance) : 0);
@@ -71,8 +85,29 @@ export const sandbox: Operation[] = [
       }
       if ('now' in change) clock.set!(new Date(next));
       else if ('advance' in change) clock.advance!(change.advance);
-      clock.freeze?.(change.freeze === true);
+      clock.freeze!(change.freeze === true);
       return { body: { now: clock.now().toISOString(), frozen: change.freeze === true } };
+    },
+  }),
+  operation({
+    method: 'POST',
+    path: '/sandbox/bookings/{bookingId}/time-travel',
+    summary: "Move the caller's clock to a moment of one of its bookings",
+    section: 'CONTRACT §8 (our addition)',
+    tag: 'Sandbox',
+    access: 'sandbox-client',
+    description:
+      "To the booking's confirmation time limit, its first departure, or the end of its cleanup window (rules/cleanup.yaml), and frozen there: a team on a shared sandbox tries what happens then without moving anyone else's time. Only the caller's own bookings.",
+    request: { schema: TimeTravel, required: true },
+    responses: { 200: json("The caller's clock, now at that moment.", S.SandboxClock) },
+    handle: async ({ service, client, params, body }) => {
+      const { to } = parseRequest(TimeTravel, body);
+      const owner = await client();
+      const instant = await service.momentOf(owner, params.bookingId, to);
+      const clock = service.clocks.own(owner)!;
+      clock.set!(new Date(instant));
+      clock.freeze!(true);
+      return { body: { now: clock.now().toISOString(), frozen: true } };
     },
   }),
   operation({
@@ -95,14 +130,22 @@ export const sandbox: Operation[] = [
   operation({
     method: 'POST',
     path: '/sandbox/reset',
-    summary: 'Empty the store',
+    summary: "Empty the caller's part of the store",
     section: 'CONTRACT §8',
     tag: 'Sandbox',
-    access: 'sandbox',
-    description: 'Bookings and offers go; rules and reference data stay.',
+    access: 'sandbox-client',
+    description:
+      "The caller's bookings and offers go, and its clock follows the server's again; other clients' stay (our addition to CONTRACT §8: a sandbox many teams share). An analyst's token empties the whole store and every clock. Rules and reference data stay.",
     responses: { 200: json('Reset.', S.SandboxReset) },
-    handle: async ({ service }) => {
-      await service.store.reset();
+    handle: async ({ service, client }) => {
+      const owner = await client();
+      if (service.engine.rules.clients.clients[owner]?.scopes.includes('analyst')) {
+        await service.store.reset();
+        service.clocks.forgetAll();
+      } else {
+        await service.store.reset(owner);
+        service.clocks.forget(owner);
+      }
       return { body: { status: 'reset' } };
     },
   }),
