@@ -73,7 +73,9 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
       return reply.status(429).send({ error: 'invalid_request', error_description: `too many failed attempts; try again in ${wait} s` });
     }
     try {
-      return await auth.issue(request.headers.authorization, formOf(request));
+      const grant = await auth.issue(request.headers.authorization, formOf(request));
+      request.client = claimedClient(request);
+      return grant;
     } catch (e) {
       if (!(e instanceof OAuthError)) throw e;
       if (e.status === 401) {

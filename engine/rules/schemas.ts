@@ -81,6 +81,9 @@ export const LimitsFile = z.strictObject({
     .describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
   studioJournalSize: z.number().int().positive().max(10_000).describe("The studio's request journal on a sandbox keeps this many latest requests."),
   studioJournalBodyCharacters: z.number().int().positive().describe('A journal entry keeps at most this many characters of an answer; a longer one is cut.'),
+  studioJournalPersonalData: z
+    .array(z.string().min(1))
+    .describe("Fields whose values the studio's journal masks when an analyst reads other clients' requests."),
   studioSimulationCases: z.number().int().positive().describe('A simulation in the studio answers at most this many cases, boundary cases included.'),
 });
 export type Limits = z.infer<typeof LimitsFile>;

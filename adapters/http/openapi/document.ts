@@ -170,6 +170,7 @@ function problemStatuses(op: Operation): Map<number, string> {
     public: () => add(500),
     sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
     client: () => add(500), // every other error of the token endpoint is an RFC 6749 body (below)
+    bearer: () => add(401, 500),
     analyst: () => add(400, 401, 403, 404, ...(hasBody ? [413, 415] : []), 500),
     reseller: () => add(400, 401, 403, ...(hasPathParameter || hasBody ? [404] : []), ...(hasBody ? [413, 415] : []), 500),
     customer: () => {
@@ -204,6 +205,7 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
     reseller: [{ oauth2: ['reseller'], Requestor: [] }],
     customer: [{ oauth2: ['customer'], SubscriptionKey: [] }],
     analyst: [{ oauth2: ['analyst'] }],
+    bearer: [{ oauth2: [] }],
   };
   const jsonTypes = op.access === 'reseller' ? ['application/json', 'application/vnd.uic.osdm+json'] : ['application/json'];
   // Real bodies from the scenarios (examples.json, `signalbox examples`): shown by /docs, the request one prefills "Try it out".

@@ -14,6 +14,7 @@ export type Access =
   | 'reseller' // Bearer token with scope reseller + Requestor header
   | 'customer' // Bearer token with scope customer + Ocp-Apim-Subscription-Key
   | 'sandbox' // no credentials; only with `signalbox serve --sandbox`
+  | 'bearer' // Bearer token of any scope: what it answers depends on the client (the studio's request journal)
   | 'analyst'; // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
 
 type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';

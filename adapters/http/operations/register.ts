@@ -24,6 +24,9 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
       checkSubscriptionKey(app.engine.rules, request);
       await app.authenticate(request, 'customer');
     },
+    bearer: async (request) => {
+      await app.tokenHolder(request);
+    },
     analyst: async (request) => {
       await app.authenticate(request, 'analyst');
     },
