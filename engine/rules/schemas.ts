@@ -60,6 +60,13 @@ export type DecisionFile = z.infer<typeof DecisionFile>;
 
 // ---------------------------------------------------------------- values and reference data
 
+/** A limit on failed attempts at a credential: so many per client and per address within the window (docs/limits.md). */
+const FailedAttempts = z.strictObject({
+  perClient: z.number().int().positive(),
+  perAddress: z.number().int().positive(),
+  window: IsoDuration,
+});
+
 export const LimitsFile = z.strictObject({
   provisionalBookingLifetime: IsoDuration,
   offerBookableFor: IsoDuration,
@@ -72,13 +79,7 @@ export const LimitsFile = z.strictObject({
   requestTimeout: IsoDuration.describe('A request, body included, must have arrived within this time; else 408.'),
   requestArrayLimit: z.number().int().positive().describe('No array in a request body may hold more elements than this.'),
   problemPointerLimit: z.number().int().positive().describe('A Problem lists at most this many pointers, then says how many more there are.'),
-  failedTokenAttempts: z
-    .strictObject({
-      perClient: z.number().int().positive(),
-      perAddress: z.number().int().positive(),
-      window: IsoDuration,
-    })
-    .describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
+  failedTokenAttempts: FailedAttempts.describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
   studioJournalSize: z.number().int().positive().max(10_000).describe("The studio's request journal on a sandbox keeps this many latest requests."),
   studioJournalBodyCharacters: z.number().int().positive().describe('A journal entry keeps at most this many characters of an answer; a longer one is cut.'),
   studioJournalPersonalData: z
