@@ -74,3 +74,45 @@ describe('POST /oauth2/token after wrong secrets', () => {
     expect((await tokenRequest(app, 'demo-reseller', 'demo-reseller-secret', '10.8.0.2')).statusCode).toBe(200);
   });
 });
+
+describe('the Customer API after wrong subscription keys', () => {
+  const lookup = (app: FastifyInstance, key: string, remoteAddress: string, authorization?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/customer/contacts/email',
+      headers: { 'ocp-apim-subscription-key': key, 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      payload: { email: 'anna.svensson@example.se' },
+      remoteAddress,
+    });
+  const customerToken = async (app: FastifyInstance) =>
+    `Bearer ${(await tokenRequest(app, 'demo-reseller', 'demo-reseller-secret', '10.9.9.9')).json().access_token as string}`;
+
+  it("answers a client's wrong keys beyond its limit 429 Problem with Retry-After, from any address, while the right key still answers", async () => {
+    const app = await server();
+    const token = await customerToken(app);
+    const { perClient } = limits.failedSubscriptionKeys;
+    const statuses = [];
+    for (let i = 0; i < perClient; i++) statuses.push((await lookup(app, `guess-${i}`, `10.10.0.${i}`, token)).statusCode);
+    expect(statuses).toEqual(Array(perClient).fill(401));
+    const refused = await lookup(app, 'guess-again', '10.10.1.1', token);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ status: 429, code: 'X_TOO_MANY_ATTEMPTS' });
+    expect(refused.json().detail).toContain(refused.headers['retry-after']);
+    const right = await lookup(app, 'demo-subscription-key', '10.10.1.2', token);
+    expect(right.statusCode, right.body).toBe(200);
+    expect(right.json()).toMatchObject({ email: 'anna.svensson@example.se' });
+  });
+
+  it('makes an address that guessed a limit of keys wait, token or not, and no other address', async () => {
+    const app = await server();
+    const { perAddress } = limits.failedSubscriptionKeys;
+    for (let i = 0; i < perAddress; i++) expect((await lookup(app, `guess-${i}`, '10.11.0.1')).statusCode).toBe(401);
+    const waits = await lookup(app, 'guess-more', '10.11.0.1');
+    expect(waits.statusCode).toBe(429);
+    expect(Number(waits.headers['retry-after'])).toBeGreaterThan(0);
+    const token = await customerToken(app);
+    expect((await lookup(app, 'demo-subscription-key', '10.11.0.2', token)).statusCode).toBe(200);
+  });
+});

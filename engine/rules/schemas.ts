@@ -80,6 +80,9 @@ export const LimitsFile = z.strictObject({
   requestArrayLimit: z.number().int().positive().describe('No array in a request body may hold more elements than this.'),
   problemPointerLimit: z.number().int().positive().describe('A Problem lists at most this many pointers, then says how many more there are.'),
   failedTokenAttempts: FailedAttempts.describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
+  failedSubscriptionKeys: FailedAttempts.describe(
+    "Wrong subscription keys allowed per client of the request's token and per address within the window; beyond them 429.",
+  ),
   studioJournalSize: z.number().int().positive().max(10_000).describe("The studio's request journal on a sandbox keeps this many latest requests."),
   studioJournalBodyCharacters: z.number().int().positive().describe('A journal entry keeps at most this many characters of an answer; a longer one is cut.'),
   studioJournalPersonalData: z
