@@ -293,6 +293,9 @@ describe('the studio API', () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.paths['/studio/api/decisions/{decision}/explain'].post.tags).toEqual(['Studio']);
     expect(doc.paths['/studio/api/decisions/{decision}'].put.security).toEqual([{ oauth2: ['analyst'] }]);
+    // The journal answers any client's token, and nobody without one.
+    expect(doc.paths['/studio/api/journal'].get.security).toEqual([{ oauth2: [] }]);
+    expect(doc.paths['/studio/api/journal'].get.responses['401']).toEqual({ $ref: '#/components/responses/Problem401' });
     expect(doc['x-signalbox-undocumented']).toBeUndefined();
     const plain = await buildServer({ engine: createEngine({ rulesDir }), store: memoryStore(), jwtSecret: 'x' });
     apps.push(plain);
