@@ -165,6 +165,14 @@ describe('GET /openapi.json', () => {
     expect(doc['paths']['/customer/contacts/ssn'].post.security).toEqual([{ oauth2: ['customer'], SubscriptionKey: [] }]);
   });
 
+  it('documents the 429 of too many wrong subscription keys on every Customer API operation, with its Retry-After', () => {
+    const customerPaths = Object.keys(doc['paths']).filter((p) => p.startsWith('/customer/'));
+    expect(customerPaths).toHaveLength(4);
+    for (const path of customerPaths) expect(doc['paths'][path].post.responses['429'], path).toEqual({ $ref: '#/components/responses/Problem429' });
+    expect(doc['components']['responses']['Problem429'].description).toContain('X_TOO_MANY_ATTEMPTS');
+    expect(doc['components']['responses']['Problem429'].headers['Retry-After']).toBeDefined();
+  });
+
   it('has operations a route could match (no stray paths)', () => {
     for (const op of operations) expect(keyOf(op)).toMatch(/^(GET|POST|PATCH|PUT|DELETE|ANY) \/[\w/{}.*-]*$/);
   });

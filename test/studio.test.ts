@@ -251,8 +251,9 @@ describe('the studio API', () => {
   it('keeps the latest studioJournalSize requests on a sandbox, with their traces, and none elsewhere', async () => {
     writeFileSync(join(rulesDir, 'limits.yaml'), readFileSync(join(rulesDir, 'limits.yaml'), 'utf8').replace(/studioJournalSize: \d+/, 'studioJournalSize: 3'));
     const app = await studioServer(true);
+    const analyst = { authorization: await analystToken(app) };
     for (let i = 0; i < 5; i++) await app.inject({ method: 'GET', url: `/errors/8600${i}`, headers: { accept: 'application/json' } });
-    const journal = (await app.inject({ method: 'GET', url: '/studio/api/journal' })).json();
+    const journal = (await app.inject({ method: 'GET', url: '/studio/api/journal', headers: analyst })).json();
     expect(journal.size).toBe(3);
     expect(journal.entries.map((e: { url: string }) => e.url)).toEqual(['/errors/86004', '/errors/86003', '/errors/86002']);
     // A token request is journaled without its secret, and its answer without the token.
@@ -262,7 +263,7 @@ describe('the studio API', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
     });
-    const token = (await app.inject({ method: 'GET', url: '/studio/api/journal' })).json().entries[0];
+    const token = (await app.inject({ method: 'GET', url: '/studio/api/journal', headers: analyst })).json().entries[0];
     expect(token.request.body).toMatchObject({ client_id: 'demo-reseller', client_secret: '…' });
     expect(token.response.body).toMatchObject({ token_type: 'Bearer', access_token: '…' });
     expect(JSON.stringify(token)).not.toContain('demo-reseller-secret');
@@ -292,6 +293,9 @@ describe('the studio API', () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.paths['/studio/api/decisions/{decision}/explain'].post.tags).toEqual(['Studio']);
     expect(doc.paths['/studio/api/decisions/{decision}'].put.security).toEqual([{ oauth2: ['analyst'] }]);
+    // The journal answers any client's token, and nobody without one.
+    expect(doc.paths['/studio/api/journal'].get.security).toEqual([{ oauth2: [] }]);
+    expect(doc.paths['/studio/api/journal'].get.responses['401']).toEqual({ $ref: '#/components/responses/Problem401' });
     expect(doc['x-signalbox-undocumented']).toBeUndefined();
     const plain = await buildServer({ engine: createEngine({ rulesDir }), store: memoryStore(), jwtSecret: 'x' });
     apps.push(plain);

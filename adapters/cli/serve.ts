@@ -19,6 +19,7 @@ export async function serve(args: string[]): Promise<number> {
       rules: { type: 'string' },
       watch: { type: 'boolean', default: false },
       edit: { type: 'boolean', default: false },
+      'journal-personal-data': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
     },
   });
@@ -39,6 +40,8 @@ export async function serve(args: string[]): Promise<number> {
     store,
     sandbox: values.sandbox,
     ...(values.sandbox ? { demoSecrets: DEMO_SECRETS } : {}),
+    // The operator's choice: analysts read the request journal's personal data as sent (docs/operating.md).
+    journalPersonalData: values['journal-personal-data'],
     // The analysts' workbench; it saves rule edits on a sandbox or with --edit (docs/studio.md).
     extensions: [studioExtension({ sandbox: values.sandbox, edit: values.edit, ...(values.rules ? { rulesDir: values.rules } : {}), engineOptions })],
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),

@@ -51,8 +51,22 @@ export function credentialsOf(authorization: string | undefined, form: Readonly<
 export interface Authenticator {
   /** POST /oauth2/token: from the Authorization header and the form fields. */
   issue(authorization: string | undefined, form: Record<string, string | undefined>): Promise<TokenGrant>;
-  /** The client id of a valid token holding `scope` (any scope when absent); throws a 401 or 403 RuleViolation otherwise. */
-  verify(authorization: string | undefined, scope?: Scope): Promise<string>;
+  /** The client and scopes of a valid token, whatever its scopes; throws a 401 RuleViolation otherwise. */
+  holder(authorization: string | undefined): Promise<TokenHolder>;
+  /** The client id of a valid token holding `scope`; throws a 401 or 403 RuleViolation otherwise. */
+  verify(authorization: string | undefined, scope: Scope): Promise<string>;
+}
+
+/** Whom a valid access token names, and what it may do. */
+export interface TokenHolder {
+  client: string;
+  scopes: readonly string[];
+}
+
+/** The client id of a token holder with `scope`; a 403 RuleViolation if the token lacks it. */
+export function withScope(holder: TokenHolder, scope: Scope): string {
+  if (!holder.scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: phrase('token-lacks-scope', { scope }) });
+  return holder.client;
 }
 
 export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: string): Authenticator {
@@ -102,7 +116,7 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
         .sign(key);
       return { token_type: 'Bearer', expires_in: lifetime, ext_expires_in: lifetime, access_token };
     },
-    async verify(authorization, scope) {
+    async holder(authorization) {
       if (!authorization || !/^bearer\s+\S+$/i.test(authorization.trim())) {
         throw new RuleViolation('UNAUTHORIZED', { reason: phrase('send-bearer-token') }, [{ requestPointer: 'header:Authorization' }]);
       }
@@ -123,8 +137,10 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
       if (typeof payload.sub !== 'string' || !currentRules().clients.clients[payload.sub])
         throw new RuleViolation('UNAUTHORIZED', { reason: phrase('token-unknown-client') });
-      if (scope !== undefined && !scopes.includes(scope)) throw new RuleViolation('FORBIDDEN', { reason: phrase('token-lacks-scope', { scope }) });
-      return payload.sub;
+      return { client: payload.sub, scopes };
+    },
+    async verify(authorization, scope) {
+      return withScope(await this.holder(authorization), scope);
     },
   };
 }

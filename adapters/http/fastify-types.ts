@@ -1,6 +1,6 @@
 import type { DecisionTrace, Engine, Language, Requestor } from '../../engine/index.ts';
 import type { Service } from '../service.ts';
-import type { Scope } from './auth.ts';
+import type { Scope, TokenHolder } from './auth.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
 import type { RequestJournal } from './journal.ts';
 
@@ -22,12 +22,19 @@ declare module 'fastify' {
     osdmVersion: string;
     /** The engine's decision traces behind this response (scenario failures print them). */
     traces?: readonly DecisionTrace[];
+    /**
+     * The client this request authenticated: the client of a valid bearer token, or the client a token was issued
+     * to. The request journal shows a client only its own requests by it.
+     */
+    client?: string | undefined;
   }
   interface FastifyInstance {
     service: Service;
     engine: Engine;
-    /** The client of the request's token, holding `scope` (any scope when absent). */
-    authenticate(request: FastifyRequest, scope?: Scope): Promise<string>;
+    /** The client and scopes of the request's bearer token (kept on `request.client`); 401 without a valid one. */
+    tokenHolder(request: FastifyRequest): Promise<TokenHolder>;
+    /** The client id of the request's bearer token; 401 without a valid one, 403 if it lacks `scope`. */
+    authenticate(request: FastifyRequest, scope: Scope): Promise<string>;
     /** Token (scope reseller) and Requestor of a /v3 request, checked once and kept on `request.requestor`. */
     requestorOf(request: FastifyRequest): Promise<Requestor>;
     /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { DecisionTrace } from '../../engine/index.ts';
-import type { Limits } from '../../engine/rules/schemas.ts';
+import type { DecisionTrace, RuleSet } from '../../engine/index.ts';
 import type { JournalEntry } from './openapi/studio-schemas.ts';
+import { maskPersonalData } from './personal-data.ts';
 
 /**
  * The sandbox's request journal, as WireMock keeps one: the latest requests to this server with what was sent,
  * what was answered and the rule traces behind the answer, so an integrator sees why a price or an error came.
  * A ring of `studioJournalSize` (rules/limits.yaml) entries; only on a sandbox, so a production server pays nothing.
  * It keeps references to what the request already holds (the parsed body, the answer's text), copying nothing.
+ *
+ * It holds every client's bookings and customer look-ups, so it is read with a token (docs/studio.md): a client reads
+ * the requests it authenticated, as it sent them; an analyst reads them all with their personal data masked, unless
+ * the operator started the server allowing it (`serve --journal-personal-data`).
  */
 
 /** Headers worth reading back; the Authorization header's token is never kept. */
@@ -25,19 +29,25 @@ interface Raw {
   contentType?: string;
   payload: unknown;
   traces: readonly DecisionTrace[];
+  client?: string | undefined;
 }
 
+/** Who reads: a client (its own requests) or an analyst (everyone's). */
+type JournalReader = { client: string } | 'analyst';
+
 export interface RequestJournal {
-  list(): JournalEntry[];
+  list(reader: JournalReader): JournalEntry[];
   readonly size: number;
 }
 
 /** Records every answer but the studio's own and the sandbox trace look-ups; `size` is read per request (reloads). */
 export function recordRequests(
   app: FastifyInstance,
-  limits: () => Pick<Limits, 'studioJournalSize' | 'studioJournalBodyCharacters'>,
+  rules: () => Pick<RuleSet, 'limits' | 'cards'>,
   now: () => Date,
+  options: { personalData: boolean },
 ): RequestJournal {
+  const limits = () => rules().limits;
   const ring: Raw[] = [];
   app.addHook('onSend', (request, reply, payload, done) => {
     const url = request.url;
@@ -60,6 +70,7 @@ export function recordRequests(
       ...(typeof type === 'string' ? { contentType: type } : {}),
       payload,
       traces: request.traces ?? [],
+      client: request.client,
     });
     const max = limits().studioJournalSize;
     if (ring.length > max) ring.splice(0, ring.length - max);
@@ -69,24 +80,32 @@ export function recordRequests(
     get size() {
       return limits().studioJournalSize;
     },
-    list: () =>
-      ring
-        .slice()
-        .reverse()
-        .map((r) => ({
-          id: r.id,
-          at: r.at,
-          method: r.method,
-          url: r.url,
-          status: r.status,
-          ms: Math.round(r.ms * 10) / 10,
-          request: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) },
-          response: {
-            ...(r.contentType ? { contentType: r.contentType } : {}),
-            ...(typeof r.payload === 'string' ? { body: readable(r.payload, limits().studioJournalBodyCharacters, r.contentType) } : {}),
-          },
-          traces: [...r.traces],
-        })),
+    list(reader) {
+      const shown = ring.filter((r) => reader === 'analyst' || r.client === reader.client).reverse();
+      const entries = shown.map((r) => entryOf(r, limits().studioJournalBodyCharacters));
+      if (reader !== 'analyst' || options.personalData) return entries;
+      const { cards, limits: current } = rules();
+      const patterns = [new RegExp(cards.identityNumberPattern), new RegExp(cards.loyaltyCard.numberPattern)];
+      return entries.map((entry) => maskPersonalData(entry, current.studioJournalPersonalData, patterns));
+    },
+  };
+}
+
+function entryOf(r: Raw, bodyCharacters: number): JournalEntry {
+  return {
+    id: r.id,
+    at: r.at,
+    method: r.method,
+    url: r.url,
+    status: r.status,
+    ms: Math.round(r.ms * 10) / 10,
+    ...(r.client !== undefined ? { client: r.client } : {}),
+    request: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) },
+    response: {
+      ...(r.contentType ? { contentType: r.contentType } : {}),
+      ...(typeof r.payload === 'string' ? { body: readable(r.payload, bodyCharacters, r.contentType) } : {}),
+    },
+    traces: [...r.traces],
   };
 }
 

@@ -8,7 +8,7 @@ import { clocksOf, systemClock, sandboxClock, type Clock } from '../clock.ts';
 import { randomIds } from '../ids.ts';
 import { createService, type Service } from '../service.ts';
 import type { Store } from '../store/store.ts';
-import { createAuthenticator, readRequestor, type Scope } from './auth.ts';
+import { createAuthenticator, readRequestor, withScope, type Scope } from './auth.ts';
 import { registerBodyParsers } from './body.ts';
 import { negotiateLanguage } from './language.ts';
 import { lazyChild, loggerOptions, serverLoggers, traceFields, traceOf, traceparentOf } from './logging.ts';
@@ -38,6 +38,11 @@ export interface ServerOptions {
    * target leaves it off: no studio reads its servers' journals, and keeping it cost a scenario step about 4 %.
    */
   journal?: boolean;
+  /**
+   * `serve --journal-personal-data`: an analyst reads the journal's personal data as sent; otherwise masked
+   * (docs/studio.md). A client reading its own requests always sees them as it sent them.
+   */
+  journalPersonalData?: boolean;
   /** HS256 key for access tokens; generated per process when absent. */
   jwtSecret?: string;
   /**
@@ -157,10 +162,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const auth = createAuthenticator(() => service.engine.rules, options.jwtSecret ?? randomBytes(32).toString('base64url'));
   app.decorate('service', service);
   app.decorate('engine', { getter: () => service.engine });
-  app.decorate('authenticate', (request: FastifyRequest, scope?: Scope) => auth.verify(request.headers.authorization, scope));
+  app.decorate('tokenHolder', async (request: FastifyRequest) => {
+    const holder = await auth.holder(request.headers.authorization);
+    request.client = holder.client;
+    return holder;
+  });
+  app.decorate('authenticate', async (request: FastifyRequest, scope: Scope) => withScope(await app.tokenHolder(request), scope));
   app.decorate('requestorOf', async (request: FastifyRequest): Promise<Requestor> => {
     if (request.requestor) return request.requestor;
-    const client = await auth.verify(request.headers.authorization, 'reseller');
+    const client = await app.authenticate(request, 'reseller');
     const header = request.headers['requestor'];
     const rules = service.engine.rules;
     const { salesApplication, salesUnitCode } = readRequestor(rules, Array.isArray(header) ? header[0] : header, client);
@@ -169,6 +179,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return request.requestor;
   });
   app.decorateRequest('language', 'en-GB');
+  app.decorateRequest('client', undefined);
   app.decorateRequest('osdmVersion', '');
 
   // Before compression, so the journal keeps the answer's text (sandbox only: a production server pays nothing).
@@ -177,8 +188,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     options.sandbox && options.journal !== false
       ? recordRequests(
           app,
-          () => service.engine.rules.limits,
+          () => service.engine.rules,
           () => clock.now(),
+          { personalData: options.journalPersonalData ?? false },
         )
       : undefined,
   );

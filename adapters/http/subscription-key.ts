@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RuleViolation, type Engine } from '../../engine/index.ts';
+import { failedAttempts } from './failed-attempts.ts';
 
 /** The Customer API's subscription key (spec §5 rule 5, CONTRACT §3): `Ocp-Apim-Subscription-Key`. */
 const SUBSCRIPTION_KEY = 'ocp-apim-subscription-key';
@@ -14,12 +15,36 @@ const keysOf = (rules: Engine['rules']): Buffer[] => {
   return keys;
 };
 
-/** Throws X_SUBSCRIPTION_KEY_INVALID unless the request names a key. Compared as digests in constant time, so a key cannot be guessed byte by byte. */
-export function checkSubscriptionKey(rules: Engine['rules'], request: FastifyRequest): void {
+/** Whether the request names a key. Compared as digests in constant time, so a key cannot be guessed byte by byte. */
+function namesKey(rules: Engine['rules'], request: FastifyRequest): boolean {
   const keys = keysOf(rules);
   const header = request.headers[SUBSCRIPTION_KEY];
   const given = Array.isArray(header) ? header[0] : header;
-  if (!given || !keys.some((key) => timingSafeEqual(key, digest(given.trim())))) {
+  return !!given && keys.some((key) => timingSafeEqual(key, digest(given.trim())));
+}
+
+/**
+ * The check of a Customer API request's key, registered in `app`'s context: X_SUBSCRIPTION_KEY_INVALID unless the
+ * request names a key, and X_TOO_MANY_ATTEMPTS (429, Retry-After) once wrong keys went beyond
+ * `failedSubscriptionKeys` (rules/limits.yaml) for the address or for the client of the request's token.
+ */
+export async function subscriptionKeyCheck(app: FastifyInstance): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> {
+  const attempts = await failedAttempts(app, () => app.engine.rules.limits.failedSubscriptionKeys);
+  const tooMany = (reply: FastifyReply, seconds: number) => {
+    reply.header('retry-after', String(seconds));
+    return new RuleViolation('X_TOO_MANY_ATTEMPTS', { seconds });
+  };
+  return async (request, reply) => {
+    const waits = await attempts.addressWaits(request);
+    if (waits !== undefined) throw tooMany(reply, waits);
+    if (namesKey(app.engine.rules, request)) return;
+    // A guess counts against the client of a valid token too, wherever it comes from.
+    const client = await app.tokenHolder(request).then(
+      (holder) => holder.client,
+      () => undefined,
+    );
+    const wait = await attempts.failed(request, client);
+    if (wait !== undefined) throw tooMany(reply, wait);
     throw new RuleViolation('X_SUBSCRIPTION_KEY_INVALID', {}, [{ requestPointer: 'header:Ocp-Apim-Subscription-Key' }]);
-  }
+  };
 }

@@ -1,7 +1,7 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { durationMs } from '../../engine/rules/time.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RuleViolation } from '../../engine/index.ts';
 import { credentialsOf, OAuthError, type Authenticator } from './auth.ts';
+import { failedAttempts } from './failed-attempts.ts';
 import { toViolation } from './problems.ts';
 
 type Form = Record<string, string | undefined>;
@@ -34,25 +34,25 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
     );
   });
 
-  // Failed attempts are counted per claimed client and per address; at the limit, 429 with Retry-After until the
-  // window has passed (limits in rules/limits.yaml, failedTokenAttempts). Good secrets are never counted.
-  await app.register(rateLimit, { global: false });
-  const limits = () => app.engine.rules.limits.failedTokenAttempts;
+  // Wrong secrets are limited per claimed client and per address (rules/limits.yaml failedTokenAttempts); the right
+  // secret is never refused for another's failures (failed-attempts.ts).
+  const attempts = await failedAttempts(app, () => app.engine.rules.limits.failedTokenAttempts);
   const claimedClient = (request: FastifyRequest) => {
     try {
-      return credentialsOf(request.headers.authorization, formOf(request)).clientId ?? '';
+      return credentialsOf(request.headers.authorization, formOf(request)).clientId || undefined;
     } catch {
-      return '';
+      return undefined;
     }
   };
-  const counters = [
-    app.createRateLimit({
-      keyGenerator: (request) => `client:${claimedClient(request)}`,
-      max: () => limits().perClient,
-      timeWindow: () => durationMs(limits().window),
-    }),
-    app.createRateLimit({ keyGenerator: (request) => `address:${request.ip}`, max: () => limits().perAddress, timeWindow: () => durationMs(limits().window) }),
-  ];
+  // An RFC 6749 body like every answer of this endpoint, its text from the catalogue (rules/errors.yaml).
+  const tooMany = (request: FastifyRequest, reply: FastifyReply, seconds: number) =>
+    reply
+      .header('retry-after', String(seconds))
+      .status(429)
+      .send({
+        error: 'invalid_request',
+        error_description: app.engine.problem(new RuleViolation('X_TOO_MANY_ATTEMPTS', { seconds }), request.language).detail,
+      });
 
   app.setErrorHandler((error, request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -65,19 +65,17 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
 
   app.post('/oauth2/token', async (request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    const statuses = await Promise.all(counters.map((count) => count(request, { increment: false })));
-    const exceeded = statuses.filter((s) => !s.isAllowed && s.isExceeded);
-    if (exceeded.length > 0) {
-      const wait = Math.max(...exceeded.map((s) => (s.isAllowed ? 0 : s.ttlInSeconds)), 1);
-      reply.header('retry-after', String(wait));
-      return reply.status(429).send({ error: 'invalid_request', error_description: `too many failed attempts; try again in ${wait} s` });
-    }
+    const waits = await attempts.addressWaits(request);
+    if (waits !== undefined) return tooMany(request, reply, waits);
     try {
-      return await auth.issue(request.headers.authorization, formOf(request));
+      const grant = await auth.issue(request.headers.authorization, formOf(request));
+      request.client = claimedClient(request);
+      return grant;
     } catch (e) {
       if (!(e instanceof OAuthError)) throw e;
       if (e.status === 401) {
-        await Promise.all(counters.map((count) => count(request)));
+        const wait = await attempts.failed(request, claimedClient(request));
+        if (wait !== undefined) return tooMany(request, reply, wait);
         reply.header('www-authenticate', 'Basic realm="signalbox"');
       }
       return reply.status(e.status).send({ error: e.error, error_description: e.description });

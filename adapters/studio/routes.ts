@@ -227,5 +227,10 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
 
   // ---------------------------------------------------------------- sandbox: seats and the request journal
   if (options.sandbox) app.get('/api/seats', async (request) => seatMaps(app.service, parseRequest(SeatQuery, request.query, '#'), request.language));
-  if (journal) app.get('/api/journal', async () => ({ size: journal.size, entries: journal.list() }));
+  // Every client's requests and answers: a client reads its own, an analyst everyone's (personal data masked, journal.ts).
+  if (journal)
+    app.get('/api/journal', async (request) => {
+      const { client, scopes } = await app.tokenHolder(request);
+      return { size: journal.size, entries: journal.list(scopes.includes('analyst') ? 'analyst' : { client }) };
+    });
 };

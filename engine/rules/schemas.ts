@@ -60,6 +60,13 @@ export type DecisionFile = z.infer<typeof DecisionFile>;
 
 // ---------------------------------------------------------------- values and reference data
 
+/** A limit on failed attempts at a credential: so many per client and per address within the window (docs/limits.md). */
+const FailedAttempts = z.strictObject({
+  perClient: z.number().int().positive(),
+  perAddress: z.number().int().positive(),
+  window: IsoDuration,
+});
+
 const LimitsFile = z.strictObject({
   provisionalBookingLifetime: IsoDuration,
   offerBookableFor: IsoDuration,
@@ -72,15 +79,15 @@ const LimitsFile = z.strictObject({
   requestTimeout: IsoDuration.describe('A request, body included, must have arrived within this time; else 408.'),
   requestArrayLimit: z.number().int().positive().describe('No array in a request body may hold more elements than this.'),
   problemPointerLimit: z.number().int().positive().describe('A Problem lists at most this many pointers, then says how many more there are.'),
-  failedTokenAttempts: z
-    .strictObject({
-      perClient: z.number().int().positive(),
-      perAddress: z.number().int().positive(),
-      window: IsoDuration,
-    })
-    .describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
+  failedTokenAttempts: FailedAttempts.describe('Failed token requests allowed per claimed client and per address within the window; beyond them 429.'),
+  failedSubscriptionKeys: FailedAttempts.describe(
+    "Wrong subscription keys allowed per client of the request's token and per address within the window; beyond them 429.",
+  ),
   studioJournalSize: z.number().int().positive().max(10_000).describe("The studio's request journal on a sandbox keeps this many latest requests."),
   studioJournalBodyCharacters: z.number().int().positive().describe('A journal entry keeps at most this many characters of an answer; a longer one is cut.'),
+  studioJournalPersonalData: z
+    .array(z.string().min(1))
+    .describe("Fields whose values the studio's journal masks when an analyst reads other clients' requests."),
   studioSimulationCases: z.number().int().positive().describe('A simulation in the studio answers at most this many cases, boundary cases included.'),
 });
 export type Limits = z.infer<typeof LimitsFile>;

@@ -154,6 +154,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'X_PAYLOAD_TOO_LARGE: a body over the limit after decompression (see Bodies in the description)',
   415: 'X_UNSUPPORTED_MEDIA_TYPE: send application/json',
+  429: 'X_TOO_MANY_ATTEMPTS: too many wrong subscription keys from this address or for the client of the token; Retry-After says when to try again',
   500: 'INTERNAL_ERROR, with a reference to quote',
   501: 'X_NOT_SUPPORTED',
 };
@@ -171,10 +172,11 @@ function problemStatuses(op: Operation): Map<number, string> {
     sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
     'sandbox-client': () => add(...(hasBody ? [400, 413, 415] : []), 401, ...(hasPathParameter ? [404] : []), 500),
     client: () => add(500), // every other error of the token endpoint is an RFC 6749 body (below)
+    bearer: () => add(401, 500),
     analyst: () => add(400, 401, 403, 404, ...(hasBody ? [413, 415] : []), 500),
     reseller: () => add(400, 401, 403, ...(hasPathParameter || hasBody ? [404] : []), ...(hasBody ? [413, 415] : []), 500),
     customer: () => {
-      add(400, 401, 403, 404, 413, 415, 500);
+      add(400, 401, 403, 404, 413, 415, 429, 500);
       statuses.set(401, 'UNAUTHORIZED or X_SUBSCRIPTION_KEY_INVALID (missing or unknown Ocp-Apim-Subscription-Key)');
       statuses.set(404, 'RESOURCE_NOT_FOUND: no such record');
     },
@@ -206,6 +208,7 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
     reseller: [{ oauth2: ['reseller'], Requestor: [] }],
     customer: [{ oauth2: ['customer'], SubscriptionKey: [] }],
     analyst: [{ oauth2: ['analyst'] }],
+    bearer: [{ oauth2: [] }],
   };
   const jsonTypes = op.access === 'reseller' ? ['application/json', 'application/vnd.uic.osdm+json'] : ['application/json'];
   // Real bodies from the scenarios (examples.json, `signalbox examples`): shown by /docs, the request one prefills "Try it out".
@@ -400,7 +403,14 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
       responses: Object.fromEntries(
         Object.entries(STATUS_TEXT).map(([status, text]) => [
           `Problem${status}`,
-          { description: text, headers: RESPONSE_HEADERS, content: { 'application/problem+json': { schema: ref(c, S.Problem) } } },
+          {
+            description: text,
+            headers:
+              status === '429'
+                ? { ...RESPONSE_HEADERS, 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } }
+                : RESPONSE_HEADERS,
+            content: { 'application/problem+json': { schema: ref(c, S.Problem) } },
+          },
         ]),
       ),
       headers: {

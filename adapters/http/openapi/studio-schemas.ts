@@ -122,6 +122,7 @@ export const JournalEntry = z.object({
   url: z.string(),
   status: z.number().int(),
   ms: z.number(),
+  client: z.string().optional().describe('The client the request authenticated (its bearer token, or the client a token was issued to).'),
   request: z.object({ headers: z.record(z.string(), z.string()), body: z.unknown().optional() }),
   response: z.object({ contentType: z.string().optional(), body: z.unknown().optional() }),
   traces: z.array(z.unknown()),

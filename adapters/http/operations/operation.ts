@@ -15,6 +15,7 @@ export type Access =
   | 'customer' // Bearer token with scope customer + Ocp-Apim-Subscription-Key
   | 'sandbox' // no credentials; only with `signalbox serve --sandbox`
   | 'sandbox-client' // Bearer token of any scope, the control acting for its client only; only with --sandbox
+  | 'bearer' // Bearer token of any scope: what it answers depends on the client (the studio's request journal)
   | 'analyst'; // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
 
 /** Whether an operation exists only on a sandbox (`signalbox serve --sandbox`, CONTRACT §8). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { checkSubscriptionKey } from '../subscription-key.ts';
+import { subscriptionKeyCheck } from '../subscription-key.ts';
 import { fastifyPath, operations, sandboxOnly } from './index.ts';
 import type { Access, Operation, Answer } from './operation.ts';
 
@@ -8,14 +8,15 @@ import type { Access, Operation, Answer } from './operation.ts';
  * its handler called with the request's parts, and its answer written by `send`. Sandbox operations only with
  * --sandbox (CONTRACT §8).
  */
-export function registerOperations(app: FastifyInstance, options: { sandbox: boolean }): void {
+export async function registerOperations(app: FastifyInstance, options: { sandbox: boolean }): Promise<void> {
+  const subscriptionKey = await subscriptionKeyCheck(app);
   // Checked before the body is read: an unauthenticated caller cannot make the server parse a megabyte, and no
   // /v3 handler runs without a Requestor (and so a final request.osdmVersion).
   const checks: Record<Access, onRequestAsyncHookHandler | undefined> = {
     public: undefined,
     sandbox: undefined,
     'sandbox-client': async (request) => {
-      await app.authenticate(request);
+      await app.tokenHolder(request);
     },
     // The token endpoint checks its client credentials itself (token.ts).
     client: undefined,
@@ -23,9 +24,12 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
       await app.requestorOf(request);
     },
     // The key first, as the operator's API gateway does, then the token (scope `customer`).
-    customer: async (request) => {
-      checkSubscriptionKey(app.engine.rules, request);
+    customer: async (request, reply) => {
+      await subscriptionKey(request, reply);
       await app.authenticate(request, 'customer');
+    },
+    bearer: async (request) => {
+      await app.tokenHolder(request);
     },
     analyst: async (request) => {
       await app.authenticate(request, 'analyst');
@@ -47,7 +51,7 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
           body: request.body,
           service: app.service,
           requestor: () => app.requestorOf(request),
-          client: () => app.authenticate(request),
+          client: async () => (await app.tokenHolder(request)).client,
         });
         return send(request, reply, op, answer);
       },

@@ -242,7 +242,10 @@ export const studioOperations: readonly Operation[] = [
     path: '/studio/api/journal',
     ...base,
     summary: 'The latest requests',
-    access: 'sandbox',
+    access: 'bearer',
+    description:
+      'On a sandbox only. A client reads the requests it authenticated; a token with scope `analyst` reads every request, ' +
+      'with personal data masked unless the server runs with `--journal-personal-data` (docs/studio.md).',
     responses: { 200: json('Request, response and rule trace of the latest requests, newest first.', S.Journal) },
   }),
 ];

@@ -1289,9 +1289,15 @@ async function journalView() {
   if (!mode.sandbox) return setView('Request journal', h('p', {}, 'The request journal is kept on a sandbox only.'));
   const out = h('div', { id: 'journal-result' });
   const load = async () => {
-    const { data } = await api('GET', '/journal');
+    const { ok, data } = await api('GET', '/journal');
+    // It holds every client's requests, personal data included: only a token reads it (an analyst's, masked).
+    if (!ok) return out.replaceChildren(needsAnalyst('Reading the request journal'), problemBox(data));
     out.replaceChildren(
-      h('p', {}, `The latest ${data.entries.length} of at most ${data.size} requests (rules/limits.yaml studioJournalSize), newest first.`),
+      h(
+        'p',
+        {},
+        `The latest ${data.entries.length} of at most ${data.size} requests (rules/limits.yaml studioJournalSize), newest first; names, e-mails and other personal data masked unless the server was started with --journal-personal-data.`,
+      ),
       ...data.entries.map((e) => {
         const ids = [
           e.response.body?.booking?.id && ['BOOKING', e.response.body.booking.id],
@@ -1305,6 +1311,7 @@ async function journalView() {
             {},
             h('code', {}, `${e.method} ${e.url}`),
             ` → ${e.status}`,
+            e.client ? ` · ${e.client}` : '',
             e.response.body?.code ? ` ${e.response.body.code}` : '',
             ` · ${e.ms} ms · ${e.at}`,
           ),
