@@ -1,4 +1,5 @@
 import type { DecisionTrace, Engine, Language, Requestor } from '../../engine/index.ts';
+import type { InjectedFaults } from '../faults.ts';
 import type { Service } from '../service.ts';
 import type { Scope } from './auth.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
@@ -22,6 +23,8 @@ declare module 'fastify' {
     osdmVersion: string;
     /** The engine's decision traces behind this response (scenario failures print them). */
     traces?: readonly DecisionTrace[];
+    /** A sandbox's faults on demand this request asked for (X-Sandbox-Fault, faults.ts); absent elsewhere. */
+    faults?: InjectedFaults | null;
   }
   interface FastifyInstance {
     service: Service;

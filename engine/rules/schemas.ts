@@ -82,6 +82,14 @@ const LimitsFile = z.strictObject({
   studioJournalSize: z.number().int().positive().max(10_000).describe("The studio's request journal on a sandbox keeps this many latest requests."),
   studioJournalBodyCharacters: z.number().int().positive().describe('A journal entry keeps at most this many characters of an answer; a longer one is cut.'),
   studioSimulationCases: z.number().int().positive().describe('A simulation in the studio answers at most this many cases, boundary cases included.'),
+  sandboxFaults: z
+    .strictObject({
+      delayMax: IsoDuration.describe('The longest `delay` a request may ask for; a longer one is refused (86001).'),
+      retryAfter: IsoDuration.describe('What `unavailable` answers in Retry-After when the request names no `retry-after`.'),
+      priceChangePercent: z.number().int().min(-99).max(1000).describe('How much `price-changed` moves the price when the request names no `percent`.'),
+      fulfillmentPending: IsoDuration.describe('How long `fulfillment-pending` keeps fulfillments CONFIRMED when the request names no `seconds`.'),
+    })
+    .describe('The faults a sandbox answers on demand (X-Sandbox-Fault, docs/api-and-integration.md).'),
 });
 export type Limits = z.infer<typeof LimitsFile>;
 

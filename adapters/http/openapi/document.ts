@@ -32,6 +32,7 @@ import { fastifyPath, keyOf, operationOfRoute, operations, type Access, type Ope
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
+import { faultParameter, faultsOf } from '../faults.ts';
 import examples from './examples.json' with { type: 'json' };
 
 /** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
@@ -156,10 +157,11 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'X_UNSUPPORTED_MEDIA_TYPE: send application/json',
   500: 'INTERNAL_ERROR, with a reference to quote',
   501: 'X_NOT_SUPPORTED',
+  503: 'SERVICE_UNAVAILABLE, with Retry-After: only the sandbox fault `unavailable` (X-Sandbox-Fault) answers it',
 };
 
 /** The Problem statuses an operation can answer: those its access and shape imply, and its own. */
-function problemStatuses(op: Operation): Map<number, string> {
+function problemStatuses(op: Operation, sandbox: boolean): Map<number, string> {
   const statuses = new Map<number, string>();
   const hasBody = op.request !== undefined;
   const hasPathParameter = op.path.includes('{') || op.path.includes('*');
@@ -179,6 +181,7 @@ function problemStatuses(op: Operation): Map<number, string> {
     },
   };
   byAccess[op.access]();
+  if (sandbox && faultsOf(op).includes('unavailable')) add(503);
   for (const [status, text] of Object.entries(op.problems ?? {})) {
     const code = Number(status);
     statuses.set(code, STATUS_TEXT[code] && code !== 409 ? `${statuses.get(code) ?? STATUS_TEXT[code]}; here also: ${text}` : text);
@@ -196,7 +199,7 @@ function pathParameters(path: string) {
   }));
 }
 
-function operationObject(c: Components, op: Operation, registered: boolean): Record<string, unknown> {
+function operationObject(c: Components, op: Operation, registered: boolean, sandbox: boolean): Record<string, unknown> {
   const security: Record<Access, unknown[]> = {
     public: [],
     sandbox: [],
@@ -230,7 +233,7 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
       responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
     }
   }
-  for (const [status, text] of problemStatuses(op)) {
+  for (const [status, text] of problemStatuses(op, sandbox)) {
     if (responses[status]) continue;
     responses[status] =
       text === STATUS_TEXT[status] && seen?.responses[status] === undefined
@@ -261,6 +264,8 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
       })),
       { $ref: '#/components/parameters/AcceptLanguage' },
       { $ref: '#/components/parameters/Traceparent' },
+      // Faults on demand exist only on a sandbox, like its controls (CONTRACT §8).
+      ...(sandbox ? [faultParameter(op)].filter((p) => p !== undefined) : []),
     ].map((p) => {
       if ('schema' in p) delete (p.schema as Record<string, unknown>)['$schema'];
       return p;
@@ -316,6 +321,7 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
   const planned: string[] = [];
   // The studio's routes are not in the route table: they are found by their own method and path.
   const studio = new Set(routes.map((route) => `${route.method} ${route.url.replace(/(.)\/$/, '$1')}`));
+  const sandbox = operations.some((op) => op.access === 'sandbox' && registered.has(op));
   for (const op of operations) {
     const served = registered.has(op) || (op.tag === 'Studio' && studio.has(`${op.method} ${fastifyPath(op.path)}`));
     // Sandbox controls exist only with --sandbox (CONTRACT §8), the studio only where it is served.
@@ -330,9 +336,10 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
         c,
         { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') },
         served,
+        sandbox,
       );
     } else {
-      item[method.toLowerCase()] = operationObject(c, op, served);
+      item[method.toLowerCase()] = operationObject(c, op, served, sandbox);
     }
   }
   return {
