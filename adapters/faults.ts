@@ -97,7 +97,6 @@ export function pendingFulfillments() {
     },
   };
 }
-export type PendingFulfillments = ReturnType<typeof pendingFulfillments>;
 
 /** OSDM's status of a booking part and a fulfillment that is confirmed but not yet fulfilled (OSDM 3.4 state flow). */
 const CONFIRMED = 'CONFIRMED';

@@ -13,20 +13,23 @@ import { operationOfRoute } from './operations/index.ts';
  * Chosen per request, so scenarios and integrators' tests on a shared server never arm a fault for somebody else.
  * A server without `--sandbox` never reads the header: production ignores it, as the operator's API would.
  */
-export const FAULT_HEADER = 'X-Sandbox-Fault';
+const FAULT_HEADER = 'X-Sandbox-Fault';
 
 const CONFIRM = ['POST /v3/bookings/{bookingId}/fulfillment', 'POST /v3/bookings/{bookingId}/fulfillments'];
 const CREATE_OR_PATCH = ['POST /v3/booking', 'POST /v3/bookings', 'PATCH /v3/bookings/{bookingId}'];
 
+/** The limits faults read (rules/limits.yaml sandboxFaults). */
+type FaultLimits = Pick<Limits, 'sandboxFaults'>;
+
 interface FaultKind {
   /** What /openapi.json says of it. */
   summary: string;
-  /** Its one optional integer parameter, and the range it may take. */
-  parameter?: { name: string; min: number; max: (limits: Limits) => number };
+  /** Its one integer parameter, the range it may take, and its value when the request names none (none: required). */
+  parameter?: { name: string; min: number; max: (limits: FaultLimits) => number; fallback?: (limits: FaultLimits) => number };
   /** The operations (`keyOf`) it applies to; `/v3/*` every Reseller API operation, `*` every request. */
   where: readonly string[];
-  /** What the service injects for it, given its parameter (or the default of rules/limits.yaml). */
-  inject?: (value: number | undefined, limits: Limits) => InjectedFaults;
+  /** What the service injects for it, given its parameter (or the parameter's fallback, rules/limits.yaml). */
+  inject?: (value: number | undefined) => InjectedFaults;
 }
 
 const seconds = (iso: string) => Math.round(durationMs(iso) / 1000);
@@ -41,17 +44,17 @@ const FAULTS: Readonly<Record<string, FaultKind>> = {
   },
   'price-changed': {
     summary:
-      'the price moves by `percent` (default in rules/limits.yaml) just before confirmation: 409 X_PRICE_CHANGED, the booking stays provisional at the new price; confirm again to buy at it',
-    parameter: { name: 'percent', min: -99, max: () => 1000 },
+      'the price moves by `percent` just before confirmation: 409 X_PRICE_CHANGED, the booking stays provisional at the new price; confirm again to buy at it',
+    parameter: { name: 'percent', min: -99, max: () => 1000, fallback: (limits) => limits.sandboxFaults.priceChangePercent },
     where: CONFIRM,
-    inject: (percent, limits) => ({ priceChanged: { percent: percent ?? limits.sandboxFaults.priceChangePercent } }),
+    inject: (percent) => ({ priceChanged: { percent: percent! } }),
   },
   'fulfillment-pending': {
     summary:
       'the tickets are issued `seconds` (sandbox clock) after the confirmation: meanwhile GET /v3/bookings/{bookingId} shows parts and fulfillments CONFIRMED without control numbers (spec §4.1 rule 1); the OSDM form answers 202',
-    parameter: { name: 'seconds', min: 1, max: () => 86_400 },
+    parameter: { name: 'seconds', min: 1, max: () => 86_400, fallback: (limits) => seconds(limits.sandboxFaults.fulfillmentPending) },
     where: CONFIRM,
-    inject: (s, limits) => ({ fulfillmentPending: { seconds: s ?? seconds(limits.sandboxFaults.fulfillmentPending) } }),
+    inject: (s) => ({ fulfillmentPending: { seconds: s! } }),
   },
   'technical-failure': {
     summary:
@@ -60,12 +63,12 @@ const FAULTS: Readonly<Record<string, FaultKind>> = {
     inject: () => ({ technicalFailure: true }),
   },
   unavailable: {
-    summary: '503 SERVICE_UNAVAILABLE with `Retry-After: <retry-after>` seconds (default in rules/limits.yaml), before anything else is checked',
-    parameter: { name: 'retry-after', min: 0, max: () => 86_400 },
+    summary: '503 SERVICE_UNAVAILABLE with `Retry-After: <retry-after>` seconds, before anything else is checked',
+    parameter: { name: 'retry-after', min: 0, max: () => 86_400, fallback: (limits) => seconds(limits.sandboxFaults.retryAfter) },
     where: ['/v3/*'],
   },
   delay: {
-    summary: 'the answer comes `ms` milliseconds later (at most sandboxFaults.delayMax of rules/limits.yaml); combines with the others',
+    summary: 'the answer comes `ms` milliseconds later ; combines with the others',
     parameter: { name: 'ms', min: 0, max: (limits) => durationMs(limits.sandboxFaults.delayMax) },
     where: ['*'],
   },
@@ -82,10 +85,12 @@ export function faultsOf(op: Operation): string[] {
 }
 
 /** The header parameter /openapi.json gives an operation of a sandbox server, listing the faults that apply to it. */
-export function faultParameter(op: Operation): Record<string, unknown> | undefined {
+export function faultParameter(op: Operation, limits: FaultLimits): Record<string, unknown> | undefined {
   const names = faultsOf(op);
   if (names.length === 0) return undefined;
-  const lines = names.map((n) => `- \`${n}${FAULTS[n]!.parameter ? `;${FAULTS[n]!.parameter!.name}=N` : ''}\`: ${FAULTS[n]!.summary}`);
+  const syntax = ({ parameter: p }: FaultKind) =>
+    p ? `;${p.name}=N\` (${p.min}…${p.max(limits)}${p.fallback ? `; ${p.fallback(limits)} when left out` : ''})` : '`';
+  const lines = names.map((n) => `- \`${n}${syntax(FAULTS[n]!)}: ${FAULTS[n]!.summary}`);
   return {
     name: FAULT_HEADER,
     in: 'header',
@@ -109,7 +114,7 @@ interface Requested {
 const refuse = (reason: ReturnType<typeof phrase>) => new RuleViolation('86001', { reason }, [{ requestPointer: `header:${FAULT_HEADER}` }]);
 
 /** Reads the header: `name[;parameter=value]`, comma-separated; refuses what does not exist or does not apply here. */
-function readFaults(header: string, op: Operation | undefined, path: string, method: string, limits: Limits): Requested[] {
+function readFaults(header: string, op: Operation | undefined, path: string, method: string, limits: FaultLimits): Requested[] {
   return header
     .split(',')
     .map((s) => s.trim())
@@ -122,7 +127,10 @@ function readFaults(header: string, op: Operation | undefined, path: string, met
         throw refuse(phrase('fault-not-here', { fault: name, operation: `${method} ${path}`, where: kind.where.join(', ') }));
       }
       const takes = kind.parameter ? `${kind.parameter.name}=${kind.parameter.min}…${kind.parameter.max(limits)}` : '-';
-      if (params.length === 0) return { name, kind };
+      if (params.length === 0) {
+        if (kind.parameter && !kind.parameter.fallback) throw refuse(phrase('fault-parameter', { fault: name, parameters: takes, given: '-' }));
+        return { name, kind, ...(kind.parameter?.fallback ? { value: kind.parameter.fallback(limits) } : {}) };
+      }
       const [key, text] = params[0]!.split('=').map((s) => s.trim());
       const value = Number(text);
       if (!kind.parameter || params.length > 1 || key !== kind.parameter.name || !/^-?\d+$/.test(text ?? '') || value < kind.parameter.min) {
@@ -157,10 +165,10 @@ export function registerFaults(app: FastifyInstance): void {
     if (delay?.value) await sleep(delay.value);
     const unavailable = requested.find((f) => f.name === 'unavailable');
     if (unavailable) {
-      const retryAfter = unavailable.value ?? seconds(limits.sandboxFaults.retryAfter);
+      const retryAfter = unavailable.value!;
       reply.header('retry-after', String(retryAfter));
       throw new RuleViolation('SERVICE_UNAVAILABLE', { retryAfter });
     }
-    request.faults = Object.assign({}, ...requested.map((f) => f.kind.inject?.(f.value, limits) ?? {})) as InjectedFaults;
+    request.faults = Object.assign({}, ...requested.map((f) => f.kind.inject?.(f.value) ?? {})) as InjectedFaults;
   });
 }

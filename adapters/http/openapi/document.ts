@@ -157,7 +157,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'X_UNSUPPORTED_MEDIA_TYPE: send application/json',
   500: 'INTERNAL_ERROR, with a reference to quote',
   501: 'X_NOT_SUPPORTED',
-  503: 'SERVICE_UNAVAILABLE, with Retry-After: only the sandbox fault `unavailable` (X-Sandbox-Fault) answers it',
+  503: 'SERVICE_UNAVAILABLE, with Retry-After: the seconds to wait before trying again',
 };
 
 /** The Problem statuses an operation can answer: those its access and shape imply, and its own. */
@@ -199,7 +199,7 @@ function pathParameters(path: string) {
   }));
 }
 
-function operationObject(c: Components, op: Operation, registered: boolean, sandbox: boolean): Record<string, unknown> {
+function operationObject(c: Components, op: Operation, registered: boolean, sandbox: DocumentOptions['limits'] | undefined): Record<string, unknown> {
   const security: Record<Access, unknown[]> = {
     public: [],
     sandbox: [],
@@ -233,7 +233,7 @@ function operationObject(c: Components, op: Operation, registered: boolean, sand
       responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
     }
   }
-  for (const [status, text] of problemStatuses(op, sandbox)) {
+  for (const [status, text] of problemStatuses(op, sandbox !== undefined)) {
     if (responses[status]) continue;
     responses[status] =
       text === STATUS_TEXT[status] && seen?.responses[status] === undefined
@@ -265,7 +265,7 @@ function operationObject(c: Components, op: Operation, registered: boolean, sand
       { $ref: '#/components/parameters/AcceptLanguage' },
       { $ref: '#/components/parameters/Traceparent' },
       // Faults on demand exist only on a sandbox, like its controls (CONTRACT §8).
-      ...(sandbox ? [faultParameter(op)].filter((p) => p !== undefined) : []),
+      ...(sandbox ? [faultParameter(op, sandbox)].filter((p) => p !== undefined) : []),
     ].map((p) => {
       if ('schema' in p) delete (p.schema as Record<string, unknown>)['$schema'];
       return p;
@@ -297,7 +297,7 @@ export interface DocumentOptions {
   routes: readonly RegisteredRoute[];
   version: string;
   /** The limits of rules/limits.yaml the description states. */
-  limits: Pick<Limits, 'requestBodyLimitBytes' | 'requestTimeout' | 'requestArrayLimit' | 'problemPointerLimit'>;
+  limits: Pick<Limits, 'requestBodyLimitBytes' | 'requestTimeout' | 'requestArrayLimit' | 'problemPointerLimit' | 'sandboxFaults'>;
 }
 
 const TAGS = [
@@ -321,7 +321,7 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
   const planned: string[] = [];
   // The studio's routes are not in the route table: they are found by their own method and path.
   const studio = new Set(routes.map((route) => `${route.method} ${route.url.replace(/(.)\/$/, '$1')}`));
-  const sandbox = operations.some((op) => op.access === 'sandbox' && registered.has(op));
+  const sandbox = operations.some((op) => op.access === 'sandbox' && registered.has(op)) ? limits : undefined;
   for (const op of operations) {
     const served = registered.has(op) || (op.tag === 'Studio' && studio.has(`${op.method} ${fastifyPath(op.path)}`));
     // Sandbox controls exist only with --sandbox (CONTRACT §8), the studio only where it is served.
