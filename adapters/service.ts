@@ -24,6 +24,7 @@ import {
 } from '../engine/index.ts';
 import type { CustomerEntry } from '../engine/rules/schemas.ts';
 import type { Clock, Clocks } from './clock.ts';
+import { pendingFulfillments, placesTakenBySomebodyElse, withPriceChanged, type InjectedFaults } from './faults.ts';
 import { StoreConflict, type Store } from './store/store.ts';
 
 /**
@@ -42,12 +43,15 @@ export interface Service {
   /** Each client's clock on a sandbox (adapters/clock.ts): a request is decided at its client's instant. */
   readonly clocks: Clocks;
   offers(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  book(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
+  /** `faults`: a sandbox's faults on demand (adapters/faults.ts), here `placeTaken`; likewise for patchBooking and confirm. */
+  book(requestor: Requestor, body: unknown, faults?: InjectedFaults): Promise<Decided<Record<string, unknown>>>;
   booking(requestor: Requestor, id: string): Promise<Booking>;
-  confirm(requestor: Requestor, id: string): Promise<Decided<Booking>>;
+  confirm(requestor: Requestor, id: string, faults?: InjectedFaults): Promise<Decided<Booking>>;
+  /** Sandbox fault fulfillment-pending: whether the booking's tickets are still being issued (sandbox clock). */
+  fulfillmentPending(requestor: Requestor, bookingId: string): boolean;
   patchPassenger(requestor: Requestor, id: string, passengerId: string, body: unknown): Promise<Decided<Booking>>;
   patchPurchaser(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
-  patchBooking(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
+  patchBooking(requestor: Requestor, id: string, body: unknown, faults?: InjectedFaults): Promise<Decided<Booking>>;
   exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
   exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
   aftersales(
@@ -148,6 +152,7 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
   const passUses = async (passes: readonly string[]) => (await Promise.all(passes.map((p) => store.passUses(p)))).flat();
   /** What the bookings on these trains hold (engine/seats: whether it is still taken is decided there). */
   const onTrains = async (keys: readonly string[]) => [...(await Promise.all(keys.map((k) => store.holdingsOnTrain(k)))).flat(), ...inFlight.on(keys)];
+  const pending = pendingFulfillments();
 
   async function owned(client: string, id: string) {
     const found = await store.getBooking(id);
@@ -178,7 +183,7 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
     }
   }
 
-  return {
+  const service: Service = {
     get engine() {
       return engine;
     },
@@ -196,17 +201,24 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
-    async book(requestor, body) {
+    async book(requestor, body, faults = {}) {
       const { request, offerIds } = engine.readBookingRequest(body);
       const offers = await store.getOffers(offerIds);
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
       const passes = passesOfOffers(offers);
+      // Sandbox fault place-taken: somebody else holds the places asked for, just before allocation (spec §2.10 rule 3).
+      const taken = () => {
+        if (!faults.placeTaken) return [];
+        const selections = [...request.offers.flatMap((o) => o.placeSelections ?? []), ...(request.placeSelections ?? [])];
+        const offer = [...offers.values()][0];
+        return placesTakenBySomebodyElse(selections, (id) => offer?.trip.legs.find((l) => l.id === offer.reservations.find((r) => r.id === id)?.legId));
+      };
       const { decided, stored } = await withTrains([...keys, ...passes.map(passLock)], async () => {
         const decided = engine.book(
           call(requestor, await sold(travelPassesOfOffers(offers.values()))),
           request,
           offers,
-          await onTrains(keys),
+          [...(await onTrains(keys)), ...taken()],
           await passUses(passes),
         );
         // In this process, the next booking on these trains may decide as soon as this one is queued for the
@@ -223,7 +235,37 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
     async booking(requestor, id) {
       return engine.asOf(call(requestor), (await owned(requestor.client, id)).booking);
     },
-    confirm: (requestor, id) => update(requestor, id, (b, c) => engine.confirm(c, b)),
+    async confirm(requestor, id, faults = {}) {
+      let priceChanged: { before: Booking; after: Booking } | undefined;
+      const confirmed = await update(requestor, id, (b, c) => {
+        const decided = engine.confirm(c, b);
+        // Sandbox fault price-changed: where the confirmation would go through, the price moves instead and the
+        // booking stays provisional at the new price (X_PRICE_CHANGED).
+        if (!faults.priceChanged || decided.value === b || b.confirmedOn !== undefined) return decided;
+        priceChanged = { before: b, after: withPriceChanged(b, faults.priceChanged.percent) };
+        return { value: priceChanged.after, traces: decided.traces };
+      });
+      if (priceChanged) {
+        const { before, after } = priceChanged;
+        const [from, to] = [before.provisionalPrice.amount, after.provisionalPrice.amount];
+        throw new RuleViolation('X_PRICE_CHANGED', { id, before: from, after: to, currency: after.currency }, [], confirmed.traces);
+      }
+      if (faults.fulfillmentPending) pending.hold(id, new Date(clocks.of(requestor.client).now().getTime() + faults.fulfillmentPending.seconds * 1000));
+      if (!faults.technicalFailure) return confirmed;
+      // Sandbox fault technical-failure: the operator rolls the confirmed booking back as spec §4.1 rule 6 lets it,
+      // a refund of every issued ticket under overrule code TECHNICAL_FAILURE, in full (rules/refund-fees.yaml).
+      const fulfillmentIds = confirmed.value.fulfillments.filter((f) => f.status === 'FULFILLED').map((f) => f.id);
+      if (fulfillmentIds.length === 0) return confirmed;
+      const offered = await service.aftersales(requestor, id, {
+        kind: 'refund-offer',
+        action: 'create',
+        body: { fulfillmentIds, overruleCode: 'TECHNICAL_FAILURE' },
+      });
+      const refundOfferId = (offered.value.response as { refundOffers: Array<{ id: string }> }).refundOffers[0]!.id;
+      await service.aftersales(requestor, id, { kind: 'refund-offer', action: 'confirm', id: refundOfferId, body: { status: 'CONFIRMED' } });
+      return { value: (await owned(requestor.client, id)).booking, traces: confirmed.traces };
+    },
+    fulfillmentPending: (requestor, bookingId) => pending.isPending(bookingId, clocks.of(requestor.client).now()),
     async patchPassenger(requestor, id, passengerId, body) {
       // A patched age reprices the booking (spec §2.7 rule 4): its passengers' bought passes must be known then too.
       const { booking } = await owned(requestor.client, id);
@@ -231,7 +273,7 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       return update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body), soldPasses);
     },
     patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
-    async patchBooking(requestor, id, body) {
+    async patchBooking(requestor, id, body, faults = {}) {
       // An unknown booking is not found before its patch is read.
       const { booking } = await owned(requestor.client, id);
       const { patch, placeSelections } = engine.readBookingPatch(body);
@@ -239,7 +281,13 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
       const keys = trainKeysOfBooking(booking);
       return withTrains(keys, async () => {
-        const bookings = await onTrains(keys);
+        // Sandbox fault place-taken: somebody else holds the places asked for (spec §2.10 rule 3: 86035 in a patch).
+        const taken = faults.placeTaken
+          ? placesTakenBySomebodyElse(patch.placeSelections ?? [], (rid) =>
+              booking.trip.legs.find((l) => l.id === booking.reservations.find((r) => r.id === rid)?.legId),
+            )
+          : [];
+        const bookings = [...(await onTrains(keys)), ...taken];
         return update(requestor, id, (b, c) => engine.patchBooking(c, b, patch, bookings));
       });
     },
@@ -329,4 +377,5 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       return engine.renderFulfillment(found.booking, id, requestor.language)!;
     },
   };
+  return service;
 }

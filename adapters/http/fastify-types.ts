@@ -1,4 +1,5 @@
 import type { DecisionTrace, Engine, Language, Requestor } from '../../engine/index.ts';
+import type { InjectedFaults } from '../faults.ts';
 import type { Service } from '../service.ts';
 import type { Scope, TokenHolder } from './auth.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
@@ -27,6 +28,8 @@ declare module 'fastify' {
      * to. The request journal shows a client only its own requests by it.
      */
     client?: string | undefined;
+    /** A sandbox's faults on demand this request asked for (X-Sandbox-Fault, faults.ts); absent elsewhere. */
+    faults?: InjectedFaults | null;
   }
   interface FastifyInstance {
     service: Service;

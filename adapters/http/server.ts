@@ -10,6 +10,7 @@ import { createService, type Service } from '../service.ts';
 import type { Store } from '../store/store.ts';
 import { createAuthenticator, readRequestor, withScope, type Scope } from './auth.ts';
 import { registerBodyParsers } from './body.ts';
+import { registerFaults } from './faults.ts';
 import { negotiateLanguage } from './language.ts';
 import { lazyChild, loggerOptions, serverLoggers, traceFields, traceOf, traceparentOf } from './logging.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
@@ -208,6 +209,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     reply.header('traceparent', traceparentOf(traceOf(request.raw)));
     done();
   });
+  // Faults on demand (X-Sandbox-Fault): a sandbox only; production never reads the header.
+  if (options.sandbox) registerFaults(app);
   // Graceful shutdown (cli/serve.ts): from app.close() on, every answer closes its connection, so a keep-alive client
   // cannot hold the server open, and idle connections are closed as soon as their last answer is out.
   let closing = false;

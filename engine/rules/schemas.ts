@@ -89,6 +89,14 @@ const LimitsFile = z.strictObject({
     .array(z.string().min(1))
     .describe("Fields whose values the studio's journal masks when an analyst reads other clients' requests."),
   studioSimulationCases: z.number().int().positive().describe('A simulation in the studio answers at most this many cases, boundary cases included.'),
+  sandboxFaults: z
+    .strictObject({
+      delayMax: IsoDuration.describe('The longest `delay` a request may ask for; a longer one is refused (86001).'),
+      retryAfter: IsoDuration.describe('What `unavailable` answers in Retry-After when the request names no `retry-after`.'),
+      priceChangePercent: z.number().int().min(-99).max(1000).describe('How much `price-changed` moves the price when the request names no `percent`.'),
+      fulfillmentPending: IsoDuration.describe('How long `fulfillment-pending` keeps fulfillments CONFIRMED when the request names no `seconds`.'),
+    })
+    .describe('The faults a sandbox answers on demand (X-Sandbox-Fault, docs/api-and-integration.md).'),
 });
 export type Limits = z.infer<typeof LimitsFile>;
 

@@ -32,6 +32,7 @@ import { fastifyPath, keyOf, operationOfRoute, operations, sandboxOnly, type Acc
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
+import { faultParameter, faultsOf } from '../faults.ts';
 import examples from './examples.json' with { type: 'json' };
 
 /** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
@@ -157,10 +158,11 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'X_TOO_MANY_ATTEMPTS: too many wrong subscription keys from this address or for the client of the token; Retry-After says when to try again',
   500: 'INTERNAL_ERROR, with a reference to quote',
   501: 'X_NOT_SUPPORTED',
+  503: 'SERVICE_UNAVAILABLE, with Retry-After: the seconds to wait before trying again',
 };
 
 /** The Problem statuses an operation can answer: those its access and shape imply, and its own. */
-function problemStatuses(op: Operation): Map<number, string> {
+function problemStatuses(op: Operation, sandbox: boolean): Map<number, string> {
   const statuses = new Map<number, string>();
   const hasBody = op.request !== undefined;
   const hasPathParameter = op.path.includes('{') || op.path.includes('*');
@@ -182,6 +184,7 @@ function problemStatuses(op: Operation): Map<number, string> {
     },
   };
   byAccess[op.access]();
+  if (sandbox && faultsOf(op).includes('unavailable')) add(503);
   for (const [status, text] of Object.entries(op.problems ?? {})) {
     const code = Number(status);
     statuses.set(code, STATUS_TEXT[code] && code !== 409 ? `${statuses.get(code) ?? STATUS_TEXT[code]}; here also: ${text}` : text);
@@ -199,7 +202,7 @@ function pathParameters(path: string) {
   }));
 }
 
-function operationObject(c: Components, op: Operation, registered: boolean): Record<string, unknown> {
+function operationObject(c: Components, op: Operation, registered: boolean, sandbox: DocumentOptions['limits'] | undefined): Record<string, unknown> {
   const security: Record<Access, unknown[]> = {
     public: [],
     sandbox: [],
@@ -235,7 +238,7 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
       responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
     }
   }
-  for (const [status, text] of problemStatuses(op)) {
+  for (const [status, text] of problemStatuses(op, sandbox !== undefined)) {
     if (responses[status]) continue;
     responses[status] =
       text === STATUS_TEXT[status] && seen?.responses[status] === undefined
@@ -266,6 +269,8 @@ function operationObject(c: Components, op: Operation, registered: boolean): Rec
       })),
       { $ref: '#/components/parameters/AcceptLanguage' },
       { $ref: '#/components/parameters/Traceparent' },
+      // Faults on demand exist only on a sandbox, like its controls (CONTRACT §8).
+      ...(sandbox ? [faultParameter(op, sandbox)].filter((p) => p !== undefined) : []),
     ].map((p) => {
       if ('schema' in p) delete (p.schema as Record<string, unknown>)['$schema'];
       return p;
@@ -297,7 +302,7 @@ export interface DocumentOptions {
   routes: readonly RegisteredRoute[];
   version: string;
   /** The limits of rules/limits.yaml the description states. */
-  limits: Pick<Limits, 'requestBodyLimitBytes' | 'requestTimeout' | 'requestArrayLimit' | 'problemPointerLimit'>;
+  limits: Pick<Limits, 'requestBodyLimitBytes' | 'requestTimeout' | 'requestArrayLimit' | 'problemPointerLimit' | 'sandboxFaults'>;
 }
 
 const TAGS = [
@@ -321,6 +326,7 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
   const planned: string[] = [];
   // The studio's routes are not in the route table: they are found by their own method and path.
   const studio = new Set(routes.map((route) => `${route.method} ${route.url.replace(/(.)\/$/, '$1')}`));
+  const sandbox = operations.some((op) => op.access === 'sandbox' && registered.has(op)) ? limits : undefined;
   for (const op of operations) {
     const served = registered.has(op) || (op.tag === 'Studio' && studio.has(`${op.method} ${fastifyPath(op.path)}`));
     // Sandbox controls exist only with --sandbox (CONTRACT §8), the studio only where it is served.
@@ -335,9 +341,10 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
         c,
         { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') },
         served,
+        sandbox,
       );
     } else {
-      item[method.toLowerCase()] = operationObject(c, op, served);
+      item[method.toLowerCase()] = operationObject(c, op, served, sandbox);
     }
   }
   return {

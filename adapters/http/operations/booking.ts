@@ -1,10 +1,11 @@
 import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/model/osdm/booking-patch-requests.ts';
 import { BookingRequest } from '../../../engine/model/osdm/booking-request.ts';
+import { asPendingBooking } from '../../faults.ts';
 import * as S from '../openapi/schemas.ts';
 import { decided, json, operation, type Handler, type Operation } from './operation.ts';
 
-const book: Handler = async ({ service, requestor, body }) => decided(await service.book(await requestor(), body));
+const book: Handler = async ({ request, service, requestor, body }) => decided(await service.book(await requestor(), body, request.faults ?? {}));
 const bookingProblems = { 404: 'an offer id that does not exist (or is another client’s)', 409: 'X_OFFER_EXPIRED' };
 
 /** Provisional bookings, their passengers and purchaser (spec §2.6, §2.7, §4.1). */
@@ -48,7 +49,9 @@ export const booking: Operation[] = [
     responses: { 200: json('BookingResponse', S.BookingResponse) },
     handle: async ({ service, requestor, params }) => {
       const r = await requestor();
-      return { body: service.engine.renderBooking(await service.booking(r, params.bookingId), r.language) };
+      const body = service.engine.renderBooking(await service.booking(r, params.bookingId), r.language);
+      // A sandbox's fault fulfillment-pending: the tickets are not issued yet (spec §4.1 rule 1: poll).
+      return { body: service.fulfillmentPending(r, params.bookingId) ? asPendingBooking(body) : body };
     },
   }),
   operation({
@@ -63,9 +66,9 @@ export const booking: Operation[] = [
     responses: { 200: json('BookingResponse', S.BookingResponse) },
     problems: { 409: 'X_BOOKING_STATE, X_BOOKING_EXPIRED', 501: 'voucher payment' },
     // Spec §4.1 rule 2, §2.10 rule 1: place selections and payment methods.
-    handle: async ({ service, requestor, params, body }) => {
+    handle: async ({ request, service, requestor, params, body }) => {
       const r = await requestor();
-      const patched = await service.patchBooking(r, params.bookingId, body);
+      const patched = await service.patchBooking(r, params.bookingId, body, request.faults ?? {});
       return { body: service.engine.renderBooking(patched.value, r.language), traces: patched.traces };
     },
   }),

@@ -1,3 +1,4 @@
+import { asPendingFulfillment } from '../../faults.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, noContent, operation, type Operation } from './operation.ts';
 
@@ -15,8 +16,8 @@ export const fulfillment: Operation[] = [
     responses: { 202: noContent },
     problems: { 400: 'X_BOOKING_INCOMPLETE with pointers to what is missing', 409: 'X_BOOKING_EXPIRED, X_BOOKING_STATE' },
     // Spec §4.1: the operator's form answers 202 with an empty body; the fulfillment id is on GET booking.
-    handle: async ({ service, requestor, params }) => {
-      const confirmed = await service.confirm(await requestor(), params.bookingId);
+    handle: async ({ request, service, requestor, params }) => {
+      const confirmed = await service.confirm(await requestor(), params.bookingId, request.faults ?? {});
       return { status: 202, traces: confirmed.traces };
     },
   }),
@@ -30,10 +31,12 @@ export const fulfillment: Operation[] = [
     access: 'reseller',
     responses: { 200: json('FulfillmentCollectionResponse: fulfillment is synchronous here.', S.FulfillmentCollectionResponse), 202: noContent },
     problems: { 400: 'X_BOOKING_INCOMPLETE', 409: 'X_BOOKING_EXPIRED, X_BOOKING_STATE' },
-    // The OSDM form (CONTRACT §6): fulfillment here is synchronous, so it answers 200 with the collection.
-    handle: async ({ service, requestor, params }) => {
+    // The OSDM form (CONTRACT §6): fulfillment here is synchronous, so it answers 200 with the collection; 202 while
+    // a sandbox's fault fulfillment-pending keeps the tickets back (OSDM's asynchronous answer).
+    handle: async ({ request, service, requestor, params }) => {
       const r = await requestor();
-      const confirmed = await service.confirm(r, params.bookingId);
+      const confirmed = await service.confirm(r, params.bookingId, request.faults ?? {});
+      if (service.fulfillmentPending(r, params.bookingId)) return { status: 202, traces: confirmed.traces };
       const fulfillments = confirmed.value.fulfillments.map((f) => service.engine.renderFulfillment(confirmed.value, f.id, r.language)!.fulfillment);
       return { body: { fulfillments }, traces: confirmed.traces };
     },
@@ -48,6 +51,12 @@ export const fulfillment: Operation[] = [
     access: 'reseller',
     description: 'The ticket number is controlNumber; the Aztec payload is a BAR_CODE security feature (Base64).',
     responses: { 200: json('FulfillmentResponse', S.FulfillmentResponse) },
-    handle: async ({ service, requestor, params }) => ({ body: await service.fulfillment(await requestor(), params.fulfillmentId) }),
+    handle: async ({ service, requestor, params }) => {
+      const r = await requestor();
+      const body = await service.fulfillment(r, params.fulfillmentId);
+      const bookingId = (body['fulfillment'] as { bookingRef: string }).bookingRef;
+      // A sandbox's fault fulfillment-pending: confirmed, the ticket not issued yet (spec §4.1 rule 1).
+      return { body: service.fulfillmentPending(r, bookingId) ? asPendingFulfillment(body) : body };
+    },
   }),
 ];

@@ -42,8 +42,11 @@ export const ProductLegAssociation = z.strictObject({ productId: z.string(), leg
 /** OSDM FulfillmentOption. */
 export const FulfillmentOption = z.strictObject({ type: z.string(), media: z.string() });
 
-/** OSDM Fulfillment.status as this operator uses it (engine/model/records.ts Fulfillment). */
-export const FulfillmentStatus = z.enum(['FULFILLED', 'REFUNDED', 'EXCHANGED', 'RELEASED']);
+/**
+ * OSDM Fulfillment.status as this operator uses it (engine/model/records.ts Fulfillment). CONFIRMED: confirmed, its
+ * ticket not issued yet (OSDM's asynchronous fulfillment), which only a sandbox's fault fulfillment-pending shows.
+ */
+export const FulfillmentStatus = z.enum(['CONFIRMED', 'FULFILLED', 'REFUNDED', 'EXCHANGED', 'RELEASED']);
 
 /**
  * OSDM Fulfillment as a booking, and the aftersales offers and operations that cover it, list it; the ticket number
@@ -59,7 +62,7 @@ export const FulfillmentSummary = z.strictObject({
 });
 
 /** OSDM BookingPartStatus as this operator uses it (engine/model/records.ts). */
-export const BookingPartStatus = z.enum(['PREBOOKED', 'ON_HOLD', 'FULFILLED', 'CANCELLED', 'EXCHANGE_ONGOING', 'EXCHANGED', 'RELEASED']);
+export const BookingPartStatus = z.enum(['PREBOOKED', 'ON_HOLD', 'CONFIRMED', 'FULFILLED', 'CANCELLED', 'EXCHANGE_ONGOING', 'EXCHANGED', 'RELEASED']);
 
 /**
  * OSDM 3.4 WarningCollection: `"warnings": {"warnings": [Warning]}` (MAPPING §3). Our Warning carries `code` and

@@ -1,0 +1,137 @@
+import { trainKey, type Booking, type Money, type TrainHoldings } from '../engine/index.ts';
+import type { Leg } from '../engine/model/records.ts';
+import type { PlaceSelection } from '../engine/model/osdm/shapes.ts';
+
+/**
+ * Faults on demand (a sandbox only; the request's X-Sandbox-Fault header, adapters/http/faults.ts) that happen
+ * inside an operation, as the operator's real API would show them. The engine never hears of them: the service
+ * changes what it gives the engine (a place held by somebody else), what it stores (a new price, a roll-back) or
+ * what it shows (fulfillments not issued yet). `delay` and `unavailable` happen before any operation (HTTP).
+ */
+export interface InjectedFaults {
+  /** Somebody else takes every exact place the request selects, just before allocation (spec §2.10 rule 3). */
+  placeTaken?: true;
+  /** The price moves by this many percent before the confirmation goes through. */
+  priceChanged?: { percent: number };
+  /** The confirmed booking's tickets are issued only this many seconds (sandbox clock) later (spec §4.1 rule 1). */
+  fulfillmentPending?: { seconds: number };
+  /** Just after confirmation, the operator rolls the booking back with overrule code TECHNICAL_FAILURE (spec §4.1 rule 6). */
+  technicalFailure?: true;
+}
+
+/** Whose place-taken holdings they are: no booking of the store has this id. */
+const SOMEBODY_ELSE = 'sandbox-fault:somebody-else';
+
+/**
+ * place-taken: the exact places (`places`) of the selections, each held on its reservation's leg by somebody else,
+ * as index entries of the store (Store.holdingsOnTrain). Selections by properties or near a reference place name no
+ * exact place: nothing is taken for them. `legOf` finds the leg of a reservation id of the offer or booking.
+ */
+export function placesTakenBySomebodyElse(selections: readonly PlaceSelection[], legOf: (reservationId: string) => Leg | undefined): TrainHoldings[] {
+  const byTrain = new Map<string, TrainHoldings>();
+  for (const s of selections) {
+    const leg = legOf(s.reservationId);
+    if (!leg) continue; // the engine refuses the selection (86001) on its own
+    const train = trainKey(leg);
+    const entry = byTrain.get(train) ?? { train, bookingId: SOMEBODY_ELSE, holdings: [] };
+    for (const p of s.places ?? []) {
+      entry.holdings.push({
+        train,
+        coachNumber: p.coachNumber,
+        placeNumber: p.placeNumber,
+        private: false,
+        from: Date.parse(leg.departure),
+        to: Date.parse(leg.arrival),
+        bookingId: SOMEBODY_ELSE,
+        reservationId: SOMEBODY_ELSE,
+        passengerId: SOMEBODY_ELSE,
+      });
+    }
+    byTrain.set(train, entry);
+  }
+  return [...byTrain.values()].filter((e) => e.holdings.length > 0);
+}
+
+/**
+ * price-changed: the provisional booking at a price moved by `percent`: each admission and ancillary (reservations
+ * cost nothing, spec §2.6 rule 2), their VAT with them, and the provisional price their sum, so a refund later
+ * pays back what the confirmation charged.
+ */
+export function withPriceChanged(booking: Booking, percent: number): Booking {
+  const move = (n: number) => Math.round((n * (100 + percent)) / 100);
+  const moved = (m: Money): Money => ({ ...m, amount: move(m.amount), ...(m.vats ? { vats: m.vats.map((v) => ({ ...v, amount: move(v.amount) })) } : {}) });
+  const admissions = booking.admissions.map((a) => ({ ...a, price: moved(a.price) }));
+  const ancillaries = booking.ancillaries.map((a) => ({ ...a, price: moved(a.price) }));
+  const prices = [...admissions, ...booking.reservations, ...ancillaries].map((p) => p.price);
+  const total = booking.provisionalPrice;
+  const provisionalPrice: Money = {
+    ...total,
+    amount: prices.reduce((n, p) => n + p.amount, 0),
+    ...(total.vats ? { vats: total.vats.map((v) => ({ ...v, amount: prices.reduce((n, p) => n + (p.vats?.[0]?.amount ?? 0), 0) })) } : {}),
+  };
+  return { ...booking, admissions, ancillaries, provisionalPrice };
+}
+
+/** How many bookings a server remembers as pending at most: a sandbox's memory, not a store. */
+const PENDING_REMEMBERED = 10_000;
+
+/**
+ * fulfillment-pending: which bookings' tickets are not issued yet, and until when (sandbox clock). Kept by the
+ * server process, not in the store: processes sharing a database do not see each other's pending fulfillments,
+ * and a restart issues them all.
+ */
+export function pendingFulfillments() {
+  const until = new Map<string, number>();
+  return {
+    hold(bookingId: string, till: Date) {
+      until.delete(bookingId);
+      until.set(bookingId, till.getTime());
+      if (until.size > PENDING_REMEMBERED) until.delete(until.keys().next().value!);
+    },
+    isPending(bookingId: string, now: Date): boolean {
+      const till = until.get(bookingId);
+      if (till === undefined) return false;
+      if (now.getTime() < till) return true;
+      until.delete(bookingId);
+      return false;
+    },
+  };
+}
+
+/** OSDM's status of a booking part and a fulfillment that is confirmed but not yet fulfilled (OSDM 3.4 state flow). */
+const CONFIRMED = 'CONFIRMED';
+
+/**
+ * A rendered BookingResponse as GET /bookings/{id} shows it while the tickets are pending: the parts confirmed are
+ * CONFIRMED, not FULFILLED, and so are their fulfillments, which have no control number yet (spec §4.1 rule 1:
+ * fulfillment is asynchronous; poll).
+ */
+export function asPendingBooking(body: Record<string, unknown>): Record<string, unknown> {
+  const booking = body['booking'] as { bookedOffers: Array<Record<string, Array<{ status: string }>>>; fulfillments: Array<Record<string, unknown>> };
+  const part = <T extends { status: string }>(p: T): T => (p.status === 'FULFILLED' ? { ...p, status: CONFIRMED } : p);
+  return {
+    ...body,
+    booking: {
+      ...booking,
+      bookedOffers: booking.bookedOffers.map((o) => ({
+        ...o,
+        admissions: o['admissions']?.map(part),
+        reservations: o['reservations']?.map(part),
+        ancillaries: o['ancillaries']?.map(part),
+      })),
+      fulfillments: booking.fulfillments.map(asPendingFulfillmentOf),
+    },
+  };
+}
+
+/** A rendered FulfillmentResponse while pending: CONFIRMED, no ticket yet (no control number, no barcode). */
+export function asPendingFulfillment(body: Record<string, unknown>): Record<string, unknown> {
+  const f = asPendingFulfillmentOf(body['fulfillment'] as Record<string, unknown>);
+  return { ...body, fulfillment: { ...f, contentComplete: false, fulfillmentParts: [] } };
+}
+
+function asPendingFulfillmentOf(f: Record<string, unknown>): Record<string, unknown> {
+  if (f['status'] !== 'FULFILLED') return f;
+  const { controlNumber: _, ...rest } = f;
+  return { ...rest, status: CONFIRMED };
+}
