@@ -263,8 +263,9 @@ export function httpFile(exported: Exported): string {
       const id = `r${++n}`;
       out.push(`# ${r.name}${r.expectStatus === undefined ? '' : `  (expect ${r.expectStatus})`}`);
       // REST Client runs no tests: what the scenario expects is shown for the reader to compare.
-      if (r.expect?.body !== undefined) out.push(`# expect body${r.expect.exact ? ' (exactly)' : ''}: ${JSON.stringify(r.expect.body)}`);
-      for (const [h, v] of Object.entries(r.expect?.headers ?? {})) out.push(`# expect header ${h}: ${JSON.stringify(v)}`);
+      const shown = (v: unknown) => resolve(JSON.stringify(v).replace(/\$\{([\w.-]+)\}/g, '{{$1}}'));
+      if (r.expect?.body !== undefined) out.push(`# expect body${r.expect.exact ? ' (exactly)' : ''}: ${shown(r.expect.body)}`);
+      for (const [h, v] of Object.entries(r.expect?.headers ?? {})) out.push(`# expect header ${h}: ${shown(v)}`);
       out.push(`# @name ${id}`, `${r.method} ${resolve(r.url)}`);
       for (const [k, v] of r.headers) out.push(`${k}: ${resolve(v)}`);
       if (r.body) out.push('', resolve(r.body.text));
