@@ -7,14 +7,15 @@ import { MATCHER_SOURCE } from './export-matcher.ts';
 
 /**
  * The requests of scenarios as a collection for the tools resellers use (`signalbox export`): Postman (run by
- * newman) and the `.http` files of VS Code's REST Client. Each scenario becomes a folder that sets the sandbox
+ * newman), Bruno and the `.http` files of VS Code's REST Client. Each scenario becomes a folder that sets the sandbox
  * clock to the scenario's start, asks for a token per client (form-encoded, CONTRACT §3) and sends its steps with
- * the token, the Requestor (spec §2.1) and the language, checking each step's expected status. Values a step saves
- * are read from its response for later steps; the target is the variable `baseUrl`, each client's secret
- * `secret.<client>` (the demo ones preset), so the collection runs against any server.
+ * the token, the Requestor (spec §2.1) and the language, checking each step's expected status, body and headers (the
+ * matcher of match.ts, carried in the test scripts: export-matcher.ts). Values a step saves are read from its
+ * response for later requests and expectations; the target is the variable `baseUrl`, each client's secret
+ * `secret.<client>` (the demo ones preset), so the collection runs against any server. Hurl: export-hurl.ts.
  *
- * Left to the runner: body expectations (subset matches and wildcards) and the API schema check; a `${name}` no
- * step saves stays a variable the user sets; a Requestor naming a variable is not built.
+ * Left to the runner: the API schema check; a `${name}` no step saves stays a variable the user sets; a Requestor
+ * naming a variable is not built.
  */
 export interface ExportedRequest {
   name: string;
@@ -32,7 +33,7 @@ export interface ExportedRequest {
   /** Values to keep from the response: variable name → `offers[0].offerId` or `header:x-request-id`. */
   saves: Array<[string, string]>;
 }
-export interface ExportedExpectation {
+interface ExportedExpectation {
   body?: unknown;
   exact: boolean;
   headers?: Record<string, unknown>;
@@ -280,8 +281,9 @@ export function httpFile(exported: Exported): string {
 
 /**
  * A Bruno collection, as files (`bru run --env local` in the folder runs it): `bruno.json`, `environments/local.bru`
- * with `baseUrl` and the secrets, a folder per scenario and a `.bru` file per request in order. Saved values are
- * runtime variables (`bru.setVar`), kept for the rest of the run; names are made of word characters.
+ * with `baseUrl` and the secrets, a folder per scenario and a `.bru` file per request in order, its expectations in
+ * `assert` (the status) and `tests` (body and headers). Saved values are runtime variables (`bru.setVar`), kept for
+ * the rest of the run; names are made of word characters.
  */
 export function brunoCollection(exported: Exported, title: string): Record<string, string> {
   const safe = (name: string) => name.replace(/\W/g, '_');
