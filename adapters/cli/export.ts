@@ -3,22 +3,25 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RuleFileError } from '../../engine/index.ts';
 import { brunoCollection, exportScenarios, httpFile, postmanCollection } from '../scenarios/export.ts';
+import { hurlFile } from '../scenarios/export-hurl.ts';
 import { scenarioFiles } from '../scenarios/files.ts';
 import { loadScenario } from '../scenarios/load.ts';
 import { DEMO_SECRETS } from './demo.ts';
 
-const EXPORT_USAGE = `usage: signalbox export --format postman|http|bruno [--out FILE|DIR] [PATHS…]
+const EXPORT_USAGE = `usage: signalbox export --format postman|bruno|hurl|http [--out FILE|DIR] [PATHS…]
 
 Writes the requests of the scenarios (default: scenarios/) as a collection, with a token request per client and the
 Requestor header, runnable against any server: set the variable baseUrl (and secret.<client> for other clients).
+Postman, Bruno and Hurl check the status, body and headers each step expects, and carry saved values forward.
 
   --format postman   a Postman Collection v2.1 (newman run FILE --env-var baseUrl=http://127.0.0.1:8090)
-  --format http      an .http file for VS Code's REST Client
   --format bruno     a Bruno collection, a folder of .bru files (--out DIR required; bru run --env local there)
+  --format hurl      a Hurl file (hurl --test --variable baseUrl=http://127.0.0.1:8090 … FILE; its first lines say)
+  --format http      an .http file for VS Code's REST Client (requests only: it runs no checks)
   --out FILE|DIR     write it there (default: stdout)
 `;
 
-/** `signalbox export`: scenarios as a Postman collection or an .http file. Exit 1 on a scenario that cannot be loaded. */
+/** `signalbox export`: scenarios as a Postman or Bruno collection, a Hurl file or an .http file. Exit 1 on a scenario that cannot be loaded. */
 export async function exportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -29,8 +32,8 @@ export async function exportCommand(args: string[]): Promise<number> {
     process.stdout.write(EXPORT_USAGE);
     return 0;
   }
-  if (values.format !== 'postman' && values.format !== 'http' && values.format !== 'bruno') {
-    process.stderr.write(`--format wants postman, http or bruno${values.format ? `, not ${values.format}` : ''}\n${EXPORT_USAGE}`);
+  if (values.format !== 'postman' && values.format !== 'http' && values.format !== 'bruno' && values.format !== 'hurl') {
+    process.stderr.write(`--format wants postman, bruno, hurl or http${values.format ? `, not ${values.format}` : ''}\n${EXPORT_USAGE}`);
     return 2;
   }
   if (values.format === 'bruno' && !values.out) {
@@ -57,7 +60,7 @@ export async function exportCommand(args: string[]): Promise<number> {
   if (values.format === 'bruno') {
     for (const [path, text] of Object.entries(brunoCollection(exported, title))) write(join(values.out!, path), text);
   } else {
-    const text = values.format === 'postman' ? postmanCollection(exported, title) : httpFile(exported);
+    const text = values.format === 'postman' ? postmanCollection(exported, title) : values.format === 'hurl' ? hurlFile(exported) : httpFile(exported);
     if (!values.out) {
       process.stdout.write(text);
       return 0;

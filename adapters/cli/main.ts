@@ -24,7 +24,7 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
-  export   --format postman|http|bruno [--out FILE|DIR] [PATHS…]  the scenarios' requests as a collection (signalbox export --help)
+  export   --format postman|bruno|hurl|http [--out FILE|DIR] [PATHS…]  the scenarios' requests with their checks (signalbox export --help)
 `;
 
 const [command, ...rest] = process.argv.slice(2);

@@ -3,19 +3,21 @@ import { scenarioRequestor } from './api-step.ts';
 import { methodOf, type ApiStep, type ClockStep } from './schema.ts';
 import { stepName } from './runner.ts';
 import { expand } from './templates.ts';
+import { MATCHER_SOURCE } from './export-matcher.ts';
 
 /**
  * The requests of scenarios as a collection for the tools resellers use (`signalbox export`): Postman (run by
- * newman) and the `.http` files of VS Code's REST Client. Each scenario becomes a folder that sets the sandbox
+ * newman), Bruno and the `.http` files of VS Code's REST Client. Each scenario becomes a folder that sets the sandbox
  * clock to the scenario's start, asks for a token per client (form-encoded, CONTRACT §3) and sends its steps with
- * the token, the Requestor (spec §2.1) and the language, checking each step's expected status. Values a step saves
- * are read from its response for later steps; the target is the variable `baseUrl`, each client's secret
- * `secret.<client>` (the demo ones preset), so the collection runs against any server.
+ * the token, the Requestor (spec §2.1) and the language, checking each step's expected status, body and headers (the
+ * matcher of match.ts, carried in the test scripts: export-matcher.ts). Values a step saves are read from its
+ * response for later requests and expectations; the target is the variable `baseUrl`, each client's secret
+ * `secret.<client>` (the demo ones preset), so the collection runs against any server. Hurl: export-hurl.ts.
  *
- * Left to the runner: body expectations (subset matches and wildcards) and the API schema check; a `${name}` no
- * step saves stays a variable the user sets; a Requestor naming a variable is not built.
+ * Left to the runner: the API schema check; a `${name}` no step saves stays a variable the user sets; a Requestor
+ * naming a variable is not built.
  */
-interface ExportedRequest {
+export interface ExportedRequest {
   name: string;
   method: string;
   /** With `{{variable}}` placeholders, starting at `{{baseUrl}}`. */
@@ -23,8 +25,18 @@ interface ExportedRequest {
   headers: Array<[string, string]>;
   body?: { type: 'json' | 'form'; text: string };
   expectStatus?: number;
+  /**
+   * The body (subset match unless `exact`) and headers the scenario expects, with each `${name}` left in place for
+   * the tool to resolve from its variables when the request runs, as the runner does from the values saved so far.
+   */
+  expect?: ExportedExpectation;
   /** Values to keep from the response: variable name → `offers[0].offerId` or `header:x-request-id`. */
   saves: Array<[string, string]>;
+}
+interface ExportedExpectation {
+  body?: unknown;
+  exact: boolean;
+  headers?: Record<string, unknown>;
 }
 interface ExportedFolder {
   name: string;
@@ -43,6 +55,12 @@ const secretVar = (client: string) => `secret.${client}`;
 const placeholders = new Proxy({} as Record<string, unknown>, {
   has: () => true,
   get: (_t, name) => (typeof name === 'string' ? `{{${name}}}` : undefined),
+});
+
+/** Every `${name}` stays as it is: an expectation's saved values are looked up when its request has run. */
+const kept = new Proxy({} as Record<string, unknown>, {
+  has: () => true,
+  get: (_t, name) => (typeof name === 'string' ? `\${${name}}` : undefined),
 });
 
 const isClock = (step: ApiStep | ClockStep): step is ClockStep => 'advance' in step || 'at' in step;
@@ -98,6 +116,15 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
           ? {}
           : { body: typeof body === 'string' ? { type: 'form' as const, text: body } : { type: 'json' as const, text: JSON.stringify(body, null, 2) } }),
         ...(step.expect.status === undefined ? {} : { expectStatus: step.expect.status }),
+        ...(step.expect.body === undefined && step.expect.headers === undefined
+          ? {}
+          : {
+              expect: {
+                ...(step.expect.body === undefined ? {} : { body: expand(step.expect.body, kept, fixtures) }),
+                exact: step.expect.exact ?? false,
+                ...(step.expect.headers === undefined ? {} : { headers: expand(step.expect.headers, kept, fixtures) as Record<string, unknown> }),
+              },
+            }),
         saves: Object.entries(step.save ?? {}),
       });
     });
@@ -126,6 +153,57 @@ const accessor = (path: string) =>
     .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `[${JSON.stringify(p)}]`))
     .join('');
 
+/** How a tool's test script names a test, reads the response and reads a variable. */
+interface TestDialect {
+  test: string;
+  body: string;
+  header: (name: string) => string;
+  lookup: string;
+}
+
+const postmanTests: TestDialect = {
+  test: 'pm.test',
+  body: "(function () { var text = pm.response.text(); return text === '' ? undefined : JSON.parse(text); })()",
+  header: (name) => `pm.response.headers.get(${JSON.stringify(name)})`,
+  lookup: 'function (name) { return pm.variables.get(name); }',
+};
+
+/** Bruno's variables are made of word characters (`safe` below), its response headers lower-case. */
+const brunoTests: TestDialect = {
+  test: 'test',
+  body: "(function (body) { return body === '' ? undefined : body; })(res.getBody())",
+  header: (name) => `res.getHeader(${JSON.stringify(name.toLowerCase())})`,
+  lookup: "function (name) { var n = name.replace(/\\W/g, '_'); var v = bru.getVar(n); return v === undefined ? bru.getEnvVar(n) : v; }",
+};
+
+/**
+ * The lines of a test script that check a response as the scenario expects: the matcher, then a test for the headers
+ * and one for the body, each failing with every mismatch (`body.booking.status: different value (…)`).
+ */
+function expectationTests(e: ExportedExpectation, tool: TestDialect): string[] {
+  const test = (name: string, checks: string[]) => [
+    `${tool.test}(${JSON.stringify(name)}, function () {`,
+    '  var failures = [];',
+    ...checks.map((c) => `  failures = failures.concat(${c});`),
+    "  if (failures.length > 0) throw new Error(failures.join('\\n'));",
+    '});',
+  ];
+  const check = (expected: unknown, actual: string, exact: boolean, path: string) =>
+    `signalboxMatch(${JSON.stringify(expected)}, ${actual}, ${exact}, ${JSON.stringify(path)}, ${tool.lookup})`;
+  return [
+    ...MATCHER_SOURCE.split('\n'),
+    ...(e.headers
+      ? test(
+          'headers as the scenario expects',
+          Object.entries(e.headers).map(([h, v]) => check(v, tool.header(h), false, `header ${h}`)),
+        )
+      : []),
+    ...(e.body === undefined
+      ? []
+      : test(e.exact ? 'body exactly as the scenario expects' : 'body as the scenario expects', [check(e.body, tool.body, e.exact, 'body')])),
+  ];
+}
+
 /** A Postman Collection v2.1 (newman runs it: `newman run FILE --env-var baseUrl=http://…`). */
 export function postmanCollection(exported: Exported, title: string): string {
   const item = (r: ExportedRequest) => {
@@ -133,6 +211,7 @@ export function postmanCollection(exported: Exported, title: string): string {
       ...(r.expectStatus === undefined
         ? []
         : [`pm.test(${JSON.stringify(`status ${r.expectStatus}`)}, function () { pm.response.to.have.status(${r.expectStatus}); });`]),
+      ...(r.expect ? expectationTests(r.expect, postmanTests) : []),
       ...r.saves.map(([name, from]) =>
         from.startsWith('header:')
           ? `pm.collectionVariables.set(${JSON.stringify(name)}, pm.response.headers.get(${JSON.stringify(from.slice(7))}));`
@@ -183,7 +262,12 @@ export function httpFile(exported: Exported): string {
     const resolve = (text: string) => text.replace(/\{\{([^{}]+)\}\}/g, (m, name: string) => sources.get(name) ?? `{{${safe(name)}}}`);
     for (const r of folder.requests) {
       const id = `r${++n}`;
-      out.push(`# ${r.name}${r.expectStatus === undefined ? '' : `  (expect ${r.expectStatus})`}`, `# @name ${id}`, `${r.method} ${resolve(r.url)}`);
+      out.push(`# ${r.name}${r.expectStatus === undefined ? '' : `  (expect ${r.expectStatus})`}`);
+      // REST Client runs no tests: what the scenario expects is shown for the reader to compare.
+      const shown = (v: unknown) => resolve(JSON.stringify(v).replace(/\$\{([\w.-]+)\}/g, '{{$1}}'));
+      if (r.expect?.body !== undefined) out.push(`# expect body${r.expect.exact ? ' (exactly)' : ''}: ${shown(r.expect.body)}`);
+      for (const [h, v] of Object.entries(r.expect?.headers ?? {})) out.push(`# expect header ${h}: ${shown(v)}`);
+      out.push(`# @name ${id}`, `${r.method} ${resolve(r.url)}`);
       for (const [k, v] of r.headers) out.push(`${k}: ${resolve(v)}`);
       if (r.body) out.push('', resolve(r.body.text));
       out.push('', '###', '');
@@ -197,8 +281,9 @@ export function httpFile(exported: Exported): string {
 
 /**
  * A Bruno collection, as files (`bru run --env local` in the folder runs it): `bruno.json`, `environments/local.bru`
- * with `baseUrl` and the secrets, a folder per scenario and a `.bru` file per request in order. Saved values are
- * runtime variables (`bru.setVar`), kept for the rest of the run; names are made of word characters.
+ * with `baseUrl` and the secrets, a folder per scenario and a `.bru` file per request in order, its expectations in
+ * `assert` (the status) and `tests` (body and headers). Saved values are runtime variables (`bru.setVar`), kept for
+ * the rest of the run; names are made of word characters.
  */
 export function brunoCollection(exported: Exported, title: string): Record<string, string> {
   const safe = (name: string) => name.replace(/\W/g, '_');
@@ -239,6 +324,7 @@ export function brunoCollection(exported: Exported, title: string): Record<strin
           ? [`script:post-response {\n${r.saves.map(([name, from]) => `  bru.setVar(${JSON.stringify(safe(name))}, ${readBruno(from)});`).join('\n')}\n}`]
           : []),
         ...(r.expectStatus === undefined ? [] : [`assert {\n  res.status: eq ${r.expectStatus}\n}`]),
+        ...(r.expect ? [`tests {\n${indent(expectationTests(r.expect, brunoTests).join('\n'))}\n}`] : []),
       ];
       files[`${dir}/${String(i + 1).padStart(2, '0')}-${slug(r.name) || 'request'}.bru`] = `${blocks.join('\n\n')}\n`;
     });
