@@ -71,10 +71,11 @@ describe('signalbox export', () => {
     const { stats, failures, executions } = (await runNewman(file, server.base)).run;
     expect(failures.map((f) => `${f.source?.name}: ${f.error.message}`)).toEqual([]);
     expect(stats.requests.failed).toBe(0);
-    // The clock and the token first, then the steps: the token request's form body is what the server accepted.
+    // The token first (the client's sandbox clock is moved with it), then the clock, then the steps: the token
+    // request's form body is what the server accepted.
     expect(executions.slice(0, 3).map((e) => [e.item.name, e.response?.code])).toEqual([
-      ["set the sandbox clock to the scenario's start (a sandbox server only)", 200],
       ['token for demo-reseller', 200],
+      ["set the sandbox clock to the scenario's start (a sandbox server only)", 200],
       ['offers for one adult on the 08:00 Stockholm–Göteborg', 200],
     ]);
     expect(executions.some((e) => e.response?.code === 202)).toBe(true); // the confirmation, with the saved booking id
@@ -177,7 +178,7 @@ describe('signalbox export', () => {
     expect(text).toMatch(
       /POST \{\{baseUrl\}\}\/oauth2\/token\nContent-Type: application\/x-www-form-urlencoded\n\ngrant_type=client_credentials&client_id=demo-reseller&client_secret=\{\{secret_demo_reseller\}\}/,
     );
-    expect(text).toContain('Authorization: Bearer {{r2.response.body.$.access_token}}');
+    expect(text).toContain('Authorization: Bearer {{r1.response.body.$.access_token}}');
     expect(text).toMatch(/"offerId": "\{\{r3\.response\.body\.\$\.offers\[0\]\.offerId\}\}"/);
     expect(text).not.toMatch(/\$\{\w+\}/); // no runner template is left
   });
@@ -211,7 +212,7 @@ describe('signalbox export --format bruno', () => {
     expect(readFileSync(join(out, 'environments/local.bru'), 'utf8')).toBe(
       'vars {\n  baseUrl: http://127.0.0.1:8080\n  secret_demo_reseller: demo-reseller-secret\n}\n',
     );
-    const token = readFileSync(join(folder, '02-token-for-demo-reseller.bru'), 'utf8');
+    const token = readFileSync(join(folder, '01-token-for-demo-reseller.bru'), 'utf8');
     expect(token).toContain(
       'body:form-urlencoded {\n  grant_type: client_credentials\n  client_id: demo-reseller\n  client_secret: {{secret_demo_reseller}}\n}',
     );

@@ -7,8 +7,8 @@ import { MATCHER_SOURCE } from './export-matcher.ts';
 
 /**
  * The requests of scenarios as a collection for the tools resellers use (`signalbox export`): Postman (run by
- * newman), Bruno and the `.http` files of VS Code's REST Client. Each scenario becomes a folder that sets the sandbox
- * clock to the scenario's start, asks for a token per client (form-encoded, CONTRACT §3) and sends its steps with
+ * newman), Bruno and the `.http` files of VS Code's REST Client. Each scenario becomes a folder that asks for a token
+ * per client (form-encoded, CONTRACT §3), sets each client's sandbox clock to the scenario's start and sends its steps with
  * the token, the Requestor (spec §2.1) and the language, checking each step's expected status, body and headers (the
  * matcher of match.ts, carried in the test scripts: export-matcher.ts). Values a step saves are read from its
  * response for later requests and expectations; the target is the variable `baseUrl`, each client's secret
@@ -73,8 +73,10 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
     const clients = [...new Set(steps.flatMap(({ step }) => (isClock(step) ? [] : [clientOf(step)]).filter((c): c is string => !!c)))];
     for (const c of clients) if (secrets[c] !== undefined) variables[secretVar(c)] ??= secrets[c]!;
 
+    // Each client has a sandbox clock of its own, moved with its token: every clock request goes once per client.
+    const clocks = (name: string, body: Record<string, unknown>) =>
+      clients.map((client) => sandboxClock(clients.length > 1 ? `${name} (${client})` : name, body, client));
     const requests: ExportedRequest[] = [
-      sandboxClock("set the sandbox clock to the scenario's start (a sandbox server only)", { now: scenario.clock, freeze: true }),
       ...clients.map((client): ExportedRequest => ({
         name: `token for ${client}`,
         method: 'POST',
@@ -84,11 +86,12 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
         expectStatus: 200,
         saves: [[tokenVar(client), 'access_token']],
       })),
+      ...clocks("set the sandbox clock to the scenario's start (a sandbox server only)", { now: scenario.clock, freeze: true }),
     ];
     steps.forEach(({ step }) => {
       const label = stepName(step);
       if (isClock(step)) {
-        requests.push(sandboxClock(label, step.advance ? { advance: step.advance, freeze: true } : { now: step.at, freeze: true }));
+        requests.push(...clocks(label, step.advance ? { advance: step.advance, freeze: true } : { now: step.at, freeze: true }));
         return;
       }
       const method = methodOf(step);
@@ -133,12 +136,15 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
   return { folders, variables };
 }
 
-function sandboxClock(name: string, body: Record<string, unknown>): ExportedRequest {
+function sandboxClock(name: string, body: Record<string, unknown>, client: string): ExportedRequest {
   return {
     name,
     method: 'POST',
     url: '{{baseUrl}}/sandbox/clock',
-    headers: [['Content-Type', 'application/json']],
+    headers: [
+      ['Content-Type', 'application/json'],
+      ['Authorization', `Bearer {{${tokenVar(client)}}}`],
+    ],
     body: { type: 'json', text: JSON.stringify(body) },
     saves: [],
   };
