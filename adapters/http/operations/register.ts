@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { checkSubscriptionKey } from '../subscription-key.ts';
 import { fastifyPath, operations } from './index.ts';
-import type { Access, Operation, Answer } from './operation.ts';
+import { ANY_METHODS, type Access, type Operation, type Answer } from './operation.ts';
 
 /**
  * Serves the route table: a Fastify route per operation with a handler, its credentials checked by `access`,
@@ -33,7 +33,7 @@ export function registerOperations(app: FastifyInstance, options: { sandbox: boo
     if (!handle || (op.access === 'sandbox' && !options.sandbox)) continue;
     const onRequest = checks[op.access];
     app.route({
-      method: op.method === 'ANY' ? app.supportedMethods : op.method,
+      method: op.method === 'ANY' ? [...ANY_METHODS] : op.method,
       url: fastifyPath(op.path),
       ...(onRequest ? { onRequest } : {}),
       handler: async (request, reply) => {
