@@ -2,13 +2,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { virtualClock } from '../adapters/clock.ts';
 import { sequentialIds } from '../adapters/ids.ts';
 import { buildServer, osdmVersionNumber } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { createEngine, defaultRulesDir } from '../engine/index.ts';
+import { studioExtension } from '../adapters/studio/routes.ts';
 import { engine, passengers, requestorHeader, testServer, trip, resellerTokenOf } from './helpers/server.ts';
 
 /** The HTTP protocol around the API (CONTRACT §4, §5): OSDM versions, compression, languages, Problems for everything. */
@@ -218,5 +219,72 @@ describe('every answer names its language; every error is a Problem', async () =
       instance: 'http://localhost/test-only/boom',
     });
     expect(res.body).not.toMatch(/kaboom|\/srv\/|stack|\bat\s+\S+\s+\(/);
+  });
+});
+
+describe('Allow names exactly the methods a path answers (RFC 9110 §15.5.6)', async () => {
+  const app = await buildServer({
+    engine: engine(),
+    store: memoryStore(),
+    jwtSecret: 'p',
+    sandbox: true,
+    logger: false,
+    extensions: [studioExtension({ sandbox: true })],
+  });
+  const token = (await resellerTokenOf(app)) as string;
+  const auth = { authorization: `Bearer ${token}`, requestor: requestorHeader() };
+  afterAll(() => app.close());
+  // QUERY (RFC 10008) is a method Fastify serves but light-my-request's types do not name yet.
+  const every = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY', 'TRACE'] as unknown as Array<NonNullable<InjectOptions['method']>>;
+  const QUERY = 'QUERY' as NonNullable<InjectOptions['method']>;
+
+  it.each([
+    ['/health', 'GET, HEAD'],
+    ['/v3/offers', 'POST'],
+    ['/v3/bookings/SB123', 'GET, HEAD, PATCH'],
+    // Spec §4.1: nearby is "not supported": GET answers 501, no other method is taken.
+    ['/v3/availabilities/nearby', 'GET, HEAD'],
+    ['/v3/bookings/SB123/booked-offers/x', 'DELETE, GET, HEAD, PATCH, POST, PUT'],
+    // The studio's page answers any deeper path, but not those under /studio/api/.
+    ['/studio/api/scenarios/run', 'POST'],
+    ['/studio/api/decisions/passengerType', 'GET, HEAD, PUT'],
+  ])('%s: Allow: %s; every method it names is answered, every other one is 405 with the same Allow', async (url, allow) => {
+    for (const method of every) {
+      const res = await app.inject({ method, url, headers: auth });
+      const where = `${method} ${url} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+      if (allow.split(', ').includes(method)) {
+        // Answered by the route: anything but 405, and a 404 only for what the route looks up (the booking SB123).
+        expect(res.statusCode, where).not.toBe(405);
+        if (res.statusCode === 404 && method !== 'HEAD') expect(res.json().detail, where).not.toMatch(/route/);
+      } else {
+        expect(res.statusCode, where).toBe(405);
+        expect(res.headers['allow'], where).toBe(allow);
+        if (method !== 'HEAD') expect(res.json(), where).toMatchObject({ code: 'X_METHOD_NOT_ALLOWED' });
+      }
+    }
+  });
+
+  it('QUERY is refused like any method the path does not take, with or without a Content-Type', async () => {
+    for (const headers of [{}, { 'content-type': 'application/json' }, { 'content-type': 'text/plain' }]) {
+      const res = await app.inject({ method: QUERY, url: '/health', headers, payload: '{}' });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(405);
+      expect(res.headers['allow']).toBe('GET, HEAD');
+    }
+    expect((await app.inject({ method: QUERY, url: '/nowhere' })).statusCode).toBe(404);
+  });
+
+  it('an unknown path is 404 before its body is read: a broken or oversized body changes nothing', async () => {
+    for (const payload of ['{', 'x'.repeat(1_100_000)]) {
+      const res = await app.inject({ method: 'POST', url: '/v3/nowhere', headers: { ...auth, 'content-type': 'application/json' }, payload });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    }
+  });
+
+  it('a GET under /studio/api/ that no endpoint takes is 404, not the page', async () => {
+    const res = await app.inject({ method: 'GET', url: '/studio/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    expect((await app.inject({ method: 'GET', url: '/studio/tables/passengerType' })).headers['content-type']).toMatch(/^text\/html/);
   });
 });

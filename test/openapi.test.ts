@@ -1,13 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openApiDocument } from '../adapters/http/openapi/document.ts';
-import { keyOf, operationOfRoute, operations } from '../adapters/http/operations/index.ts';
+import { keyOf, operationOf, operationOfRoute, operations } from '../adapters/http/operations/index.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
+import { studioExtension } from '../adapters/studio/routes.ts';
 import { OfferCollectionRequest } from '../engine/model/osdm/offer-request.ts';
-import { engine } from './helpers/server.ts';
+import { engine, requestorHeader } from './helpers/server.ts';
 import { loadRules } from '../engine/index.ts';
 
 /** GET /openapi.json and GET /docs (CONTRACT §2). */
@@ -153,15 +155,14 @@ describe('GET /openapi.json', () => {
     expect(doc['info']['description']).not.toMatch(/loosely|top level only/i);
   });
 
-  it('declares the security schemes: OAuth 2.0 client credentials, the Requestor header, the subscription key', () => {
+  it('declares the security schemes: OAuth 2.0 client credentials, the subscription key; the Requestor is a header parameter', () => {
     const schemes = doc['components']['securitySchemes'];
     expect(schemes.oauth2.flows.clientCredentials).toMatchObject({
       tokenUrl: '/oauth2/token',
       scopes: { reseller: expect.any(String), customer: expect.any(String) },
     });
-    expect(schemes.Requestor).toMatchObject({ type: 'apiKey', in: 'header', name: 'Requestor' });
     expect(schemes.SubscriptionKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' });
-    expect(doc['paths']['/v3/offers'].post.security).toEqual([{ oauth2: ['reseller'], Requestor: [] }]);
+    expect(doc['paths']['/v3/offers'].post.security).toEqual([{ oauth2: ['reseller'] }]);
     expect(doc['paths']['/customer/contacts/ssn'].post.security).toEqual([{ oauth2: ['customer'], SubscriptionKey: [] }]);
   });
 
@@ -213,5 +214,120 @@ describe('GET /docs', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(res.rawPayload.length).toBeLessThan(1_000_000);
+  });
+});
+
+/**
+ * What a tester that reads the document (a property-based OpenAPI tester) expects of each answer: a status the
+ * operation lists, and a body its schema describes.
+ */
+describe('GET /openapi.json says what each route answers', async () => {
+  const app = await buildServer({
+    engine: engine(),
+    store: memoryStore(),
+    sandbox: true,
+    jwtSecret: 'o',
+    extensions: [studioExtension({ sandbox: true, scenarios: ['scenarios/offers/passenger-types.yaml'] })],
+  });
+  afterAll(() => app.close());
+  const studioDoc = await documentOf(app);
+  const token = (
+    await app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      headers: {
+        authorization: `Basic ${Buffer.from('demo-reseller:demo-reseller-secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'grant_type=client_credentials',
+    })
+  ).json().access_token as string;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const bodyFits = (schema: object, body: unknown) => {
+    const validate = ajv.compile({ ...schema, components: studioDoc['components'] });
+    return validate(body) ? [] : validate.errors;
+  };
+
+  it('lists every operation under an id of its own', () => {
+    const ids = operationsOf(studioDoc).map(({ op }) => op.operationId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it.each([
+    '/studio/api/decisions',
+    '/studio/api/decisions/passengerType',
+    '/studio/api/errors',
+    '/studio/api/mode',
+    '/studio/api/scenarios',
+    '/studio/api/trips',
+  ])('GET %s: the answer fits its documented schema', async (url) => {
+    const res = await app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    const path = url.replace('/passengerType', '/{decision}');
+    const schema = studioDoc['paths'][path].get.responses['200'].content['application/json'].schema;
+    expect(bodyFits(schema, res.json())).toEqual([]);
+  });
+
+  it.each([
+    ['GET', '/errors/NO_SUCH_CODE', 404, undefined, undefined],
+    ['GET', '/errors/%zz', 400, undefined, undefined],
+    ['GET', '/docs/no-such-file.js', 404, undefined, undefined],
+    ['GET', '/sandbox/traces/no-such-request', 404, undefined, undefined],
+    ['GET', '/studio/api/decisions/noSuchDecision', 404, undefined, undefined],
+    ['POST', '/studio/api/decisions/noSuchDecision/explain', 404, 'application/json', '{"facts":{}}'],
+    ['POST', '/studio/api/offers', 415, 'text/plain', 'x'],
+    ['POST', '/sandbox/reset', 400, 'application/json', '{'],
+    ['PUT', '/sandbox/bookings/SBNOSUCH/after-sales-override', 404, 'application/json', '{"afterSalesOverride":true}'],
+    ['GET', '/studio/api/seats?contextType=BOOKING&contextId=NOPE', 404, undefined, undefined],
+    ['DELETE', '/v3/bookings/SB1/refund-offers/R1', 415, 'text/plain', 'x'],
+    // A Content-Type Fastify cannot parse: on the token endpoint, 400 invalid_request like any other one (RFC 6749).
+    ['POST', '/oauth2/token', 400, '\u00ff/\u00ff', 'grant_type=client_credentials'],
+    ['GET', '/v3/availabilities?contextType=BOOKING&contextId=NOPE&resourceType=RESERVATION&resourceId=R', 404, undefined, undefined],
+  ] as const)('%s %s → %s, a status the document lists for it', async (method, url, status, type, payload) => {
+    const headers = {
+      ...(url.startsWith('/v3/') ? { authorization: `Bearer ${token}`, requestor: requestorHeader() } : {}),
+      // The sandbox's reset acts for the caller's client.
+      ...(url.startsWith('/sandbox/reset') ? { authorization: `Bearer ${token}` } : {}),
+      ...(type ? { 'content-type': type } : {}),
+    };
+    const res = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(status);
+    const path = operationOf(method, url)!.path.replace(/\*$/, '{path}');
+    expect(Object.keys(studioDoc['paths'][path][method.toLowerCase()].responses), `${method} ${path}`).toContain(String(status));
+  });
+
+  it('keeps the minLength of query parameters: an empty id is refused, as documented', async () => {
+    const parameters = studioDoc['paths']['/v3/availabilities'].get.parameters as Array<{ name: string; schema: { minLength?: number } }>;
+    for (const name of ['contextId', 'resourceType', 'resourceId']) expect(parameters.find((p) => p.name === name)!.schema.minLength, name).toBe(1);
+    const res = await app.inject({
+      method: 'GET',
+      url: '/v3/availabilities?contextType=BOOKING&contextId=&resourceType=RESERVATION&resourceId=R',
+      headers: { authorization: `Bearer ${token}`, requestor: requestorHeader() },
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('documents the Requestor as a required header, its absence as 400 86002 and not as a missing credential (spec §2.1, §7)', async () => {
+    const offers = studioDoc['paths']['/v3/offers'].post;
+    expect(offers.parameters).toContainEqual({ $ref: '#/components/parameters/Requestor' });
+    expect(studioDoc['components']['parameters']['Requestor']).toMatchObject({ name: 'Requestor', in: 'header', required: true });
+    expect(studioDoc['components']['securitySchemes']['Requestor']).toBeUndefined();
+    expect(JSON.stringify(offers.security)).not.toContain('Requestor');
+    expect(offers.responses['400'].description).toContain('86002');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v3/offers',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: '86002' });
+  });
+
+  it('documents traceparent without a pattern: a malformed one is ignored (W3C Trace Context), never a 400', async () => {
+    expect(studioDoc['components']['parameters']['Traceparent'].schema).toEqual({ type: 'string' });
+    const res = await app.inject({ method: 'GET', url: '/health', headers: { traceparent: 'not-a-traceparent' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
   });
 });

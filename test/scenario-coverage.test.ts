@@ -71,7 +71,7 @@ describe('operations', () => {
         'GET /v3/bookings/{bookingId}',
         'POST /v3/bookings/{bookingId}/fulfillment',
         'GET /v3/fulfillments/{fulfillmentId}',
-        'ANY /v3/availabilities/nearby',
+        'GET /v3/availabilities/nearby',
       ]),
     );
     expect(keys.filter((k) => k.includes('/sandbox'))).toEqual([]);

@@ -92,6 +92,12 @@ class OneLinePerRequest extends LogController {
 /** How hard answers are gzip-compressed: zlib's fast end, where most of the size is already saved. */
 const GZIP_LEVEL = 3;
 
+/**
+ * The longest path parameter (as sent, percent-encoded) the router matches; a longer one is an unknown path (404).
+ * Fastify's default, named so that `methodsOf` matches as the router does.
+ */
+const MAX_PARAM_LENGTH = 100;
+
 /** Sandbox mode keeps this many requests' traces for GET /sandbox/traces/{requestId}. */
 const RECENT_TRACES = 500;
 
@@ -119,7 +125,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           childLoggerFactory: (logger, bindings, loggerOpts, raw) => lazyChild(() => logger.child({ ...bindings, ...traceFields(traceOf(raw)) }, loggerOpts)),
         }
       : {}),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // A malformed path (`/v3/bookings/%zz`) or an over-long id: a Problem like any other answer.
     frameworkErrors: (error, request, reply) => {
       const language = negotiateLanguage(request.headers['accept-language'], service!.engine.rules.limits.languages);
@@ -155,7 +161,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       if (!route.config?.notInRouteTable && !operationOfRoute(method, route.url)) {
         throw new Error(`${method} ${route.url} has no entry in the route table: declare it in adapters/http/operations/`);
       }
-      routes.push({ method, url: route.url });
+      const notUnder = operationOfRoute(method, route.url)?.notUnder;
+      routes.push({ method, url: route.url, ...(notUnder ? { notUnder } : {}) });
     }
   });
   app.decorate('registeredRoutes', routes);
@@ -207,6 +214,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     reply.header('content-language', request.language);
     reply.header('x-request-id', request.id);
     reply.header('traceparent', traceparentOf(traceOf(request.raw)));
+    // A request no route takes is answered here, before Fastify reads its body: a method the path does not take is
+    // 405 whatever it carries (a QUERY without Content-Type too, which Fastify would refuse with 400 first), and an
+    // unknown path costs no body parsing.
+    if (request.is404) {
+      void unrouted(request, reply);
+      return;
+    }
     done();
   });
   // Faults on demand (X-Sandbox-Fault): a sandbox only; production never reads the header.
@@ -235,7 +249,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (violation.traces.length > 0) request.traces = violation.traces;
     return sendProblem(service.engine, reply, request, violation, request.language);
   });
-  app.setNotFoundHandler((request, reply) => {
+  /** 405 with `Allow` for a path other methods take, else 404. */
+  const unrouted = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
     const allowed = methodsOf(routes, path);
     if (allowed.length > 0) {
@@ -249,7 +264,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${path}` }),
       request.language,
     );
-  });
+  };
+  // Requests the onRequest hook did not answer: those a route passes on with reply.callNotFound() (the studio's page
+  // under /studio/api/).
+  app.setNotFoundHandler(unrouted);
 
   await app.register(docsRoutes(() => routes));
   await app.register(
@@ -291,14 +309,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   return app;
 }
 
-/** The methods registered for a path (`:param` matches one segment, a trailing `*` the rest); empty when none. */
+/**
+ * The methods registered for a path, matched as the router matches (`:param` one segment of at most
+ * MAX_PARAM_LENGTH characters, a trailing `*` the rest, but not under the route's `notUnder`); empty when none.
+ */
 function methodsOf(routes: readonly RegisteredRoute[], path: string): string[] {
   const parts = path.replace(/\/+$/, '').split('/');
+  const param = (part: string | undefined) => part !== undefined && part !== '' && part.length <= MAX_PARAM_LENGTH;
   const matches = (url: string) => {
     const pattern = url.replace(/\/+$/, '').split('/');
     if (pattern[pattern.length - 1] === '*')
-      return parts.length >= pattern.length && pattern.slice(0, -1).every((p, i) => (p.startsWith(':') ? parts[i] !== '' : p === parts[i]));
-    return pattern.length === parts.length && pattern.every((p, i) => (p.startsWith(':') ? parts[i] !== '' : p === parts[i]));
+      return parts.length >= pattern.length && pattern.slice(0, -1).every((p, i) => (p.startsWith(':') ? param(parts[i]) : p === parts[i]));
+    return pattern.length === parts.length && pattern.every((p, i) => (p.startsWith(':') ? param(parts[i]) : p === parts[i]));
   };
-  return [...new Set(routes.filter((r) => matches(r.url)).map((r) => r.method))].sort();
+  return [...new Set(routes.filter((r) => matches(r.url) && !(r.notUnder && path.startsWith(r.notUnder))).map((r) => r.method))].sort();
 }

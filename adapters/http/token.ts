@@ -22,17 +22,14 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
     }
     done(null, form);
   });
-  // Not read at all: whatever it holds, the answer is the same.
-  app.addContentTypeParser('*', (request, _payload, done) => {
-    done(
-      new OAuthError(
-        400,
-        'invalid_request',
-        `the token endpoint takes application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`,
-      ),
-      undefined,
+  const notAForm = (request: FastifyRequest) =>
+    new OAuthError(
+      400,
+      'invalid_request',
+      `the token endpoint takes application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`,
     );
-  });
+  // Not read at all: whatever it holds, the answer is the same.
+  app.addContentTypeParser('*', (request, _payload, done) => done(notAForm(request), undefined));
 
   // Wrong secrets are limited per claimed client and per address (rules/limits.yaml failedTokenAttempts); the right
   // secret is never refused for another's failures (failed-attempts.ts).
@@ -56,7 +53,9 @@ export const tokenRoutes = (auth: Authenticator) => async (app: FastifyInstance)
 
   app.setErrorHandler((error, request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    if (error instanceof OAuthError) return reply.status(error.status).send({ error: error.error, error_description: error.description });
+    // A Content-Type Fastify cannot even parse (`ÿ/ÿ`) is refused before any parser runs: not a form either.
+    const oauth = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? notAForm(request) : error;
+    if (oauth instanceof OAuthError) return reply.status(oauth.status).send({ error: oauth.error, error_description: oauth.description });
     // Errors met before the handler (body too large, broken gzip, a timeout): still an RFC 6749 body.
     const problem = app.engine.problem(toViolation(error, request, app.engine.rules.limits.requestBodyLimitBytes), request.language);
     if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');

@@ -86,10 +86,11 @@ const studioRoutes = (options: StudioOptions & { sandbox: boolean }) => async (a
     return { file, path, text: next.text, changed: next.text !== text, ...checked };
   };
 
+  // Any deeper path is the page (its script reads the fragment), but a path under /studio/api/ is not (`notUnder` of
+  // its route table entry): there GET is 404, or 405 where another method is taken (`POST /studio/api/scenarios/run`).
+  const api = `${app.prefix}/api/`;
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    // Any deeper path is the page (its script reads the fragment), but an endpoint that is not here is not.
-    if (request.url.startsWith('/studio/api/'))
-      throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `${request.method} ${request.url.split('?')[0]}` });
+    if (request.url.startsWith(api)) return reply.callNotFound();
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', studioPage.csp).send(studioPage.html);
   };
   app.get('/', page);

@@ -6,15 +6,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runs, seed } from '../helpers/facts.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import { passengers, requestorHeader, testServer, trip } from '../helpers/server.ts';
+import { operationOf } from '../../adapters/http/operations/index.ts';
 import { studioExtension } from '../../adapters/studio/routes.ts';
 
 /**
  * Fuzzing every operation of the server's own GET /openapi.json: bodies built from its request schemas and then
  * broken (wrong types, missing and unknown fields, huge arrays and strings, deep nesting, unicode, nulls), malformed
  * JSON, wrong content types and encodings (broken gzip too), bad headers and odd path parameters, with and without
- * credentials. Whatever arrives, the answer is no 5xx but the 501s the document lists; every error is a Problem with
- * a code (RFC 6749 bodies on the token endpoint); no answer is much larger than its request; and the server still
- * serves afterwards. docs/limits.md lists the limits behind this.
+ * credentials. Whatever arrives, the answer is no 5xx but the 501s the document lists; a request an operation takes
+ * gets a status the document lists for it; every error is a Problem with a code (RFC 6749 bodies on the token
+ * endpoint); no answer is much larger than its request; and the server still serves afterwards. docs/limits.md lists the limits behind this.
  *
  * `npm test` sends a few hundred requests; `npm run test:deep` 10,000 (FUZZ_REQUESTS, else FC_RUNS, sets the number).
  * Replay a failure with FC_SEED.
@@ -45,6 +46,8 @@ interface Operation {
   path: string;
   key: string;
   documented501: boolean;
+  /** The statuses the document lists for it. */
+  statuses: Set<number>;
   body?: JsonSchema;
   bodyType?: string;
   query: string[];
@@ -72,6 +75,7 @@ const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, ops]) 
       path,
       key: `${method.toUpperCase()} ${path}`,
       documented501: '501' in op.responses,
+      statuses: new Set(Object.keys(op.responses).map(Number)),
       ...(content ? { body: content.schema, bodyType: bodyType! } : {}),
       query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name!),
     };
@@ -364,6 +368,11 @@ async function send(sent: Sent) {
   // The document lists 501 for the Reseller API endpoints signalbox does not support (spec §4.1 "Unsupported").
   const documented = res.statusCode === 501 && operations.some((o) => o.path === sent.op.path && o.method === sent.method && o.documented501);
   expect(res.statusCode < 500 || documented, where).toBe(true);
+  // What a tester reading the document expects: a request the operation takes gets a status the operation lists.
+  // The path as the server sees it: `..` and `.` segments resolved, as any HTTP client does before sending.
+  const taken = operationOf(sent.method, new URL(sent.url, 'http://localhost').pathname);
+  const listed = taken && operations.find((o) => o.method === sent.method && o.path === taken.path.replace(/\*$/, '{path}'));
+  if (listed) expect([...listed.statuses], `${where}: a status ${listed.key} does not list`).toContain(res.statusCode);
   if (res.statusCode >= 400) {
     const type = String(res.headers['content-type']);
     if (sent.url.split('?')[0] === '/oauth2/token' && sent.method === 'POST') {

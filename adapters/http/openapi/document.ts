@@ -28,11 +28,11 @@ import {
 } from '../../../engine/model/osdm/aftersales-requests.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
 import { ClockChange } from '../operations/sandbox.ts';
-import { fastifyPath, keyOf, operationOfRoute, operations, sandboxOnly, type Access, type Operation, type Response } from '../operations/index.ts';
+import { ANY_METHODS, fastifyPath, keyOf, operationOfRoute, operations, sandboxOnly, type Access, type Operation, type Response } from '../operations/index.ts';
+import { faultParameter, faultsOf } from '../faults.ts';
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
-import { faultParameter, faultsOf } from '../faults.ts';
 import examples from './examples.json' with { type: 'json' };
 
 /** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
@@ -51,6 +51,8 @@ export interface RegisteredRoute {
   method: string;
   /** Fastify's form: `/v3/bookings/:bookingId`. */
   url: string;
+  /** A catch-all's `notUnder` (the route table's): the paths under it that it leaves to the not-found handler. */
+  notUnder?: string;
 }
 
 /** Schemas that become components under these names (nested ones too, so the document reads like OSDM's). */
@@ -94,15 +96,44 @@ function zodExports(module: Record<string, unknown>): Record<string, z.ZodType> 
   return Object.fromEntries(Object.entries(module).filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType));
 }
 
-/** `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment`. */
-function operationId({ method, path }: Operation): string {
-  const words = path
-    .split('/')
-    .filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
-    .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
-    .filter(Boolean);
-  return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
+/** The methods the document lists an operation under: each of ANY_METHODS for an `ANY` one. */
+const methodsListed = (op: Operation): readonly string[] => (op.method === 'ANY' ? ANY_METHODS : [op.method]);
+
+/** `{bookingId}` and a trailing `*` (listed as `{path}`): the path parameters' names. */
+const parameterNames = (path: string) => [...path.replace(/\*$/, '{path}').matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
+
+let operationIds: Map<string, string> | undefined;
+
+/**
+ * `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment`, from the literal segments. OpenAPI wants
+ * each id once: where two operations would share one (`GET /docs` and `GET /docs/{file}`), the one with fewer path
+ * parameters keeps it and the other names its parameters (`getDocsByFile`).
+ */
+function operationId(op: Operation, method: string = methodsListed(op)[0]!): string {
+  if (!operationIds) {
+    const byBase = new Map<string, Array<{ key: string; parameters: string[] }>>();
+    for (const o of operations) {
+      for (const m of methodsListed(o)) {
+        const words = o.path
+          .split('/')
+          .filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
+          .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
+          .filter(Boolean);
+        const base = [m.toLowerCase(), ...words.map(capitalised)].join('');
+        byBase.set(base, [...(byBase.get(base) ?? []), { key: `${m} ${o.path}`, parameters: parameterNames(o.path) }]);
+      }
+    }
+    operationIds = new Map();
+    for (const [base, sharing] of byBase) {
+      const [first, ...others] = [...sharing].sort((a, b) => a.parameters.length - b.parameters.length);
+      operationIds.set(first!.key, base);
+      for (const o of others) operationIds.set(o.key, `${base}By${o.parameters.map(capitalised).join('And')}`);
+    }
+  }
+  return operationIds.get(`${method} ${op.path}`)!;
 }
+
+const capitalised = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
 interface Components {
   schemas: Record<string, unknown>;
@@ -123,8 +154,7 @@ function schemaComponents(): Components {
   };
   for (const [name, schema] of Object.entries(named)) add(schema, name);
   for (const op of operations) {
-    const id = operationId(op);
-    const cap = id[0]!.toUpperCase() + id.slice(1);
+    const cap = capitalised(operationId(op));
     if (op.request) add(op.request.schema, `${cap}Request`);
     for (const [status, response] of Object.entries(op.responses)) if (response.schema) add(response.schema, `${cap}Response${status}`);
   }
@@ -146,7 +176,7 @@ const RESPONSE_HEADERS = {
 };
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad request: 86001 (malformed JSON, schema violation, with pointers), 86002 (no Requestor), or a rule of spec §7',
+  400: 'Bad request: 86001 (malformed JSON, path or query, schema violation, with pointers), or a rule of spec §7',
   401: 'UNAUTHORIZED: no, an expired or a wrongly signed token (WWW-Authenticate: Bearer)',
   403: 'FORBIDDEN: the token lacks the scope, or the sales application is not registered for the client',
   404: 'RESOURCE_NOT_FOUND: no such resource, or another client’s',
@@ -161,24 +191,33 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE, with Retry-After: the seconds to wait before trying again',
 };
 
-/** The Problem statuses an operation can answer: those its access and shape imply, and its own. */
-function problemStatuses(op: Operation, sandbox: boolean): Map<number, string> {
+/**
+ * The Problem statuses an operation can answer: those its access and shape imply, and its own. A body may come with
+ * any method that carries one, whether the operation reads it or not (malformed → 400, too large → 413, not JSON →
+ * 415); a path parameter, a `*` or a query names something to look up (malformed → 400, unknown → 404).
+ */
+function problemStatuses(op: Operation, method: string, sandbox: boolean): Map<number, string> {
   const statuses = new Map<number, string>();
-  const hasBody = op.request !== undefined;
-  const hasPathParameter = op.path.includes('{') || op.path.includes('*');
+  const carriesBody = op.request !== undefined || method !== 'GET';
+  const namesSomething = op.path.includes('{') || op.path.includes('*') || op.query !== undefined;
   const add = (...codes: number[]) => {
     for (const c of codes) statuses.set(c, STATUS_TEXT[c]!);
   };
+  const shape = [...(carriesBody ? [400, 413, 415] : []), ...(namesSomething ? [400, 404] : []), 500];
   const byAccess: Record<Access, () => void> = {
-    public: () => add(500),
-    sandbox: () => add(...(hasBody ? [400, 413, 415] : []), 500),
-    'sandbox-client': () => add(...(hasBody ? [400, 413, 415] : []), 401, ...(hasPathParameter ? [404] : []), 500),
+    public: () => add(...shape),
+    sandbox: () => add(...shape),
+    'sandbox-client': () => add(...shape, 401),
     client: () => add(500), // every other error of the token endpoint is an RFC 6749 body (below)
-    bearer: () => add(401, 500),
-    analyst: () => add(400, 401, 403, 404, ...(hasBody ? [413, 415] : []), 500),
-    reseller: () => add(400, 401, 403, ...(hasPathParameter || hasBody ? [404] : []), ...(hasBody ? [413, 415] : []), 500),
+    bearer: () => add(...shape, 401),
+    analyst: () => add(...shape, 400, 401, 403),
+    reseller: () => {
+      // A body names offers, bookings or fulfillments too.
+      add(...shape, 400, 401, 403, ...(carriesBody ? [404] : []));
+      statuses.set(400, `${STATUS_TEXT[400]}; 86002 (no Requestor header), 86001 at header:Requestor (not Base64 JSON, a field missing)`);
+    },
     customer: () => {
-      add(400, 401, 403, 404, 413, 415, 429, 500);
+      add(...shape, 400, 401, 403, 404, 429);
       statuses.set(401, 'UNAUTHORIZED or X_SUBSCRIPTION_KEY_INVALID (missing or unknown Ocp-Apim-Subscription-Key)');
       statuses.set(404, 'RESOURCE_NOT_FOUND: no such record');
     },
@@ -202,13 +241,20 @@ function pathParameters(path: string) {
   }));
 }
 
-function operationObject(c: Components, op: Operation, registered: boolean, sandbox: DocumentOptions['limits'] | undefined): Record<string, unknown> {
+function operationObject(
+  c: Components,
+  op: Operation,
+  registered: boolean,
+  sandbox: DocumentOptions['limits'] | undefined,
+  method = methodsListed(op)[0]!,
+): Record<string, unknown> {
   const security: Record<Access, unknown[]> = {
     public: [],
     sandbox: [],
     'sandbox-client': [{ oauth2: [] }],
     client: [{ clientBasic: [] }, {}],
-    reseller: [{ oauth2: ['reseller'], Requestor: [] }],
+    // The Requestor header is a parameter (below), not a credential: without it the answer is 400 86002 (spec §7), not 401.
+    reseller: [{ oauth2: ['reseller'] }],
     customer: [{ oauth2: ['customer'], SubscriptionKey: [] }],
     analyst: [{ oauth2: ['analyst'] }],
     bearer: [{ oauth2: [] }],
@@ -238,7 +284,7 @@ function operationObject(c: Components, op: Operation, registered: boolean, sand
       responses[status] = { description: `RFC 6749 §5.2: ${text}`, content: { 'application/json': { schema: ref(c, S.OAuthErrorBody) } } };
     }
   }
-  for (const [status, text] of problemStatuses(op, sandbox !== undefined)) {
+  for (const [status, text] of problemStatuses(op, method, sandbox !== undefined)) {
     if (responses[status]) continue;
     responses[status] =
       text === STATUS_TEXT[status] && seen?.responses[status] === undefined
@@ -247,7 +293,7 @@ function operationObject(c: Components, op: Operation, registered: boolean, sand
   }
   const status = registered ? undefined : 'planned';
   return {
-    operationId: operationId(op),
+    operationId: operationId(op, method),
     summary: op.summary,
     description: [
       op.description,
@@ -267,6 +313,7 @@ function operationObject(c: Components, op: Operation, registered: boolean, sand
         description: q.description,
         schema: q.schema ? z.toJSONSchema(q.schema, { io: 'input', target: 'draft-2020-12' }) : { type: 'string' },
       })),
+      ...(op.access === 'reseller' ? [{ $ref: '#/components/parameters/Requestor' }] : []),
       { $ref: '#/components/parameters/AcceptLanguage' },
       { $ref: '#/components/parameters/Traceparent' },
       // Faults on demand exist only on a sandbox, like its controls (CONTRACT §8).
@@ -295,8 +342,6 @@ function operationObject(c: Components, op: Operation, registered: boolean, sand
   };
 }
 
-const ANY_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
-
 export interface DocumentOptions {
   /** The routes the server registered (HEAD twins of GETs may be included; they are ignored). */
   routes: readonly RegisteredRoute[];
@@ -322,29 +367,22 @@ const TAGS = [
 export function openApiDocument({ routes, version, limits }: DocumentOptions): Record<string, unknown> {
   const c = schemaComponents();
   const registered = new Set(routes.map((route) => operationOfRoute(route.method, route.url)));
+  const sandbox = operations.some((op) => op.access === 'sandbox' && registered.has(op)) ? limits : undefined;
   const paths: Record<string, Record<string, unknown>> = {};
   const planned: string[] = [];
   // The studio's routes are not in the route table: they are found by their own method and path.
   const studio = new Set(routes.map((route) => `${route.method} ${route.url.replace(/(.)\/$/, '$1')}`));
-  const sandbox = operations.some((op) => op.access === 'sandbox' && registered.has(op)) ? limits : undefined;
   for (const op of operations) {
     const served = registered.has(op) || (op.tag === 'Studio' && studio.has(`${op.method} ${fastifyPath(op.path)}`));
     // Sandbox controls exist only with --sandbox (CONTRACT §8), the studio only where it is served.
     if (!served && (sandboxOnly(op.access) || op.tag === 'Studio')) continue;
     if (!served) planned.push(keyOf(op));
-    const { method } = op;
     const path = op.path.replace(/\*$/, '{path}');
     const item = (paths[path] ??= {});
-    if (method === 'ANY') {
-      // Listed once (as GET), not once per method: every method gets the same answer, which the text says.
-      item['get'] ??= operationObject(
-        c,
-        { ...op, description: [op.description, `Every method (${ANY_METHODS.join(', ')}) answers the same.`].filter(Boolean).join('\n\n') },
-        served,
-        sandbox,
-      );
-    } else {
-      item[method.toLowerCase()] = operationObject(c, op, served, sandbox);
+    // An `ANY` operation is listed under every method it answers, each with the same answers.
+    const every = op.method === 'ANY' ? `Every method (${ANY_METHODS.join(', ')}) answers the same.` : undefined;
+    for (const method of methodsListed(op)) {
+      item[method.toLowerCase()] ??= operationObject(c, { ...op, description: [op.description, every].filter(Boolean).join('\n\n') }, served, sandbox, method);
     }
   }
   return {
@@ -374,14 +412,6 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
             },
           },
         },
-        Requestor: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Requestor',
-          description:
-            'Base64 of the JSON object `{"salesApplication":"WEB_SE","salesUnitCode":"WEB"}` (spec §2.1). Missing → 400 86002; ' +
-            'not Base64 JSON or lacking a field → 400 86001; a sales application not registered for the client → 403.',
-        },
         SubscriptionKey: {
           type: 'apiKey',
           in: 'header',
@@ -391,6 +421,20 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
         clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret, for the token endpoint only.' },
       },
       parameters: {
+        Requestor: {
+          name: 'Requestor',
+          in: 'header',
+          required: true,
+          schema: {
+            type: 'string',
+            contentEncoding: 'base64',
+            contentMediaType: 'application/json',
+            examples: ['eyJzYWxlc0FwcGxpY2F0aW9uIjoiV0VCX1NFIiwic2FsZXNVbml0Q29kZSI6IldFQiJ9'],
+          },
+          description:
+            'Base64 of the JSON object `{"salesApplication":"WEB_SE","salesUnitCode":"WEB"}` (spec §2.1). Missing → 400 86002; ' +
+            'not Base64 JSON or lacking a field → 400 86001; a sales application not registered for the client → 403.',
+        },
         AcceptLanguage: {
           name: 'Accept-Language',
           in: 'header',
@@ -403,8 +447,11 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
           name: 'traceparent',
           in: 'header',
           required: false,
-          schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
-          description: 'W3C Trace Context: the trace-id is kept in our logs and in the traceparent we answer with.',
+          // No pattern: W3C Trace Context has a malformed traceparent ignored (a new trace starts), never refused, so a
+          // tester must not expect 400 for one.
+          schema: { type: 'string' },
+          description:
+            'W3C Trace Context (`00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`): the trace-id is kept in our logs and in the traceparent we answer with. A malformed one is ignored: a new trace starts.',
         },
       },
       responses: Object.fromEntries(

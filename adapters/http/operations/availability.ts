@@ -1,13 +1,15 @@
-import { z } from 'zod';
 import { phrase, RuleViolation, type AvailabilityKind } from '../../../engine/index.ts';
+import { AvailabilityQuery } from '../../../engine/seats/availability.ts';
 import * as S from '../openapi/schemas.ts';
 import { decided, json, operation, type Handler, type Operation } from './operation.ts';
 
+// Each parameter's schema is the one the engine validates the query with (an empty id is 86001, not a lookup).
+const { shape } = AvailabilityQuery;
 const availabilityQuery = {
-  contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: z.enum(['OFFER', 'BOOKING']) },
-  contextId: { description: 'The offerId (OFFER) or the bookingId (BOOKING).', required: true },
-  resourceType: { description: '`RESERVATION` (FARE → error, spec §4.1 rule 3).', required: true },
-  resourceId: { description: 'The reservationOfferPartId (OFFER) or the reservationId (BOOKING).', required: true },
+  contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: shape.contextType },
+  contextId: { description: 'The offerId (OFFER) or the bookingId (BOOKING).', required: true, schema: shape.contextId },
+  resourceType: { description: '`RESERVATION` (FARE → error, spec §4.1 rule 3).', required: true, schema: shape.resourceType },
+  resourceId: { description: 'The reservationOfferPartId (OFFER) or the reservationId (BOOKING).', required: true, schema: shape.resourceId },
 };
 
 const availability =
@@ -72,8 +74,9 @@ export const availabilities: Operation[] = [
       return { body };
     },
   }),
+  // Spec §4.1 names only GET (OSDM's getAvailabilitiesNearby), "not supported": GET is 501, any other method 405.
   operation({
-    method: 'ANY',
+    method: 'GET',
     path: '/v3/availabilities/nearby',
     osdm: ['getAvailabilitiesNearby'],
     summary: 'Nearby availability (not supported)',

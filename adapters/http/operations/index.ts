@@ -10,7 +10,7 @@ import { sandbox } from './sandbox.ts';
 import { service } from './service.ts';
 import { studioOperations } from './studio.ts';
 
-export { keyOf, sandboxOnly, type Access, type Operation, type Response } from './operation.ts';
+export { ANY_METHODS, keyOf, sandboxOnly, type Access, type Operation, type Response } from './operation.ts';
 
 /**
  * The route table: every operation of the HTTP API, once, in the order GET /openapi.json lists them. A new
@@ -62,7 +62,9 @@ export function operationOf(method: string, path: string): Operation | undefined
   const key = `${m} ${bare}`;
   if (seen.has(key)) return seen.get(key);
   compiled ??= operations.map(compile).sort((a, b) => b.specificity - a.specificity);
-  const found = compiled.find((c) => (c.op.method === m || c.op.method === 'ANY') && c.pattern.test(bare))?.op;
+  const found = compiled.find(
+    (c) => (c.op.method === m || c.op.method === 'ANY') && c.pattern.test(bare) && !(c.op.notUnder && bare.startsWith(c.op.notUnder)),
+  )?.op;
   if (seen.size >= 10_000) seen.clear();
   seen.set(key, found);
   return found;

@@ -23,8 +23,14 @@ export const sandboxOnly = (access: Access): boolean => access === 'sandbox' || 
 
 type Tag = 'OAuth' | 'Offers' | 'Booking' | 'Fulfillment' | 'Aftersales' | 'Availability' | 'Customer API' | 'Sandbox' | 'Studio' | 'Service';
 
-/** `ANY`: every method gets the same answer (Fastify's `all`). */
+/** `ANY`: every method of ANY_METHODS gets the same answer. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+
+/**
+ * The methods an `ANY` operation answers, each listed in GET /openapi.json. Any other method (OPTIONS, QUERY, TRACE)
+ * is 405 with `Allow` there as on every path, so that `Allow` and the document say what the route answers.
+ */
+export const ANY_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
 
 /** A successful answer as the document describes it. */
 export interface Response {
@@ -39,6 +45,11 @@ export interface Operation<P extends string = string> {
   method: Method;
   /** OpenAPI path template (`/v3/bookings/{bookingId}`); a `*` at the end is any rest of the path. */
   path: P;
+  /**
+   * A trailing `*` that does not reach under this prefix (`/studio/api/`): there the route passes the request on
+   * (reply.callNotFound()), so a path no other route takes is 404, or 405 with an `Allow` that leaves this one out.
+   */
+  notUnder?: string;
   summary: string;
   /** Where the behaviour is decided: `spec §4.1`, `CONTRACT §6`. */
   section: string;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { subscriptionKeyCheck } from '../subscription-key.ts';
 import { fastifyPath, operations, sandboxOnly } from './index.ts';
-import type { Access, Operation, Answer } from './operation.ts';
+import { ANY_METHODS, type Access, type Operation, type Answer } from './operation.ts';
 
 /**
  * Serves the route table: a Fastify route per operation with a handler, its credentials checked by `access`,
@@ -40,7 +40,7 @@ export async function registerOperations(app: FastifyInstance, options: { sandbo
     if (!handle || (sandboxOnly(op.access) && !options.sandbox)) continue;
     const onRequest = checks[op.access];
     app.route({
-      method: op.method === 'ANY' ? app.supportedMethods : op.method,
+      method: op.method === 'ANY' ? [...ANY_METHODS] : op.method,
       url: fastifyPath(op.path),
       ...(onRequest ? { onRequest } : {}),
       handler: async (request, reply) => {

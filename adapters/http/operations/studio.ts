@@ -83,7 +83,16 @@ const base = { section: 'docs/studio.md (the studio)', tag: 'Studio' as const };
 
 export const studioOperations: readonly Operation[] = [
   operation({ method: 'GET', path: '/studio', ...base, summary: 'The analysts\u2019 workbench', access: 'public', responses: { 200: html } }),
-  operation({ method: 'GET', path: '/studio/*', ...base, summary: 'The workbench at any deeper path', access: 'public', responses: { 200: html } }),
+  operation({
+    method: 'GET',
+    path: '/studio/*',
+    notUnder: '/studio/api/',
+    ...base,
+    summary: 'The workbench at any deeper path',
+    description: 'Any path but those under /studio/api/, which are the endpoints below.',
+    access: 'public',
+    responses: { 200: html },
+  }),
   operation({
     method: 'GET',
     path: '/studio/assets/{name}',
@@ -232,8 +241,8 @@ export const studioOperations: readonly Operation[] = [
     summary: 'Seat maps of an offer or a booking',
     access: 'sandbox',
     query: {
-      contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: z.enum(['OFFER', 'BOOKING']) },
-      contextId: { description: 'The offer or booking id.', required: true },
+      contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: S.SeatQuery.shape.contextType },
+      contextId: { description: 'The offer or booking id.', required: true, schema: S.SeatQuery.shape.contextId },
     },
     responses: { 200: json('Per leg, each coach as SVG with the places held.', S.SeatMaps) },
   }),
