@@ -58,6 +58,7 @@ export const sandbox: Operation[] = [
     description:
       "With a token, the time the caller's requests are decided at: its own clock once it has moved it, else the server's. Without one, the server's.",
     responses: { 200: json('The sandbox time.', S.SandboxClock) },
+    problems: { 401: 'UNAUTHORIZED: a token was sent, and it is not valid' },
     handle: async ({ service, request, client }) => {
       const clock = request.headers.authorization ? service.clocks.of(await client()) : service.clock;
       return { body: { now: clock.now().toISOString() } };
@@ -83,9 +84,11 @@ export const sandbox: Operation[] = [
       if (!(next >= 0 && next < LAST_WRITABLE_INSTANT)) {
         throw new RuleViolation('86001', { reason: phrase('clock-out-of-range') }, [{ requestPointer: 'now' in change ? '#/now' : '#/advance' }]);
       }
+      // Frozen first, so the instant set or reached is the one kept, not one a millisecond later.
+      if (change.freeze === true) clock.freeze!(true);
       if ('now' in change) clock.set!(new Date(next));
       else if ('advance' in change) clock.advance!(change.advance);
-      clock.freeze!(change.freeze === true);
+      if (change.freeze !== true) clock.freeze!(false);
       return { body: { now: clock.now().toISOString(), frozen: change.freeze === true } };
     },
   }),
@@ -105,8 +108,8 @@ export const sandbox: Operation[] = [
       const owner = await client();
       const instant = await service.momentOf(owner, params.bookingId, to);
       const clock = service.clocks.own(owner)!;
-      clock.set!(new Date(instant));
       clock.freeze!(true);
+      clock.set!(new Date(instant));
       return { body: { now: clock.now().toISOString(), frozen: true } };
     },
   }),
