@@ -70,25 +70,29 @@ async function differences(commands: Iterable<ModelCommand>, offset: Offset, fil
 }
 
 describe('generated sales, every instant written in another offset', () => {
-  it(`get answers that mean the same over ${settings.numRuns} sales of ${SIZE.min}–${SIZE.max} operations (seed ${settings.seed})`, async () => {
-    let sales = 0;
-    const result = await fc.check(
-      fc.asyncProperty(commandSequences(specs, SIZE), fc.constantFrom(...OFFSETS), async (commands, offset) => {
-        sales++;
-        const d = await differences(commands, offset, join(dir, 'sale.yaml'));
-        if (d.length > 0) throw new Error(`in ${offset}:\n  ${d.join('\n  ').replaceAll('\n', '\n  ')}`);
-      }),
-      settings,
-    );
-    console.info(`offset-model: seed ${settings.seed}, ${sales} sales run, ${instantsSent} instants sent in the offset picked`);
-    expect(instantsSent).toBeGreaterThan(sales);
-    if (!result.failed) return;
-    // The shrunk sale, kept where the model-based test keeps its counterexamples, to be read or replayed.
-    const [commands, offset] = result.counterexample!;
-    const file = resolve(FAILURES, `offsets-${settings.seed}.yaml`);
-    const why = await differences(commands, offset, file);
-    throw new Error(
-      `${fc.defaultReportMessage(result) ?? 'the property failed'}\n\nThe shrunk sale, written as a scenario: ${file}\nSent with its instants in ${offset}, it answered otherwise:\n  ${why.length > 0 ? why.join('\n  ').replaceAll('\n', '\n  ') : String(result.errorInstance)}`,
-    );
-  }, Math.max(120_000, settings.numRuns * 2_000));
+  it(
+    `get answers that mean the same over ${settings.numRuns} sales of ${SIZE.min}–${SIZE.max} operations (seed ${settings.seed})`,
+    async () => {
+      let sales = 0;
+      const result = await fc.check(
+        fc.asyncProperty(commandSequences(specs, SIZE), fc.constantFrom(...OFFSETS), async (commands, offset) => {
+          sales++;
+          const d = await differences(commands, offset, join(dir, 'sale.yaml'));
+          if (d.length > 0) throw new Error(`in ${offset}:\n  ${d.join('\n  ').replaceAll('\n', '\n  ')}`);
+        }),
+        settings,
+      );
+      console.info(`offset-model: seed ${settings.seed}, ${sales} sales run, ${instantsSent} instants sent in the offset picked`);
+      expect(instantsSent).toBeGreaterThan(sales);
+      if (!result.failed) return;
+      // The shrunk sale, kept where the model-based test keeps its counterexamples, to be read or replayed.
+      const [commands, offset] = result.counterexample!;
+      const file = resolve(FAILURES, `offsets-${settings.seed}.yaml`);
+      const why = await differences(commands, offset, file);
+      throw new Error(
+        `${fc.defaultReportMessage(result) ?? 'the property failed'}\n\nThe shrunk sale, written as a scenario: ${file}\nSent with its instants in ${offset}, it answered otherwise:\n  ${why.length > 0 ? why.join('\n  ').replaceAll('\n', '\n  ') : String(result.errorInstance)}`,
+      );
+    },
+    Math.max(120_000, settings.numRuns * 2_000),
+  );
 });
