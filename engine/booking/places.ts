@@ -2,6 +2,7 @@ import { enforce, type Context } from '../model/context.ts';
 import type { Booking, StoredOffer } from '../model/records.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
 import { phrase, violation } from '../rules/violation.ts';
+import type { Product } from '../rules/schemas.ts';
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 
@@ -90,21 +91,9 @@ export function readPlaceSelections(
   offer.reservations.forEach((r) => {
     const product = ctx.rules.products.products[r.product.code]!;
     const selection = byReservation.get(r.id);
-    const genders = gendersAskedFor(selection, passengerIdOf(r.passengerRef)!);
     const index = selection ? selections.indexOf(selection) : -1;
-    enforce(
-      ctx,
-      'nightGender',
-      {
-        stage: 'CREATE',
-        compartment: product.compartment ?? 'NONE',
-        accommodationType: product.accommodationType,
-        genderCount: genders.length,
-        gender: genders[0] ?? 'NONE',
-        genderChanged: false,
-      },
-      index >= 0 ? `${pointer}/${index}/accommodations` : pointer,
-    );
+    const genders = gendersAskedFor(selection, passengerIdOf(r.passengerRef)!);
+    enforceGender(ctx, 'CREATE', product, genders, false, index >= 0 ? `${pointer}/${index}/accommodations` : pointer);
   });
   return byReservation;
 }
@@ -126,19 +115,27 @@ export function checkPatchedGenders(ctx: Context, booking: Booking, selections: 
     const product = r && ctx.rules.products.products[r.product.code];
     if (!r || !product) return;
     const genders = gendersAskedFor(selection, r.passengerId);
-    const booked = r.placeAllocation?.gender;
-    enforce(
-      ctx,
-      'nightGender',
-      {
-        stage: 'PATCH',
-        compartment: product.compartment ?? 'NONE',
-        accommodationType: product.accommodationType,
-        genderCount: genders.length,
-        gender: genders[0] ?? 'NONE',
-        genderChanged: genders.some((g) => g !== booked),
-      },
-      `${pointer}/${index}/accommodations`,
-    );
+    const changed = genders.some((g) => g !== r.placeAllocation?.gender);
+    enforceGender(ctx, 'PATCH', product, genders, changed, `${pointer}/${index}/accommodations`);
   });
+}
+
+/** Spec §2.5 rule 5, as rules/night-gender.yaml decides it for one reservation of the product. */
+function enforceGender(
+  ctx: Context,
+  stage: 'CREATE' | 'PATCH',
+  product: Pick<Product, 'compartment' | 'accommodationType'>,
+  genders: readonly (typeof GENDERS)[number][],
+  genderChanged: boolean,
+  at: string,
+): void {
+  const facts = {
+    stage,
+    compartment: product.compartment ?? 'NONE',
+    accommodationType: product.accommodationType,
+    genderCount: genders.length,
+    gender: genders[0] ?? 'NONE',
+    genderChanged,
+  } as const;
+  enforce(ctx, 'nightGender', facts, at);
 }
