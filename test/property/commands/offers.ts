@@ -3,6 +3,16 @@ import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { iso, lifetimes, type Model } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { fixtureTrip, TRIP_NAMES, type TripName } from '../../helpers/model-trips.ts';
+import { engine } from '../../helpers/server.ts';
+
+/**
+ * The ids of products that give each passenger a compartment of their own (rules/products.yaml `compartmentEach`,
+ * spec §2.4 JREFAP2): a few bookings fill a train's rooms, and the model does not count rooms, so it keeps none of
+ * their offers (scenarios/booking/first-class-compartment-each.yaml covers them, a full train included).
+ */
+const roomEach = Object.values(engine().rules.products.products)
+  .filter((p) => p.compartmentEach)
+  .map((p) => `${p.id}_`);
 
 /**
  * POST /v3/offers (spec §2.2, §2.3): a fixture trip, 1–9 passengers of any age, maybe a class and a
@@ -42,6 +52,7 @@ export class RequestOffers extends ApiCommand {
       offerId: string;
       preBookableUntil: string;
       passengerRefs: string[];
+      products: Array<{ id: string }>;
       reservationOfferParts?: Array<{ numberOfPrivateCompartments?: number }>;
     }>;
     const until = m.now + lifetimes().offer;
@@ -51,8 +62,9 @@ export class RequestOffers extends ApiCommand {
       if (o.passengerRefs.join() !== this.ages.map((_, i) => `p${i + 1}`).join())
         throw s.violation(`offer ${o.offerId} covers ${o.passengerRefs.join(', ')}, not every passenger asked for`, res);
     }
-    if (offers.length === 0) return;
-    const kept = this.keep % offers.length;
+    const keepable = offers.flatMap((o, i) => (o.products.some((p) => roomEach.some((prefix) => p.id.startsWith(prefix))) ? [] : [i]));
+    if (keepable.length === 0) return;
+    const kept = keepable[this.keep % keepable.length]!;
     const id = s.newVar('offer');
     s.save(id, `offers[${kept}].offerId`);
     // Spec §2.5: numberOfPrivateCompartments 0 marks a place in a shared compartment.
