@@ -35,6 +35,8 @@ export interface ModelOffer {
   readonly trip?: string;
   /** Departure of the trip's first leg, ms (on-hold is cut at departure − 24 h, rules/on-hold.yaml). */
   readonly departure?: number;
+  /** Whether its reservations take private compartments (numberOfPrivateCompartments 1, spec §2.5 rule 2). */
+  readonly privateRooms?: boolean;
 }
 
 export interface ModelBooking {
@@ -52,6 +54,8 @@ export interface ModelBooking {
   /** Its offer's trip and departure (ms), when known. */
   readonly trip?: string;
   readonly departure?: number;
+  /** Whether its places are private compartments (its offer's `privateRooms`). */
+  readonly privateRooms?: boolean;
   /** The passengers' ages, in order, as patched (an exchange re-sends them). */
   readonly ages: number[];
   /** Whether every admission was `exchangeable: YES` when booked. */
@@ -184,6 +188,14 @@ export function foundExpired(m: Model, b: ModelBooking): void {
 }
 
 export const isBookable = (m: Readonly<Model>, o: ModelOffer) => m.now <= o.bookableUntil;
+
+/**
+ * The model does not count a train's rooms: it books private compartments on a trip only so often that the fixture
+ * trains always have rooms left (nine passengers take at most four rooms; a night train has 18 first-class rooms).
+ */
+const PRIVATE_BOOKINGS_PER_TRIP = 3;
+export const roomsLeft = (m: Readonly<Model>, o: ModelOffer) =>
+  !o.privateRooms || m.bookings.filter((b) => b.privateRooms && b.trip === o.trip).length < PRIVATE_BOOKINGS_PER_TRIP;
 
 /** Confirmable as far as data go: every passenger named, a purchaser there (spec §2.7 rule 3; docs/api-behaviour.md "Warnings"). */
 export const isComplete = (b: Readonly<ModelBooking>) => b.purchaser && b.passengers.every((p) => p.complete);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { bookingMachine, enter, iso, isBookable, lifetimes, pick, ref, type Model, type SalesApplication } from '../../helpers/model.ts';
+import { bookingMachine, enter, iso, isBookable, lifetimes, pick, ref, roomsLeft, type Model, type SalesApplication } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { RequestOffers } from './offers.ts';
 
@@ -33,12 +33,12 @@ export class Book extends ApiCommand {
   }
 
   check(m: Readonly<Model>) {
-    return m.offers.some((o) => isBookable(m, o));
+    return m.offers.some((o) => isBookable(m, o) && roomsLeft(m, o));
   }
 
   protected async act(m: Model, s: System) {
     const offer = pick(
-      m.offers.filter((o) => isBookable(m, o)),
+      m.offers.filter((o) => isBookable(m, o) && roomsLeft(m, o)),
       this.offer,
     )!;
     const lacking = this.completeness.startsWith('passenger') ? this.who % offer.passengers.length : -1;
@@ -133,6 +133,7 @@ export class Book extends ApiCommand {
       ages: offer.passengers.map((p) => p.age),
       ...(offer.trip ? { trip: offer.trip } : {}),
       ...(offer.departure ? { departure: offer.departure } : {}),
+      ...(offer.privateRooms ? { privateRooms: true } : {}),
       exchangeable: admissions.every((a) => a.exchangeable === 'YES'),
       onHoldUsed: false,
       fulfillmentStatus: {},

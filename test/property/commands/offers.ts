@@ -78,7 +78,16 @@ export class RequestOffers extends ApiCommand {
     });
     const legs = fixtureTrip(this.trip)['legs'] as Array<{ timedLeg: { start: { serviceDeparture: { timetabledTime: string } } } }>;
     const departure = new Date(legs[0]!.timedLeg.start.serviceDeparture.timetabledTime).getTime();
-    m.offers.push({ id, passengers: this.ages.map((age, i) => ({ ref: `p${i + 1}`, age })), bookableUntil: until, sharedPlaces, trip: this.trip, departure });
+    const privateRooms = (offers[kept]!.reservationOfferParts ?? []).some((p) => p.numberOfPrivateCompartments === 1);
+    m.offers.push({
+      id,
+      passengers: this.ages.map((age, i) => ({ ref: `p${i + 1}`, age })),
+      bookableUntil: until,
+      sharedPlaces,
+      trip: this.trip,
+      departure,
+      privateRooms,
+    });
   }
 
   toString() {
