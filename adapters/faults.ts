@@ -52,10 +52,27 @@ export function placesTakenBySomebodyElse(selections: readonly PlaceSelection[],
   return [...byTrain.values()].filter((e) => e.holdings.length > 0);
 }
 
+type Vat = NonNullable<Money['vats']>[number];
+
+/**
+ * The VAT of a sum of prices: per rate (country, percentage, scope), the sum of the parts' VAT at that rate, as the
+ * engine sums a booking's VAT (engine/offers/pricing.ts `sum`, which knows the one rate of rules/tariff.yaml). The
+ * rates `total` names come first, in its order, and stay even where no part carries them.
+ */
+function vatsOf(total: readonly Vat[], prices: readonly Money[]): Vat[] {
+  const rate = (v: Vat) => `${v.countryCode}|${v.percentage}|${v.scope}`;
+  const byRate = new Map<string, Vat>(total.map((v) => [rate(v), { ...v, amount: 0 }]));
+  for (const v of prices.flatMap((p) => p.vats ?? [])) {
+    const seen = byRate.get(rate(v));
+    byRate.set(rate(v), { ...v, amount: (seen?.amount ?? 0) + v.amount });
+  }
+  return [...byRate.values()];
+}
+
 /**
  * price-changed: the provisional booking at a price moved by `percent`: each admission and ancillary (reservations
- * cost nothing, spec §2.6 rule 2), their VAT with them, and the provisional price their sum, so a refund later
- * pays back what the confirmation charged.
+ * cost nothing, spec §2.6 rule 2), their VAT with them, and the provisional price their sum, VAT per rate, so a
+ * refund later pays back what the confirmation charged.
  */
 export function withPriceChanged(booking: Booking, percent: number): Booking {
   const move = (n: number) => Math.round((n * (100 + percent)) / 100);
@@ -67,12 +84,18 @@ export function withPriceChanged(booking: Booking, percent: number): Booking {
   const provisionalPrice: Money = {
     ...total,
     amount: prices.reduce((n, p) => n + p.amount, 0),
-    ...(total.vats ? { vats: total.vats.map((v) => ({ ...v, amount: prices.reduce((n, p) => n + (p.vats?.[0]?.amount ?? 0), 0) })) } : {}),
+    ...(total.vats ? { vats: vatsOf(total.vats, prices) } : {}),
   };
   return { ...booking, admissions, ancillaries, provisionalPrice };
 }
 
-/** How many bookings a server remembers as pending at most: a sandbox's memory, not a store. */
+/**
+ * How many bookings a server process remembers as pending at most: a pure memory guard, not an operator's limit
+ * (the operator's API has none, and no answer a scenario or an integrator's test looks at depends on it). It only
+ * bounds what a client flooding a shared sandbox with the fault can make the process hold; past it the oldest
+ * pending booking shows its tickets early, as after a restart. So, like the engine's cache of durations
+ * (engine/rules/time.ts), it is not in rules/limits.yaml: there is nothing for an analyst to choose.
+ */
 const PENDING_REMEMBERED = 10_000;
 
 /**

@@ -64,7 +64,7 @@ export interface Service {
    * Sandbox time travel: the instant of one of a client's bookings — its confirmation time limit, its first departure,
    * or the end of its cleanup window as rules/cleanup.yaml words it.
    */
-  momentOf(client: string, id: string, moment: 'CONFIRMATION_TIME_LIMIT' | 'DEPARTURE' | 'CLEANUP_WINDOW_END'): Promise<string>;
+  momentOf(client: string, id: string, moment: BookingMoment): Promise<string>;
   /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
   setAfterSalesOverride(id: string, on: boolean): Promise<void>;
   /**
@@ -136,6 +136,9 @@ function placesInFlight() {
 const passesOfOffers = (offers: ReadonlyMap<string, StoredOffer>) => [
   ...new Set([...offers.values()].flatMap((o) => o.admissions.flatMap((a) => a.travelPasses ?? []))),
 ];
+/** The moments of a booking a sandbox client may travel to (its time limit, its departure, its cleanup window's end). */
+export const BOOKING_MOMENTS = ['CONFIRMATION_TIME_LIMIT', 'DEPARTURE', 'CLEANUP_WINDOW_END'] as const;
+type BookingMoment = (typeof BOOKING_MOMENTS)[number];
 /** Bookings that use one pass are decided one at a time, like bookings on one train. */
 const passLock = (pass: string) => `pass:${pass}`;
 

@@ -24,6 +24,7 @@ import { BookingPatch } from './model/osdm/booking-patch-requests.ts';
 import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';
 import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
 import { trainKeysOfOfferRequest } from './model/train.ts';
+import { asOsdmAge } from './model/osdm/offer-request.ts';
 import { isExpired } from './state/booking-state.ts';
 import { cleanupWindowEnd } from './aftersales/cleanup.ts';
 import { travelPassesOfOfferRequest, type PassUse } from './holdings/pass-uses.ts';
@@ -227,8 +228,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ctx = context(call);
       return traced(ctx, () => {
         const request = readOfferRequest(ctx, body);
-        // The passengers are echoed as sent, not as read (reading fills in defaults such as `cards: []`).
-        const sentPassengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications;
+        // The passengers are echoed as sent, not as read (reading fills in defaults such as `cards: []`), the spec's
+        // `Age` in OSDM's name.
+        const sentPassengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications.map(asOsdmAge);
         return { request, sentPassengers, trains: trainKeysOfOfferRequest(request, rules.calendar), travelPasses: travelPassesOfOfferRequest(request) };
       });
     },

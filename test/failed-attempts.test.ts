@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { virtualClock } from '../adapters/clock.ts';
-import { sequentialIds } from '../adapters/ids.ts';
-import { buildServer } from '../adapters/http/server.ts';
-import { memoryStore } from '../adapters/store/memory.ts';
-import { engine } from './helpers/server.ts';
+import { engine, testServer } from './helpers/server.ts';
 
 /**
  * Wrong credentials are limited, right ones are never refused because of them (docs/limits.md): whoever knows a
@@ -13,14 +9,7 @@ import { engine } from './helpers/server.ts';
  */
 const apps: FastifyInstance[] = [];
 async function server() {
-  const app = await buildServer({
-    engine: engine(),
-    store: memoryStore(),
-    clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
-    ids: sequentialIds(),
-    sandbox: true,
-    jwtSecret: 'failed-attempts-test',
-  });
+  const { app } = await testServer();
   apps.push(app);
   return app;
 }

@@ -84,8 +84,8 @@ describe('in-process requests', () => {
     const inner = inProcess(engine());
     const recording: Target = {
       name: 'recording',
-      async open(start) {
-        const session = await inner.open(start);
+      async open(start, clients) {
+        const session = await inner.open(start, clients);
         const ops: Op[] = [];
         sessions.push({ start, ops });
         return {

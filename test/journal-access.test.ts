@@ -1,12 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { virtualClock } from '../adapters/clock.ts';
 import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { sequentialIds } from '../adapters/ids.ts';
-import { buildServer } from '../adapters/http/server.ts';
-import { memoryStore } from '../adapters/store/memory.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';
-import { engine, requestorHeader, trip } from './helpers/server.ts';
+import { requestorHeader, testServer, trip } from './helpers/server.ts';
 
 /**
  * Who reads the sandbox's request journal (GET /studio/api/journal, docs/studio.md). It holds every client's
@@ -16,16 +12,7 @@ import { engine, requestorHeader, trip } from './helpers/server.ts';
 const apps: FastifyInstance[] = [];
 
 async function sandbox(options: { journalPersonalData?: boolean } = {}) {
-  const app = await buildServer({
-    engine: engine(),
-    store: memoryStore(),
-    clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
-    ids: sequentialIds(),
-    sandbox: true,
-    jwtSecret: 'journal-test',
-    ...options,
-    extensions: [studioExtension({ sandbox: true, scenarios: [] })],
-  });
+  const { app } = await testServer({ ...options, extensions: [studioExtension({ sandbox: true, scenarios: [] })] });
   apps.push(app);
   return app;
 }

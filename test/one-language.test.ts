@@ -55,8 +55,8 @@ function strings(value: unknown, path = ''): Array<{ path: string; text: string 
 function speaking(target: Target, language: Language, answers: HttpResult[]): Target {
   return {
     name: `${target.name} (${language})`,
-    async open(start) {
-      const session = await target.open(start);
+    async open(start, clients) {
+      const session = await target.open(start, clients);
       return {
         ...session,
         async send(x) {

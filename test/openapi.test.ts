@@ -110,7 +110,7 @@ describe('GET /openapi.json', () => {
     expect(schemas.OfferCollectionRequest.required).toEqual(fromZod['required']);
     expect(schemas.OfferCollectionRequest.additionalProperties).toBe(false);
     expect(schemas.BookingRequest.properties.passengerSpecifications.items).toEqual({ $ref: '#/components/schemas/PassengerSpecification' });
-    expect(schemas.PassengerSpecification.properties.detail).toEqual({ $ref: '#/components/schemas/PersonDetail' });
+    expect(schemas.PassengerSpecification.properties.detail).toEqual({ $ref: '#/components/schemas/PassengerDetail' });
     const body = (key: string) => {
       const [m, p] = key.split(' ') as [string, string];
       return doc['paths'][p][m.toLowerCase()].requestBody;

@@ -59,8 +59,8 @@ describe('running files in parallel', () => {
     // A target whose sessions answer after a delay that shrinks with the file: later files finish first.
     const slow: Target = {
       name: 'slow',
-      async open(start) {
-        const session = await target.open(start);
+      async open(start, clients) {
+        const session = await target.open(start, clients);
         const delay = 40 - 3 * openings++;
         return {
           ...session,
@@ -90,8 +90,8 @@ describe('running files in parallel', () => {
     let opened = 0;
     const waiting: Target = {
       name: 'waiting',
-      async open(start) {
-        const session = await target.open(start);
+      async open(start, clients) {
+        const session = await target.open(start, clients);
         if (++opened <= 3) return session;
         return {
           ...session,

@@ -20,13 +20,6 @@ const SPEC = new URL('../../shared/spec/reseller-api.md', import.meta.url).pathn
 const spec = existsSync(SPEC) ? readFileSync(SPEC, 'utf8') : undefined;
 missingOracle('the spec request-table tests', spec ? undefined : `${SPEC} is not there (a checkout without ../shared)`);
 
-/**
- * How this project reads two names the document writes otherwise than JSON can (docs/api-behaviour.md): the
- * anonymous passenger table's "Age" is the `age` of spec §2.6 and OSDM, the passenger detail's "eMail" the `email`
- * of the purchaser's detail and OSDM.
- */
-const READINGS: Record<string, string> = { Age: 'age', eMail: 'email' };
-
 /** The tables of the spec as caption → rows of cells; a caption is the heading or sentence just above the table. */
 function tables(text: string): Map<string, string[][]> {
   const found = new Map<string, string[][]>();
@@ -71,17 +64,13 @@ function bracedFields(text: string, prefix = ''): string[] {
 function fieldsOfPiece(piece: string, prefix: string): string[] {
   const name = /^\s*([A-Za-z][A-Za-z0-9]*)/.exec(piece)?.[1];
   if (!name) return [];
-  const path = `${prefix}${READINGS[name] ?? name}`;
+  const path = `${prefix}${name}`;
   return piece.includes('{') ? bracedFields(piece, `${path}.`) : [path];
 }
 
 /** A field path of a table row: the first cell (`start.stopPlaceRef`, `` `objectType` ``), plus what its type cell names in braces. */
 function rowFields(row: string[]): string[] {
-  const name = row[0]!.replace(/`/g, '');
-  const field = name
-    .split('.')
-    .map((n) => READINGS[n] ?? n)
-    .join('.');
+  const field = row[0]!.replace(/`/g, '');
   const type = row[1] ?? '';
   return [field, ...bracedFields(type, /^array/.test(type) ? `${field}.*.` : `${field}.`)];
 }
@@ -121,7 +110,7 @@ const SENTENCES: ReadonlyArray<{ says: string; operations: readonly string[]; fi
       'passengerSpecifications.*.type',
       'passengerSpecifications.*.detail.firstName',
       'passengerSpecifications.*.detail.lastName',
-      'passengerSpecifications.*.detail.email',
+      'passengerSpecifications.*.detail.eMail',
       'passengerSpecifications.*.detail.phoneNumber',
       'passengerSpecifications.*.cards',
       'passengerSpecifications.*.prmNeeds',

@@ -67,8 +67,8 @@ export interface Answer {
 function recording(target: Target, into: Answer[]): Target {
   return {
     name: target.name,
-    async open(start) {
-      const session = await target.open(start);
+    async open(start, clients) {
+      const session = await target.open(start, clients);
       return {
         ...session,
         async send(x) {

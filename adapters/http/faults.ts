@@ -24,8 +24,17 @@ type FaultLimits = Pick<Limits, 'sandboxFaults'>;
 interface FaultKind {
   /** What /openapi.json says of it. */
   summary: string;
-  /** Its one integer parameter, the range it may take, and its value when the request names none (none: required). */
-  parameter?: { name: string; min: number; max: (limits: FaultLimits) => number; fallback?: (limits: FaultLimits) => number };
+  /**
+   * Its one integer parameter, the range it may take and its value when the request names none (none: required).
+   * The bounds the operator chooses come from rules/limits.yaml; a number here is the mechanism's own (no negative
+   * wait, no pending of no time).
+   */
+  parameter?: {
+    name: string;
+    min: (limits: FaultLimits) => number;
+    max: (limits: FaultLimits) => number;
+    fallback?: (limits: FaultLimits) => number;
+  };
   /** The operations (`keyOf`) it applies to; `/v3/*` every Reseller API operation, `*` every request. */
   where: readonly string[];
   /** What the service injects for it, given its parameter (or the parameter's fallback, rules/limits.yaml). */
@@ -45,14 +54,24 @@ const FAULTS: Readonly<Record<string, FaultKind>> = {
   'price-changed': {
     summary:
       'the price moves by `percent` just before confirmation: 409 X_PRICE_CHANGED, the booking stays provisional at the new price; confirm again to buy at it',
-    parameter: { name: 'percent', min: -99, max: () => 1000, fallback: (limits) => limits.sandboxFaults.priceChangePercent },
+    parameter: {
+      name: 'percent',
+      min: (limits) => limits.sandboxFaults.percentMin,
+      max: (limits) => limits.sandboxFaults.percentMax,
+      fallback: (limits) => limits.sandboxFaults.priceChangePercent,
+    },
     where: CONFIRM,
     inject: (percent) => ({ priceChanged: { percent: percent! } }),
   },
   'fulfillment-pending': {
     summary:
       'the tickets are issued `seconds` (sandbox clock) after the confirmation: meanwhile GET /v3/bookings/{bookingId} shows parts and fulfillments CONFIRMED without control numbers (spec §4.1 rule 1); the OSDM form answers 202',
-    parameter: { name: 'seconds', min: 1, max: () => 86_400, fallback: (limits) => seconds(limits.sandboxFaults.fulfillmentPending) },
+    parameter: {
+      name: 'seconds',
+      min: () => 1,
+      max: (limits) => seconds(limits.sandboxFaults.pendingMax),
+      fallback: (limits) => seconds(limits.sandboxFaults.fulfillmentPending),
+    },
     where: CONFIRM,
     inject: (s) => ({ fulfillmentPending: { seconds: s! } }),
   },
@@ -64,12 +83,17 @@ const FAULTS: Readonly<Record<string, FaultKind>> = {
   },
   unavailable: {
     summary: '503 SERVICE_UNAVAILABLE with `Retry-After: <retry-after>` seconds, before anything else is checked',
-    parameter: { name: 'retry-after', min: 0, max: () => 86_400, fallback: (limits) => seconds(limits.sandboxFaults.retryAfter) },
+    parameter: {
+      name: 'retry-after',
+      min: () => 0,
+      max: (limits) => seconds(limits.sandboxFaults.retryAfterMax),
+      fallback: (limits) => seconds(limits.sandboxFaults.retryAfter),
+    },
     where: ['/v3/*'],
   },
   delay: {
-    summary: 'the answer comes `ms` milliseconds later ; combines with the others',
-    parameter: { name: 'ms', min: 0, max: (limits) => durationMs(limits.sandboxFaults.delayMax) },
+    summary: 'the answer comes `ms` milliseconds later; combines with the others',
+    parameter: { name: 'ms', min: () => 0, max: (limits) => durationMs(limits.sandboxFaults.delayMax) },
     where: ['*'],
   },
 };
@@ -89,7 +113,7 @@ export function faultParameter(op: Operation, limits: FaultLimits): Record<strin
   const names = faultsOf(op);
   if (names.length === 0) return undefined;
   const syntax = ({ parameter: p }: FaultKind) =>
-    p ? `;${p.name}=N\` (${p.min}…${p.max(limits)}${p.fallback ? `; ${p.fallback(limits)} when left out` : ''})` : '`';
+    p ? `;${p.name}=N\` (${p.min(limits)}…${p.max(limits)}${p.fallback ? `; ${p.fallback(limits)} when left out` : ''})` : '`';
   const lines = names.map((n) => `- \`${n}${syntax(FAULTS[n]!)}: ${FAULTS[n]!.summary}`);
   return {
     name: FAULT_HEADER,
@@ -126,14 +150,14 @@ function readFaults(header: string, op: Operation | undefined, path: string, met
       if (!appliesTo(kind, op, path)) {
         throw refuse(phrase('fault-not-here', { fault: name, operation: `${method} ${path}`, where: kind.where.join(', ') }));
       }
-      const takes = kind.parameter ? `${kind.parameter.name}=${kind.parameter.min}…${kind.parameter.max(limits)}` : '-';
+      const takes = kind.parameter ? `${kind.parameter.name}=${kind.parameter.min(limits)}…${kind.parameter.max(limits)}` : '-';
       if (params.length === 0) {
         if (kind.parameter && !kind.parameter.fallback) throw refuse(phrase('fault-parameter', { fault: name, parameters: takes, given: '-' }));
         return { name, kind, ...(kind.parameter?.fallback ? { value: kind.parameter.fallback(limits) } : {}) };
       }
       const [key, text] = params[0]!.split('=').map((s) => s.trim());
       const value = Number(text);
-      if (!kind.parameter || params.length > 1 || key !== kind.parameter.name || !/^-?\d+$/.test(text ?? '') || value < kind.parameter.min) {
+      if (!kind.parameter || params.length > 1 || key !== kind.parameter.name || !/^-?\d+$/.test(text ?? '') || value < kind.parameter.min(limits)) {
         throw refuse(phrase('fault-parameter', { fault: name, parameters: takes, given: params.join(';') }));
       }
       if (value > kind.parameter.max(limits)) {

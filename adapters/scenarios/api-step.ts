@@ -5,6 +5,7 @@ import { osdmConformance } from './osdm-conformance.ts';
 import type { RunOptions, StepResult } from './results.ts';
 import { methodOf, type ApiStep, type Fixtures, type Scenario } from './schema.ts';
 import { StepError } from './step-error.ts';
+import { grantToken } from './token-grant.ts';
 import type { HttpResult, Session } from './targets.ts';
 import { expand, pick } from './templates.ts';
 
@@ -27,18 +28,7 @@ function token(run: StepContext, client: string): Promise<string> {
   if (known) return known;
   const secret = run.options.vars?.[`secret.${client}`] ?? run.options.secrets[client];
   if (!secret) throw new StepError(`no secret known for client ${client} (give it with --var secret.${client}=…)`);
-  const granted = run.session
-    .send({
-      method: 'POST',
-      path: '/oauth2/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret }).toString(),
-    })
-    .then((res) => {
-      const t = (res.body as { access_token?: string } | undefined)?.access_token;
-      if (res.status !== 200 || !t) throw new StepError(`the token request for ${client} answered ${res.status} ${JSON.stringify(res.body)}`);
-      return t;
-    });
+  const granted = grantToken((x) => run.session.send(x), client, secret);
   // A refused grant is not remembered: the next scenario asks again.
   run.tokens.set(client, granted);
   granted.catch(() => run.tokens.delete(client));

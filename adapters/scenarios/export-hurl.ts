@@ -1,4 +1,5 @@
 import type { Exported, ExportedRequest } from './export.ts';
+import { DATE_TIME as DATE_TIME_PATTERN, UUID as UUID_PATTERN } from './match.ts';
 
 /**
  * A Hurl file (`hurl --test --variable baseUrl=http://… FILE`): every request in order, its expected status as
@@ -10,8 +11,9 @@ import type { Exported, ExportedRequest } from './export.ts';
  * at its place instead: an exact match's "no other field", `$contains` and `$anyOrder` of objects (items of plain
  * values become `includes`), a `$length` of a string (`count` counts list items).
  */
-const UUID = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$';
+// The runner's own wildcard patterns (match.ts); Hurl's regexes take the case-insensitive flag inline.
+const UUID = `(?i)${UUID_PATTERN.source}`;
+const DATE_TIME = DATE_TIME_PATTERN.source;
 
 /** Hurl's variable names are word characters: `secret.demo-reseller` is `secret_demo_reseller`. */
 const safe = (name: string) => name.replace(/\W/g, '_');

@@ -1,3 +1,5 @@
+import { DATE_TIME, UUID } from './match.ts';
+
 /**
  * The matcher of match.ts as JavaScript source, for the test scripts of exported collections: Postman (newman) and
  * Bruno run a request's tests in their own sandboxes, which can load nothing of ours, so each script carries this
@@ -11,8 +13,8 @@
  * test/export-matcher.test.ts holds it to match.ts's verdicts.
  */
 export const MATCHER_SOURCE = String.raw`function signalboxMatch(expected, actual, exact, path, lookup) {
-  var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  var DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+  var UUID = ${UUID};
+  var DATE_TIME = ${DATE_TIME};
   var out = [];
   var wildcards = {
     $any: function (v) { return v !== undefined; },

@@ -1,3 +1,5 @@
+import { DATE_TIME_WITH_OFFSET } from '../../engine/rules/time.ts';
+
 /**
  * Compares a response with what a step expects. Objects match as a subset unless `exact`; arrays match
  * element by element with the same length. Typed wildcards:
@@ -17,8 +19,9 @@ export interface Mismatch {
   kind?: 'schema';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The `$uuid` and `$date-time` wildcards; the exports' matchers (export-matcher.ts, export-hurl.ts) use the same. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const DATE_TIME = DATE_TIME_WITH_OFFSET;
 
 const wildcards: Record<string, (v: unknown) => boolean> = {
   $any: (v) => v !== undefined,

@@ -18,8 +18,8 @@ export interface Deviation {
   /** The spec or CONTRACT clause that asks for it. */
   clause: string;
   says: string;
-  /** A request field OSDM does not define at that place that the operator nevertheless takes (CONTRACT §4). */
-  accepts?: { operations: readonly string[]; field: string };
+  /** Request fields OSDM does not define at those places that the operator nevertheless takes (CONTRACT §4). */
+  accepts?: ReadonlyArray<{ operations: readonly string[]; field: string }>;
   /** A response field OSDM does not define at that place that the operator's response schemas describe. */
   describes?: { field: RegExp };
   /** Which violations it allows; absent: it cannot show in a schema check (the text of a field, say). */
@@ -77,13 +77,23 @@ export const DEVIATIONS: readonly Deviation[] = [
     id: 'offer-request-object-type',
     clause: 'spec §2.2, CONTRACT §4',
     says: 'an offer request may carry objectType "OfferCollectionRequest", as the operator\'s document lists it; an exchange offer request resends it',
-    accepts: { operations: ['POST /v3/offers', 'POST /v3/bookings/{bookingId}/exchange-offers'], field: '#/objectType' },
+    accepts: [{ operations: ['POST /v3/offers', 'POST /v3/bookings/{bookingId}/exchange-offers'], field: '#/objectType' }],
+  },
+  {
+    id: 'spec-spelled-fields',
+    clause: 'spec §2.2, §2.6, CONTRACT §4',
+    says: "a passenger's age may be sent as the spec's `Age`, a passenger's e-mail as the spec's `eMail`; read as OSDM's `age` and `email`",
+    accepts: [
+      { operations: ['POST /v3/offers', 'POST /v3/bookings/{bookingId}/exchange-offers'], field: '#/anonymousPassengerSpecifications/*/Age' },
+      { operations: ['POST /v3/booking', 'POST /v3/bookings'], field: '#/passengerSpecifications/*/detail/eMail' },
+      { operations: ['PATCH /v3/bookings/{bookingId}/passengers/{passengerId}'], field: '#/detail/eMail' },
+    ],
   },
   {
     id: 'top-level-place-selections',
     clause: 'spec §2.6, CONTRACT §4b',
     says: 'a booking request may give its placeSelections at the top level as well as inside each offer selection',
-    accepts: { operations: ['POST /v3/booking', 'POST /v3/bookings'], field: '#/placeSelections' },
+    accepts: [{ operations: ['POST /v3/booking', 'POST /v3/bookings'], field: '#/placeSelections' }],
   },
   {
     id: 'incomplete-passenger-details',

@@ -5,6 +5,7 @@ import { buildServer } from '../http/server.ts';
 import { memoryStore } from '../store/memory.ts';
 import { inProcessClient } from './in-process-transport.ts';
 import { StepError } from './step-error.ts';
+import { grantToken } from './token-grant.ts';
 
 /** What a scenario talks to: the server in-process (no socket) or a live one at a URL. */
 export interface HttpExchange {
@@ -148,16 +149,7 @@ export function live(baseUrl: string, options: { reset?: boolean; secrets?: Read
     if (!granted) {
       const secret = options.secrets?.[client];
       if (!secret) return Promise.reject(new StepError(`no secret known for client ${client} (give it with --var secret.${client}=…)`));
-      granted = send({
-        method: 'POST',
-        path: '/oauth2/token',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret }).toString(),
-      }).then((res) => {
-        const t = (res.body as { access_token?: string } | undefined)?.access_token;
-        if (res.status !== 200 || !t) throw new StepError(`the token request for ${client} answered ${res.status} ${JSON.stringify(res.body)}`);
-        return `Bearer ${t}`;
-      });
+      granted = grantToken(send, client, secret).then((t) => `Bearer ${t}`);
       tokens.set(client, granted);
       granted.catch(() => tokens.delete(client));
     }

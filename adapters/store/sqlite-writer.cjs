@@ -59,18 +59,19 @@ function apply(b) {
   for (const key of b.soldPassesFreed) dropSoldPass.run(key, b.id);
   return 'ok';
 }
-/** The batch in one transaction (one fsync): committed as a whole, or rolled back as a whole if anything throws. */
-function commit(batch) {
+/** Runs `work` in one transaction (one fsync): committed as a whole, or rolled back as a whole if anything throws. */
+function inTransaction(work) {
   db.exec('BEGIN');
   try {
-    const verdicts = batch.map((w) => apply(w.booking));
+    const result = work();
     db.exec('COMMIT');
-    return verdicts;
+    return result;
   } catch (e) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw e;
   }
 }
+const commit = (batch) => inTransaction(() => batch.map((w) => apply(w.booking)));
 
 let queue = [];
 function flush() {
@@ -100,12 +101,12 @@ parentPort.on('message', (m) => {
       db.exec('DELETE FROM bookings; DELETE FROM fulfillments; DELETE FROM train_holdings; DELETE FROM pass_uses; DELETE FROM sold_passes;');
     } else {
       // One client's bookings, and what the indexes keep of them (a client's reset on a shared sandbox).
-      db.exec('BEGIN');
-      for (const table of ['fulfillments', 'train_holdings', 'pass_uses', 'sold_passes']) {
-        db.prepare(`DELETE FROM ${table} WHERE booking_id IN (SELECT id FROM bookings WHERE owner = ?)`).run(m.owner);
-      }
-      db.prepare('DELETE FROM bookings WHERE owner = ?').run(m.owner);
-      db.exec('COMMIT');
+      inTransaction(() => {
+        for (const table of ['fulfillments', 'train_holdings', 'pass_uses', 'sold_passes']) {
+          db.prepare(`DELETE FROM ${table} WHERE booking_id IN (SELECT id FROM bookings WHERE owner = ?)`).run(m.owner);
+        }
+        db.prepare('DELETE FROM bookings WHERE owner = ?').run(m.owner);
+      });
     }
     parentPort.postMessage({ kind: 'reset-done', id: m.id });
   } else if (m.kind === 'close') {

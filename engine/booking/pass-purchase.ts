@@ -2,11 +2,11 @@ import type { Context } from '../model/context.ts';
 import type { Booking, PassOffer, PersonDetail, StoredOffer } from '../model/records.ts';
 import { durationMs } from '../rules/time.ts';
 import { addDays } from '../rules/calendar.ts';
-
-const DAY = durationMs('P1D');
 import type { CustomerEntry } from '../rules/schemas.ts';
 import { violation } from '../rules/violation.ts';
 import type { BookingRequest } from '../model/osdm/booking-request.ts';
+
+const DAY = durationMs('P1D');
 
 /**
  * Spec §4.2 rules 1 and 4: buying a travel pass. One pass and one passenger per booking (86006, 86020).

@@ -3,6 +3,7 @@ import type { Booking, StoredOffer } from '../model/records.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import type { Product } from '../rules/schemas.ts';
+import type { FactsOf } from '../rules/facts.ts';
 
 const GENDERS = ['MEN', 'LADIES', 'MIXED'] as const;
 
@@ -123,7 +124,7 @@ export function checkPatchedGenders(ctx: Context, booking: Booking, selections: 
 /** Spec §2.5 rule 5, as rules/night-gender.yaml decides it for one reservation of the product. */
 function enforceGender(
   ctx: Context,
-  stage: 'CREATE' | 'PATCH',
+  stage: FactsOf<'nightGender'>['stage'],
   product: Pick<Product, 'compartment' | 'accommodationType'>,
   genders: readonly (typeof GENDERS)[number][],
   genderChanged: boolean,

@@ -93,8 +93,17 @@ const LimitsFile = z.strictObject({
     .strictObject({
       delayMax: IsoDuration.describe('The longest `delay` a request may ask for; a longer one is refused (86001).'),
       retryAfter: IsoDuration.describe('What `unavailable` answers in Retry-After when the request names no `retry-after`.'),
-      priceChangePercent: z.number().int().min(-99).max(1000).describe('How much `price-changed` moves the price when the request names no `percent`.'),
+      retryAfterMax: IsoDuration.describe('The longest `retry-after` of `unavailable` a request may ask for; a longer one is refused (86001).'),
+      // -99 is the mechanism's own bound: a price that falls by 100 % or more is no price.
+      priceChangePercent: z.number().int().min(-99).describe('How much `price-changed` moves the price when the request names no `percent`.'),
+      percentMin: z.number().int().min(-99).describe('The largest fall (a negative `percent`) `price-changed` may ask for; a larger one is refused (86001).'),
+      percentMax: z.number().int().min(0).describe('The largest rise (`percent`) `price-changed` may ask for; a larger one is refused (86001).'),
       fulfillmentPending: IsoDuration.describe('How long `fulfillment-pending` keeps fulfillments CONFIRMED when the request names no `seconds`.'),
+      pendingMax: IsoDuration.describe('The longest `seconds` of `fulfillment-pending` a request may ask for; a longer one is refused (86001).'),
+    })
+    .refine((f) => f.percentMin <= f.priceChangePercent && f.priceChangePercent <= f.percentMax, {
+      path: ['priceChangePercent'],
+      message: 'must lie within percentMin…percentMax: a default the request could not ask for itself',
     })
     .describe('The faults a sandbox answers on demand (X-Sandbox-Fault, docs/api-and-integration.md).'),
 });

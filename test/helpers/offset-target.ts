@@ -30,8 +30,8 @@ export function offsetTarget(
   const write = (x: unknown) => (offset ? rewriteInstants(x, offset) : x);
   const target: Target = {
     name: `${inner.name}${offset ? ` in ${offset}` : ''}`,
-    async open(start) {
-      const session = await inner.open(offset ? inOffset(start, offset) : start);
+    async open(start, clients) {
+      const session = await inner.open(offset ? inOffset(start, offset) : start, clients);
       const exchanges: Exchange[] = [];
       const before = baseline?.(sessions.length);
       sessions.push(exchanges);

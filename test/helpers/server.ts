@@ -34,7 +34,14 @@ export interface TestServer {
 }
 
 export async function testServer(
-  options: { store?: Store; start?: string; salesApplication?: string; extensions?: ServerOptions['extensions']; journal?: boolean } = {},
+  options: {
+    store?: Store;
+    start?: string;
+    salesApplication?: string;
+    extensions?: ServerOptions['extensions'];
+    journal?: boolean;
+    journalPersonalData?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const clock = virtualClock(new Date(options.start ?? '2026-11-20T10:00:00+01:00'));
   const app = await buildServer({
@@ -46,6 +53,7 @@ export async function testServer(
     jwtSecret: 'test-secret',
     ...(options.extensions ? { extensions: options.extensions } : {}),
     ...(options.journal !== undefined ? { journal: options.journal } : {}),
+    ...(options.journalPersonalData !== undefined ? { journalPersonalData: options.journalPersonalData } : {}),
   });
   const tokens = new Map<string, string>();
   const token = async (client = 'demo-reseller', secret = `${client}-secret`) => {

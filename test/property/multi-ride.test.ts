@@ -67,60 +67,56 @@ async function play(sequence: readonly Step[]): Promise<void> {
   const journeys: Journey[] = [];
   const now = () => server.clock.now().getTime();
   const live = (j: Journey) => j.state === 'confirmed' || (j.state === 'held' && now() < j.limit);
-  {
-    for (const step of sequence) {
-      // The journey a step acts on: one of those it can act on (held ones to confirm, confirmed ones to give back).
-      const candidates = step.kind === 'confirm' ? journeys.filter((x) => x.state === 'held') : journeys.filter((x) => x.state === 'confirmed');
-      const j = step.kind === 'book' || step.kind === 'wait' ? undefined : candidates[step.booking % Math.max(1, candidates.length)];
-      if (step.kind === 'wait') server.clock.advance!(`PT${step.minutes}M`);
-      else if (step.kind === 'book') {
-        const offers = await server.reseller('POST', '/v3/offers', {
-          tripSpecifications: [trip('ST', `${on(step.day)}T08:00:00+01:00`, `${on(step.day)}T11:00:00+01:00`)],
-          anonymousPassengerSpecifications: maria,
-          offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['FULL_FLEXIBLE'] },
-        });
-        const free = START - journeys.filter(live).length;
-        const busy = journeys.some((x) => live(x) && x.day === step.day);
-        const paid = offers.body.offers[0].admissionOfferParts[0].price.amount === 0;
-        expect(paid, `day ${step.day}: ${free} rides free, ${busy ? 'busy' : 'not busy'} that day`).toBe(free > 0 && !busy);
-        if (free === 0) usedUp++;
-        if (!paid) continue;
-        const booked = await server.reseller('POST', '/v3/booking', {
-          externalRef: `day-${step.day}`,
-          offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['maria'] }],
-          passengerSpecifications: [{ externalRef: 'maria', type: 'PERSON', detail: { firstName: 'Maria', lastName: 'Nilsson' } }],
-          purchaser: { detail: { firstName: 'Maria', lastName: 'Nilsson', email: 'maria.nilsson@example.se', phoneNumber: '+46703456789' } },
-        });
-        expect(booked.status).toBe(200);
-        journeys.push({
-          id: booked.body.booking.id,
-          day: step.day,
-          state: 'held',
-          limit: Date.parse(booked.body.booking.confirmationTimeLimit),
-          fulfillments: [],
-        });
-      } else if (j && step.kind === 'confirm' && j.state === 'held' && now() < j.limit) {
-        const res = await server.reseller('POST', `/v3/bookings/${j.id}/fulfillments`);
-        expect(res.status).toBe(200);
-        j.state = 'confirmed';
-        j.fulfillments = res.body.fulfillments.map((f: { id: string }) => f.id);
-      } else if (j && step.kind === 'refund' && j.state === 'confirmed') {
-        const offer = await server.reseller('POST', `/v3/bookings/${j.id}/refund-offers`, { fulfillmentIds: j.fulfillments });
-        expect(offer.status).toBe(200);
-        expect((await server.reseller('PATCH', `/v3/bookings/${j.id}/refund-offers/${offer.body.refundOffers[0].id}`, { status: 'CONFIRMED' })).status).toBe(
-          200,
-        );
-        j.state = 'given back';
-      } else if (j && step.kind === 'cleanup' && j.state === 'confirmed') {
-        // Within its window (rules/cleanup.yaml) a cleanup rolls the journey back; later it is refused and changes nothing.
-        const res = await server.reseller('POST', `/v3/bookings/${j.id}/cleanup`, {}, { accept: 'application/json; version=3.4' });
-        if (res.status === 202) j.state = 'given back';
-      }
-      const confirmed = journeys.filter((x) => x.state === 'confirmed').length;
-      const left = await ridesLeft(server);
-      expect(left, `after ${JSON.stringify(step)}`).toBe(START - confirmed);
-      expect(left).toBeGreaterThanOrEqual(0);
+  for (const step of sequence) {
+    // The journey a step acts on: one of those it can act on (held ones to confirm, confirmed ones to give back).
+    const candidates = step.kind === 'confirm' ? journeys.filter((x) => x.state === 'held') : journeys.filter((x) => x.state === 'confirmed');
+    const j = step.kind === 'book' || step.kind === 'wait' ? undefined : candidates[step.booking % Math.max(1, candidates.length)];
+    if (step.kind === 'wait') server.clock.advance!(`PT${step.minutes}M`);
+    else if (step.kind === 'book') {
+      const offers = await server.reseller('POST', '/v3/offers', {
+        tripSpecifications: [trip('ST', `${on(step.day)}T08:00:00+01:00`, `${on(step.day)}T11:00:00+01:00`)],
+        anonymousPassengerSpecifications: maria,
+        offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['FULL_FLEXIBLE'] },
+      });
+      const free = START - journeys.filter(live).length;
+      const busy = journeys.some((x) => live(x) && x.day === step.day);
+      const paid = offers.body.offers[0].admissionOfferParts[0].price.amount === 0;
+      expect(paid, `day ${step.day}: ${free} rides free, ${busy ? 'busy' : 'not busy'} that day`).toBe(free > 0 && !busy);
+      if (free === 0) usedUp++;
+      if (!paid) continue;
+      const booked = await server.reseller('POST', '/v3/booking', {
+        externalRef: `day-${step.day}`,
+        offers: [{ offerId: offers.body.offers[0].offerId, passengerRefs: ['maria'] }],
+        passengerSpecifications: [{ externalRef: 'maria', type: 'PERSON', detail: { firstName: 'Maria', lastName: 'Nilsson' } }],
+        purchaser: { detail: { firstName: 'Maria', lastName: 'Nilsson', email: 'maria.nilsson@example.se', phoneNumber: '+46703456789' } },
+      });
+      expect(booked.status).toBe(200);
+      journeys.push({
+        id: booked.body.booking.id,
+        day: step.day,
+        state: 'held',
+        limit: Date.parse(booked.body.booking.confirmationTimeLimit),
+        fulfillments: [],
+      });
+    } else if (j && step.kind === 'confirm' && j.state === 'held' && now() < j.limit) {
+      const res = await server.reseller('POST', `/v3/bookings/${j.id}/fulfillments`);
+      expect(res.status).toBe(200);
+      j.state = 'confirmed';
+      j.fulfillments = res.body.fulfillments.map((f: { id: string }) => f.id);
+    } else if (j && step.kind === 'refund' && j.state === 'confirmed') {
+      const offer = await server.reseller('POST', `/v3/bookings/${j.id}/refund-offers`, { fulfillmentIds: j.fulfillments });
+      expect(offer.status).toBe(200);
+      expect((await server.reseller('PATCH', `/v3/bookings/${j.id}/refund-offers/${offer.body.refundOffers[0].id}`, { status: 'CONFIRMED' })).status).toBe(200);
+      j.state = 'given back';
+    } else if (j && step.kind === 'cleanup' && j.state === 'confirmed') {
+      // Within its window (rules/cleanup.yaml) a cleanup rolls the journey back; later it is refused and changes nothing.
+      const res = await server.reseller('POST', `/v3/bookings/${j.id}/cleanup`, {}, { accept: 'application/json; version=3.4' });
+      if (res.status === 202) j.state = 'given back';
     }
+    const confirmed = journeys.filter((x) => x.state === 'confirmed').length;
+    const left = await ridesLeft(server);
+    expect(left, `after ${JSON.stringify(step)}`).toBe(START - confirmed);
+    expect(left).toBeGreaterThanOrEqual(0);
   }
 }
 

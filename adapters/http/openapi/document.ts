@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { BookingPatch, PassengerPatch, PaymentMethod } from '../../../engine/model/osdm/booking-patch-requests.ts';
-import { BookingRequest, OfferSelection, PassengerSpecification, PersonDetail, Purchaser } from '../../../engine/model/osdm/booking-request.ts';
+import {
+  BookingRequest,
+  OfferSelection,
+  PassengerDetail,
+  PassengerSpecification,
+  PersonDetail,
+  Purchaser,
+} from '../../../engine/model/osdm/booking-request.ts';
 import {
   ContractLookupRequest,
   EmailLookupRequest,
@@ -70,6 +77,7 @@ const named: Record<string, z.ZodType> = {
   OfferSelection,
   PassengerSpecification,
   PersonDetail,
+  PassengerDetail,
   Purchaser,
   PassengerPatch,
   BookingPatch,
@@ -460,7 +468,7 @@ export function openApiDocument({ routes, version, limits }: DocumentOptions): R
           {
             description: text,
             headers:
-              status === '429'
+              status === '429' || status === '503'
                 ? { ...RESPONSE_HEADERS, 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } }
                 : RESPONSE_HEADERS,
             content: { 'application/problem+json': { schema: ref(c, S.Problem) } },

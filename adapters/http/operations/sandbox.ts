@@ -5,6 +5,7 @@ import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/validate.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, operation, type Operation } from './operation.ts';
+import { BOOKING_MOMENTS } from '../../service.ts';
 
 /**
  * `freeze: true` (our addition to CONTRACT §8) stops the clock at that instant until the next change
@@ -35,9 +36,7 @@ const AfterSalesOverrideChange = z.strictObject({
 
 /** Sandbox time travel (our addition to CONTRACT §8): the moments of a booking a team may jump to. */
 const TimeTravel = z.strictObject({
-  to: z
-    .enum(['CONFIRMATION_TIME_LIMIT', 'DEPARTURE', 'CLEANUP_WINDOW_END'])
-    .describe("The booking's confirmationTimeLimit, its first departure, or the end of its cleanup window (a confirmed booking)."),
+  to: z.enum(BOOKING_MOMENTS).describe("The booking's confirmationTimeLimit, its first departure, or the end of its cleanup window (a confirmed booking)."),
 });
 
 /** 10000-01-01T00:00:00Z: from here on toISOString() writes a six-digit year no date-time pattern accepts. */
@@ -138,7 +137,7 @@ export const sandbox: Operation[] = [
     tag: 'Sandbox',
     access: 'sandbox-client',
     description:
-      "The caller's bookings and offers go, and its clock follows the server's again; other clients' stay (our addition to CONTRACT §8: a sandbox many teams share). An analyst's token empties the whole store and every clock. Rules and reference data stay.",
+      "The caller's bookings go, and its clock follows the server's again; its offers stay until they expire, and other clients' bookings stay (our addition to CONTRACT §8: a sandbox many teams share). An analyst's token empties the whole store, offers included, and every clock. Rules and reference data stay.",
     responses: { 200: json('Reset.', S.SandboxReset) },
     handle: async ({ service, client }) => {
       const owner = await client();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CardReference } from './offer-request.ts';
 import { PlaceSelection } from './shapes.ts';
-import { PersonDetail, Purchaser } from './booking-request.ts';
+import { PassengerDetail, Purchaser } from './booking-request.ts';
 
 /**
  * Bodies of the booking patches (spec §4.1, CONTRACT §4b, §6). A passenger or purchaser patch replaces the
@@ -17,7 +17,7 @@ export const PassengerPatch = z.strictObject({
   /** When present, the passenger's new full list of cards; absent leaves them as they are (CONTRACT §4b). */
   cards: z.array(CardReference).optional(),
   prmNeeds: z.array(z.string()).optional(),
-  detail: PersonDetail,
+  detail: PassengerDetail,
   gender: ignored,
   dateOfBirth: ignored,
 });

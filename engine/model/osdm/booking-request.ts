@@ -34,13 +34,21 @@ export const PersonDetail = z.strictObject({
 });
 export type PersonDetailInput = z.infer<typeof PersonDetail>;
 
+/**
+ * A passenger's details as a booking request or a passenger patch may send them: spec §2.6 names the e-mail
+ * `eMail`, OSDM and the purchaser's details `email`. Both are taken (CONTRACT §4); read, it is `email`.
+ */
+export const PassengerDetail = PersonDetail.extend({ eMail: z.string().email('an e-mail address').optional() })
+  .refine((d) => d.eMail === undefined || d.email === undefined || d.eMail === d.email, { message: 'eMail and email differ: give one', path: ['eMail'] })
+  .transform(({ eMail, ...d }) => (eMail === undefined || d.email !== undefined ? d : { ...d, email: eMail }));
+
 export const PassengerSpecification = z.strictObject({
   externalRef: z.string().min(1),
   type: z.literal('PERSON'), // spec §2.6: always PERSON; zod's own message, in the caller's language
   age: z.number().int().min(0).max(130).optional(),
   cards: z.array(CardReference).default([]),
   prmNeeds: z.array(z.string()).optional(),
-  detail: PersonDetail.optional(),
+  detail: PassengerDetail.optional(),
   // Spec §2.6: ignored if present.
   gender: ignored,
   dateOfBirth: ignored,

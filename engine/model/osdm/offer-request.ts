@@ -76,6 +76,19 @@ export const AnonymousPassengerSpecification = z.strictObject({
 });
 export type AnonymousPassengerSpecification = z.infer<typeof AnonymousPassengerSpecification>;
 
+/**
+ * A passenger as an offer request may send it: spec §2.2's table names the age `Age`, OSDM `age`. Both are taken
+ * (CONTRACT §4: a field the spec lists is accepted where it lists it); read, it is `age`.
+ */
+const AnonymousPassengerRequest = AnonymousPassengerSpecification.extend({ Age: z.number().int().min(0).max(130).optional() })
+  .refine((p) => p.Age === undefined || p.age === undefined || p.Age === p.age, { message: 'Age and age differ: give one', path: ['Age'] })
+  .transform(asOsdmAge);
+
+/** The passenger with the spec's `Age` written as OSDM's `age`, for reading it and for echoing it as sent. */
+export function asOsdmAge<P extends { Age?: unknown; age?: unknown }>({ Age, ...p }: P): Omit<P, 'Age'> {
+  return Age === undefined || p.age !== undefined ? p : { ...p, age: Age };
+}
+
 export const OfferSearchCriteria = z.strictObject({
   currency: z.enum(['SEK', 'EUR']).optional(), // spec §1.6
   flexibilities: z.array(z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE', 'SEMI_FLEXIBLE'])).optional(),
@@ -94,7 +107,7 @@ export const OfferCollectionRequest = z.strictObject({
   objectType: z.literal('OfferCollectionRequest').optional().describe("The operator's document lists it (spec §2.2); OSDM 3.4 does not."),
   tripSpecifications: z.array(TripSpecification).optional(),
   offerSearchCriteria: OfferSearchCriteria.optional(),
-  anonymousPassengerSpecifications: z.array(AnonymousPassengerSpecification).min(1),
+  anonymousPassengerSpecifications: z.array(AnonymousPassengerRequest).min(1),
   corporateCodes: z.array(CorporateCode).default([]),
   promotionCodes: z.array(PromotionCode).default([]),
   nonTripSearchCriteria: z
