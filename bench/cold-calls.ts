@@ -1,4 +1,4 @@
-import { inProcessClient } from '../adapters/scenarios/in-process-transport.ts';
+import { inProcessClient } from '../adapters/harness/in-process-transport.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { createEngine } from '../engine/index.ts';

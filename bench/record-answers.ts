@@ -10,7 +10,7 @@
  * It uses only what the server has always offered (createEngine, buildServer, the memory store, the virtual clock,
  * sequential ids, runScenario), so an old revision records as well as the new one.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -31,17 +31,18 @@ const JWT_SECRET = 'compare-answers-secret';
 const withoutToken = (body: string) => body.replace(/"access_token":"[^"]*"/, '"access_token":"…"');
 
 async function record(root: string, scenariosDir: string): Promise<RecordedCorpus> {
-  const load = (path: string) => import(pathToFileURL(resolve(root, path)).href);
+  // A base revision may predate the adapters' wings: each module is looked for where it is now, then where it was.
+  const load = (path: string, before?: string) => import(pathToFileURL(resolve(root, before && !existsSync(resolve(root, path)) ? before : path)).href);
   const [{ createEngine }, { buildServer }, { memoryStore }, { virtualClock }, { sequentialIds }, { runScenario }, { scenarioFiles }, { DEMO_SECRETS }] =
     await Promise.all([
       load('engine/index.ts'),
       load('adapters/http/server.ts'),
       load('adapters/store/memory.ts'),
-      load('adapters/clock.ts'),
-      load('adapters/ids.ts'),
-      load('adapters/scenarios/runner.ts'),
-      load('adapters/scenarios/files.ts'),
-      load('adapters/cli/demo.ts'),
+      load('adapters/service/clock.ts', 'adapters/clock.ts'),
+      load('adapters/service/ids.ts', 'adapters/ids.ts'),
+      load('adapters/harness/runner.ts', 'adapters/scenarios/runner.ts'),
+      load('adapters/harness/files.ts', 'adapters/scenarios/files.ts'),
+      load('adapters/harness/demo-secrets.ts', 'adapters/cli/demo.ts'),
     ]);
   const engine = createEngine({ rulesDir: resolve(root, 'rules') });
   const files: string[] = [...scenarioFiles([scenariosDir]), ...scenarioFiles([resolve(scenariosDir, 'failing')])];

@@ -42,7 +42,7 @@ function scramble40(i: number): number {
   return l * 0x100000 + r;
 }
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** The i-th seeded booking id: `SB` + 8 Crockford base32 characters, like adapters/ids.ts makes. */
+/** The i-th seeded booking id: `SB` + 8 Crockford base32 characters, like adapters/service/ids.ts makes. */
 export function bookingId(i: number): string {
   let v = scramble40(i);
   let out = '';

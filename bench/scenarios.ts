@@ -1,10 +1,11 @@
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine } from '../engine/index.ts';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess, type HttpExchange, type Session, type Target } from '../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess, type HttpExchange, type Session, type Target } from '../adapters/harness/targets.ts';
 import { against, interleaved, treeAt } from './baseline.ts';
 import { root } from './fixtures.ts';
 import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
@@ -208,14 +209,15 @@ async function cpuInTurns(now: () => Promise<unknown>, before: () => Promise<unk
 
 /** Another tree's scenario suite run by its own runner on its own in-process server; `steps`: what one pass runs (its first). */
 async function suiteAt(dir: string): Promise<{ steps: number; pass: () => Promise<number> }> {
-  const load = <T>(path: string) => import(pathToFileURL(join(dir, path)).href) as Promise<T>;
+  // The named tree may predate the adapters' wings: each module is looked for where it is now, then where it was.
+  const load = <T>(path: string, before: string = path) => import(pathToFileURL(join(dir, existsSync(join(dir, path)) ? path : before)).href) as Promise<T>;
   const [{ createEngine: engineOf }, { DEMO_SECRETS: secrets }, { scenarioFiles: filesOf }, { runScenario: runOf }, { inProcess: targetOf }] =
     await Promise.all([
       load<typeof import('../engine/index.ts')>('engine/index.ts'),
-      load<typeof import('../adapters/cli/demo.ts')>('adapters/cli/demo.ts'),
-      load<typeof import('../adapters/scenarios/files.ts')>('adapters/scenarios/files.ts'),
-      load<typeof import('../adapters/scenarios/runner.ts')>('adapters/scenarios/runner.ts'),
-      load<typeof import('../adapters/scenarios/targets.ts')>('adapters/scenarios/targets.ts'),
+      load<typeof import('../adapters/harness/demo-secrets.ts')>('adapters/harness/demo-secrets.ts', 'adapters/cli/demo.ts'),
+      load<typeof import('../adapters/harness/files.ts')>('adapters/harness/files.ts', 'adapters/scenarios/files.ts'),
+      load<typeof import('../adapters/harness/runner.ts')>('adapters/harness/runner.ts', 'adapters/scenarios/runner.ts'),
+      load<typeof import('../adapters/harness/targets.ts')>('adapters/harness/targets.ts', 'adapters/scenarios/targets.ts'),
     ]);
   const files = filesOf([join(dir, 'scenarios')]);
   const target = targetOf(engineOf());

@@ -5,9 +5,9 @@
 //
 // prints: /^✓ .+ \(scenarios\/booking\/sell-one-journey\.yaml\): \d+ steps passed$/m
 // prints: /^  ✓ POST \/v3\/offers → 200$/m
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess } from '../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
 import { createEngine } from '../engine/index.ts';
 
 const file = 'scenarios/booking/sell-one-journey.yaml';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MATCHER_SOURCE } from '../adapters/scenarios/export-matcher.ts';
-import { match } from '../adapters/scenarios/match.ts';
+import { MATCHER_SOURCE } from '../adapters/harness/export-matcher.ts';
+import { match } from '../adapters/harness/match.ts';
 import { runs, seed } from './helpers/facts.ts';
 
 /**

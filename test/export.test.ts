@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { exportCommand } from '../adapters/cli/export.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess } from '../adapters/scenarios/targets.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
 import { serveProcess, type ServerProcess } from './helpers/process.ts';
 import { engine } from './helpers/server.ts';
 

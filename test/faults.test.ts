@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { withPriceChanged } from '../adapters/faults.ts';
+import { withPriceChanged } from '../adapters/service/faults.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import type { Booking, Money } from '../engine/index.ts';

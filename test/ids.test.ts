@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomIds } from '../adapters/ids.ts';
+import { randomIds } from '../adapters/service/ids.ts';
 
 /** The ids a server gives offers, parts and fulfillments: what a reseller stores and sends back. */
 describe('random ids', () => {

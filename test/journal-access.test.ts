@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';
 import { requestorHeader, testServer, trip } from './helpers/server.ts';
 

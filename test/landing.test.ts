@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { engine } from './helpers/server.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess, type HttpResult, type Target } from '../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess, type HttpResult, type Target } from '../adapters/harness/targets.ts';
 import { loadRules } from '../engine/index.ts';
 import { engine, passengers, requestorHeader, testServer } from './helpers/server.ts';
 
@@ -137,7 +137,7 @@ describe('the code hands the Problem texts it names to the catalogue', () => {
   // A reason or a resource written as an English literal reaches a Swedish answer as it is: the scenario run above
   // only finds texts of the catalogue, so literals in the code are looked for here.
   it('gives every reason and resource as a phrase of rules/errors.yaml texts, never a string literal', () => {
-    const sources = ['engine', 'adapters/http', 'adapters/service.ts'].flatMap((p) =>
+    const sources = ['engine', 'adapters/http', 'adapters/service/service.ts'].flatMap((p) =>
       statSync(p).isDirectory()
         ? readdirSync(p, { recursive: true, encoding: 'utf8' })
             .filter((f) => f.endsWith('.ts'))

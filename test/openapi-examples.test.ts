@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import examples from '../adapters/http/openapi/examples.json' with { type: 'json' };
 import type { Examples } from '../adapters/http/openapi/document.ts';
-import { checkResponse } from '../adapters/scenarios/api-schema.ts';
-import { defaultOsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
+import { checkResponse } from '../adapters/harness/api-schema.ts';
+import { defaultOsdmConformance } from '../adapters/harness/osdm-conformance.ts';
 import { testServer } from './helpers/server.ts';
 import { missingOracle } from './helpers/oracle.ts';
 

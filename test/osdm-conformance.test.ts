@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { defaultOsdmConformance, DEFAULT_OSDM_DOCUMENT, signatureOf, type OsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
-import { DEVIATIONS } from '../adapters/scenarios/osdm-deviations.ts';
-import { fieldsOsdmDoesNotDefine, responseFieldsOsdmDoesNotDefine } from '../adapters/scenarios/osdm-fields.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { defaultOsdmConformance, DEFAULT_OSDM_DOCUMENT, signatureOf, type OsdmConformance } from '../adapters/harness/osdm-conformance.ts';
+import { DEVIATIONS } from '../adapters/harness/osdm-deviations.ts';
+import { fieldsOsdmDoesNotDefine, responseFieldsOsdmDoesNotDefine } from '../adapters/harness/osdm-fields.ts';
 import { keyOf, operations } from '../adapters/http/operations/index.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess } from '../adapters/scenarios/targets.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
 import { engine } from './helpers/server.ts';
 import { missingOracle } from './helpers/oracle.ts';
 

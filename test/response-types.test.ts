@@ -39,7 +39,7 @@ describe('renderers return what their response schemas describe', () => {
 
   it('the stored values renderers copy into responses as they are', () => {
     expectTypeOf<Money>().toExtend<Out<typeof Shapes.Price>>();
-    // CONFIRMED is never stored: only a sandbox's fault fulfillment-pending shows it (adapters/faults.ts).
+    // CONFIRMED is never stored: only a sandbox's fault fulfillment-pending shows it (adapters/service/faults.ts).
     expectTypeOf<BookingPartStatus | 'CONFIRMED'>().toEqualTypeOf<Out<typeof Shapes.BookingPartStatus>>();
     expectTypeOf<Fulfillment['status'] | 'CONFIRMED'>().toEqualTypeOf<Out<typeof Shapes.FulfillmentStatus>>();
     expectTypeOf<Booking['passengers'][number]['cards'][number]>().toExtend<Out<typeof BookingBodies.Passenger>['cards'][number]>();

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ANY_METHODS, fastifyPath, keyOf, operationOf, operationOfRoute, operations } from '../adapters/http/operations/index.ts';
 import { buildServer } from '../adapters/http/server.ts';
-import { DEFAULT_OSDM_DOCUMENT, defaultOsdmConformance } from '../adapters/scenarios/osdm-conformance.ts';
+import { DEFAULT_OSDM_DOCUMENT, defaultOsdmConformance } from '../adapters/harness/osdm-conformance.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';
 import { engine } from './helpers/server.ts';

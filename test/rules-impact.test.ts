@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { impactOf } from '../adapters/cli/impact.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { impactOf } from '../adapters/analysis/impact.ts';
 import { loadRules } from '../engine/index.ts';
 
 /**

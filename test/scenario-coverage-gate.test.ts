@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { coverageMatrix } from '../adapters/scenarios/coverage.ts';
-import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess } from '../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { coverageMatrix } from '../adapters/harness/coverage.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
 import { engine } from './helpers/server.ts';
 
 /**

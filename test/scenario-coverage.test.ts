@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { buildServer } from '../adapters/http/server.ts';
-import { coverageMatrix, type CoverageMatrix } from '../adapters/scenarios/coverage.ts';
-import { coverageSummary } from '../adapters/scenarios/coverage-summary.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess, live, type Target } from '../adapters/scenarios/targets.ts';
+import { coverageMatrix, type CoverageMatrix } from '../adapters/harness/coverage.ts';
+import { coverageSummary } from '../adapters/harness/coverage-summary.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess, live, type Target } from '../adapters/harness/targets.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { engine } from './helpers/server.ts';
 

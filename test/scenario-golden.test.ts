@@ -2,12 +2,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { buildServer } from '../adapters/http/server.ts';
-import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { pretty } from '../adapters/scenarios/report.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess, live, type Target } from '../adapters/scenarios/targets.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { pretty } from '../adapters/harness/report.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess, live, type Target } from '../adapters/harness/targets.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { engine } from './helpers/server.ts';
 

@@ -2,13 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { lineDiff } from '../adapters/scenarios/diff.ts';
-import { jsonReport } from '../adapters/scenarios/json-report.ts';
-import { junit } from '../adapters/scenarios/junit.ts';
-import { describeScenario } from '../adapters/scenarios/report.ts';
-import { runScenario, type ScenarioResult } from '../adapters/scenarios/runner.ts';
-import { inProcess } from '../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { lineDiff } from '../adapters/harness/diff.ts';
+import { jsonReport } from '../adapters/harness/json-report.ts';
+import { junit } from '../adapters/harness/junit.ts';
+import { describeScenario } from '../adapters/harness/report.ts';
+import { runScenario, type ScenarioResult } from '../adapters/harness/runner.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
 import { engine } from './helpers/server.ts';
 
 /** `--reporter junit|json`: valid, one entry per scenario, and enough in a failure to act on without the terminal. */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkResponse, operationOf } from '../adapters/scenarios/api-schema.ts';
-import { describeStep, failureMessage } from '../adapters/scenarios/report.ts';
-import type { StepResult } from '../adapters/scenarios/results.ts';
+import { checkResponse, operationOf } from '../adapters/harness/api-schema.ts';
+import { describeStep, failureMessage } from '../adapters/harness/report.ts';
+import type { StepResult } from '../adapters/harness/results.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**

@@ -2,13 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { runFiles } from '../adapters/scenarios/pool.ts';
-import { progressLine } from '../adapters/scenarios/progress.ts';
-import { pretty } from '../adapters/scenarios/report.ts';
-import type { ScenarioResult } from '../adapters/scenarios/runner.ts';
-import { selectScenarios } from '../adapters/scenarios/select.ts';
-import { inProcess, type Target } from '../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { runFiles } from '../adapters/harness/pool.ts';
+import { progressLine } from '../adapters/harness/progress.ts';
+import { pretty } from '../adapters/harness/report.ts';
+import type { ScenarioResult } from '../adapters/harness/runner.ts';
+import { selectScenarios } from '../adapters/harness/select.ts';
+import { inProcess, type Target } from '../adapters/harness/targets.ts';
 import { engine } from './helpers/server.ts';
 
 /** `--grep`, `--tags`, `--jobs`: which files run, and that running them in parallel changes nothing but the time. */

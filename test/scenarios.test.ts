@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
-import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { pretty } from '../adapters/scenarios/report.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess } from '../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { pretty } from '../adapters/harness/report.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
 import { engine } from './helpers/server.ts';
 
 /** Every scenario under scenarios/, in-process; a failure shows the runner's own report. */

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { compileTest } from '../adapters/scenarios/schema-test.ts';
+import { compileTest } from '../adapters/harness/schema-test.ts';
 import { BookingResponse } from '../engine/model/osdm/booking-response.ts';
 import { OfferCollectionResponse } from '../engine/model/osdm/offer-response.ts';
 import { runs, seed } from './helpers/facts.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**
- * adapters/scenarios/schema-test.ts compiles a response schema into a fast yes/no test, so the runner need not
+ * adapters/harness/schema-test.ts compiles a response schema into a fast yes/no test, so the runner need not
  * run zod on every body. A "yes" where zod says "no" would let a broken response pass a scenario silently, so
  * the compiled test must agree with zod's own verdict: checked here on real answers of the server and on
  * those answers mutated at random (a field deleted, retyped or added, deep inside). Replay with FC_SEED.

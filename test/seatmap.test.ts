@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Requestor } from '../engine/index.ts';
-import { clocksOf, virtualClock } from '../adapters/clock.ts';
-import { seatMapSvg, type PlaceMapBody } from '../adapters/cli/seatmap-svg.ts';
-import { createService } from '../adapters/service.ts';
+import { clocksOf, virtualClock } from '../adapters/service/clock.ts';
+import { seatMapSvg, type PlaceMapBody } from '../adapters/analysis/seatmap-svg.ts';
+import { createService } from '../adapters/service/service.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { engine, passengers, trip } from './helpers/server.ts';
 

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { operations } from '../adapters/http/operations/index.ts';
-import { scenarioFiles } from '../adapters/scenarios/files.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess } from '../adapters/scenarios/targets.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
 import { missingOracle } from './helpers/oracle.ts';
 import { engine, passengers, testServer, trip } from './helpers/server.ts';
 

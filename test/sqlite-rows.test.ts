@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { randomIds } from '../adapters/ids.ts';
+import { randomIds } from '../adapters/service/ids.ts';
 import { TEXT_UP_TO } from '../adapters/store/booking-rows.ts';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
 import type { Booking, Requestor } from '../engine/index.ts';

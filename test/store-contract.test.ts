@@ -12,7 +12,7 @@ import {
   type Requestor,
   type StoredOffer,
 } from '../engine/index.ts';
-import { randomIds } from '../adapters/ids.ts';
+import { randomIds } from '../adapters/service/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
 import { sqliteStore } from '../adapters/store/sqlite.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, loadRules } from '../engine/index.ts';
-import { virtualClock } from '../adapters/clock.ts';
+import { virtualClock } from '../adapters/service/clock.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';

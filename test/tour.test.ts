@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../adapters/cli/demo.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { buildServer } from '../adapters/http/server.ts';
-import { runScenario } from '../adapters/scenarios/runner.ts';
-import { inProcess, live } from '../adapters/scenarios/targets.ts';
+import { runScenario } from '../adapters/harness/runner.ts';
+import { inProcess, live } from '../adapters/harness/targets.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { engine } from './helpers/server.ts';
 

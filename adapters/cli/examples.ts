@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../../engine/index.ts';
-import { scenarioFiles } from '../scenarios/files.ts';
-import { runFiles } from '../scenarios/pool.ts';
-import { inProcess } from '../scenarios/targets.ts';
-import { examplesFrom } from '../scenarios/traffic-examples.ts';
-import { DEMO_SECRETS } from './demo.ts';
+import { scenarioFiles } from '../harness/files.ts';
+import { runFiles } from '../harness/pool.ts';
+import { inProcess } from '../harness/targets.ts';
+import { examplesFrom } from '../harness/traffic-examples.ts';
+import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 
 /** Where GET /openapi.json reads its examples from (adapters/http/openapi/document.ts). */
 const EXAMPLES_FILE = new URL('../http/openapi/examples.json', import.meta.url).pathname;

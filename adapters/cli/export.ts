@@ -2,11 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RuleFileError } from '../../engine/index.ts';
-import { brunoCollection, exportScenarios, httpFile, postmanCollection } from '../scenarios/export.ts';
-import { hurlFile } from '../scenarios/export-hurl.ts';
-import { scenarioFiles } from '../scenarios/files.ts';
-import { loadScenario } from '../scenarios/load.ts';
-import { DEMO_SECRETS } from './demo.ts';
+import { brunoCollection, exportScenarios, httpFile, postmanCollection } from '../harness/export.ts';
+import { hurlFile } from '../harness/export-hurl.ts';
+import { scenarioFiles } from '../harness/files.ts';
+import { loadScenario } from '../harness/load.ts';
+import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 
 const EXPORT_USAGE = `usage: signalbox export --format postman|bruno|hurl|http [--out FILE|DIR] [PATHS…]
 

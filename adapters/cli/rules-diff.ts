@@ -3,9 +3,9 @@ import { existsSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileRuleSet, defaultRulesDir, loadRules, RuleFileError, type RuleSet } from '../../engine/index.ts';
-import { DEMO_SECRETS } from './demo.ts';
+import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 import { painter } from './colour.ts';
-import { impactOf, type Impact } from './impact.ts';
+import { impactOf, type Impact } from '../analysis/impact.ts';
 
 /** A rule set from a folder, or from the rules/ folder of a git revision (`HEAD~1`, `main`, a commit). */
 function ruleSetAt(where: string): RuleSet {

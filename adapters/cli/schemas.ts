@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DecisionFile, valueFiles } from '../../engine/rules/schemas.ts';
-import { Fixtures, Scenario } from '../scenarios/schema.ts';
+import { Fixtures, Scenario } from '../harness/schema.ts';
 
 /**
  * `signalbox schemas [--check]` (`npm run schemas`): writes the JSON Schemas that YAML editors use for

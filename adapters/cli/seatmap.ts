@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadRules } from '../../engine/index.ts';
-import { seatMapSvg, type PlaceMapBody } from './seatmap-svg.ts';
+import { seatMapSvg, type PlaceMapBody } from '../analysis/seatmap-svg.ts';
 
 /**
  * `signalbox seatmap [FILE] [--coach N] [--out FILE] [--rules DIR]`: draws one coach of a place map (the body

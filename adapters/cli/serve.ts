@@ -4,7 +4,7 @@ import { buildServer } from '../http/server.ts';
 import { readableLog } from '../http/readable-log.ts';
 import { openStore } from '../store/open.ts';
 import { studioExtension } from '../studio/routes.ts';
-import { DEMO_SECRETS } from './demo.ts';
+import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 import { watchRules } from './watch.ts';
 
 /** `signalbox serve`: the HTTP server of CONTRACT §1 (what `npm start` runs). */

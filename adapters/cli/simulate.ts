@@ -1,33 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parse as parseCsv } from 'csv-parse/sync';
-import { boundaryCasesOf, createEngine, factCatalogue, FactsError, RuleFileError, type DecisionName, type Engine } from '../../engine/index.ts';
+import { boundaryCasesOf, createEngine, factCatalogue, RuleFileError, type DecisionName } from '../../engine/index.ts';
 import { parseSource } from '../../engine/rules/source.ts';
 import { painter } from './colour.ts';
 import { table } from './table.ts';
-
-/** One case of a simulation: the facts given, and the row that decided with its outcome (or why it could not run). */
-export interface SimulatedCase {
-  facts: Record<string, unknown>;
-  row: string | null;
-  at: string | null;
-  outcome: unknown;
-  problem?: string;
-}
-
-/** Runs one decision over many fact rows, through the engine's `explain` (facts checked, defaults applied). */
-export function simulateCases(engine: Engine, decision: string, cases: ReadonlyArray<Record<string, unknown>>): SimulatedCase[] {
-  return cases.map((facts) => {
-    try {
-      const x = engine.explain(decision, facts);
-      const fired = x.rows.filter((r) => r.fired);
-      return { facts: x.facts, row: fired.map((r) => r.row).join(', ') || null, at: fired[0]?.at ?? null, outcome: x.outcome };
-    } catch (e) {
-      if (!(e instanceof FactsError)) throw e;
-      return { facts, row: null, at: null, outcome: null, problem: e.problems.join('; ') };
-    }
-  });
-}
+import { casesFromCsv, simulateCases, type SimulatedCase } from '../analysis/simulate.ts';
 
 /** Fact rows from a CSV file (a header row of fact names; numbers and true/false read as such) or a YAML/JSON list. */
 function readCases(file: string): Array<Record<string, unknown>> {
@@ -36,17 +13,6 @@ function readCases(file: string): Array<Record<string, unknown>> {
   const data = parseSource(file, text).data;
   if (!Array.isArray(data)) throw new RuleFileError([`${file}:1:1: a list of fact rows, one per case`]);
   return data as Array<Record<string, unknown>>;
-}
-
-/** Fact rows from CSV text: a header row of fact names; numbers and true/false read as such, empty cells left out. */
-export function casesFromCsv(text: string): Array<Record<string, unknown>> {
-  const rows = parseCsv(text, {
-    columns: true,
-    skip_empty_lines: true,
-    trim: true,
-    cast: (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
-  }) as Array<Record<string, unknown>>;
-  return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
 }
 
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

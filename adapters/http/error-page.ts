@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Engine } from '../../engine/index.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 /**
  * GET /errors/{code}: the page a Problem's `type` points at (RFC 9457: "when dereferenced, it SHOULD provide

@@ -1,6 +1,6 @@
 import type { DecisionTrace, Engine, Language, Requestor } from '../../engine/index.ts';
-import type { InjectedFaults } from '../faults.ts';
-import type { Service } from '../service.ts';
+import type { InjectedFaults } from '../service/faults.ts';
+import type { Service } from '../service/service.ts';
 import type { Scope, TokenHolder } from './auth.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
 import type { RequestJournal } from './journal.ts';

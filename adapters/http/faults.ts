@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { phrase, RuleViolation } from '../../engine/index.ts';
 import type { Limits } from '../../engine/rules/schemas.ts';
 import { durationMs } from '../../engine/rules/time.ts';
-import type { InjectedFaults } from '../faults.ts';
+import type { InjectedFaults } from '../service/faults.ts';
 import { keyOf, type Operation } from './operations/operation.ts';
 import { operationOfRoute } from './operations/index.ts';
 

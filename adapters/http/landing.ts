@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RegisteredRoute } from './openapi/document.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 /**
  * GET /: a small page saying what this server is and where to go next (the API reference, the OpenAPI document,

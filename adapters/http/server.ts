@@ -4,9 +4,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from 'pino';
 import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Requestor } from '../../engine/index.ts';
 import { durationMs } from '../../engine/rules/time.ts';
-import { clocksOf, systemClock, sandboxClock, type Clock } from '../clock.ts';
-import { randomIds } from '../ids.ts';
-import { createService, type Service } from '../service.ts';
+import { clocksOf, systemClock, sandboxClock, type Clock } from '../service/clock.ts';
+import { randomIds } from '../service/ids.ts';
+import { createService, type Service } from '../service/service.ts';
 import type { Store } from '../store/store.ts';
 import { createAuthenticator, readRequestor, withScope, type Scope } from './auth.ts';
 import { registerBodyParsers } from './body.ts';

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { z } from 'zod';
 import type { Engine } from '../../engine/index.ts';
-import { DEMO_SECRETS } from '../cli/demo.ts';
-import { coverageMatrix } from '../scenarios/coverage.ts';
-import { scenarioFiles } from '../scenarios/files.ts';
-import { readHeader } from '../scenarios/load.ts';
-import type { ScenarioResult } from '../scenarios/runner.ts';
-import { runRecorded, type Answer } from '../cli/impact.ts';
-import { selectScenarios } from '../scenarios/select.ts';
-import { inProcess } from '../scenarios/targets.ts';
+import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
+import { coverageMatrix } from '../harness/coverage.ts';
+import { scenarioFiles } from '../harness/files.ts';
+import { readHeader } from '../harness/load.ts';
+import type { ScenarioResult } from '../harness/runner.ts';
+import { runRecorded, type Answer } from '../analysis/impact.ts';
+import { selectScenarios } from '../harness/select.ts';
+import { inProcess } from '../harness/targets.ts';
 import type { ScenarioList, ScenarioRun } from '../http/openapi/studio-schemas.ts';
 
 /**

@@ -18,10 +18,10 @@ import {
   type RuleSet,
 } from '../../engine/index.ts';
 import { parseRequest } from '../../engine/rules/validate.ts';
-import { DEMO_SECRETS } from '../cli/demo.ts';
-import { impactOf } from '../cli/impact.ts';
-import { casesFromCsv, simulateCases } from '../cli/simulate.ts';
-import { randomIds } from '../ids.ts';
+import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
+import { impactOf } from '../analysis/impact.ts';
+import { casesFromCsv, simulateCases } from '../analysis/simulate.ts';
+import { randomIds } from '../service/ids.ts';
 import { errorPage } from '../http/error-page.ts';
 import { listScenarios, runCorpus } from './corpus.ts';
 import { studioPage, studioAsset } from './page.ts';

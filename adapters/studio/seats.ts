@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { phrase, RuleViolation, type Language } from '../../engine/index.ts';
-import { seatMapSvg, type PlaceMapBody } from '../cli/seatmap-svg.ts';
-import type { Service } from '../service.ts';
+import { seatMapSvg, type PlaceMapBody } from '../analysis/seatmap-svg.ts';
+import type { Service } from '../service/service.ts';
 import type { SeatMaps, SeatQuery } from '../http/openapi/studio-schemas.ts';
 
 /**

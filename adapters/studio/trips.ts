@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { phrase, RuleViolation } from '../../engine/index.ts';
 import { TripSpecification } from '../../engine/model/osdm/offer-request.ts';
 import type { OffersTry } from '../http/openapi/studio-schemas.ts';
-import { Fixtures } from '../scenarios/schema.ts';
+import { Fixtures } from '../harness/schema.ts';
 
 /**
  * Whole offers requests for "try": a trip the scenarios' fixtures name (scenarios/fixtures/*.yaml `trips`) and the

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.ts';
-import { virtualClock } from '../../adapters/clock.ts';
+import { virtualClock } from '../../adapters/service/clock.ts';
 import { buildServer } from '../../adapters/http/server.ts';
 import { memoryStore } from '../../adapters/store/memory.ts';
 import { studioExtension } from '../../adapters/studio/routes.ts';

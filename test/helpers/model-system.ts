@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { osdmViolations } from './osdm.ts';
-import { match, type Mismatch } from '../../adapters/scenarios/match.ts';
-import { expand, pick } from '../../adapters/scenarios/templates.ts';
+import { match, type Mismatch } from '../../adapters/harness/match.ts';
+import { expand, pick } from '../../adapters/harness/templates.ts';
 import { engine } from './server.ts';
 
 /**
@@ -57,7 +57,7 @@ export class PropertyViolation extends Error {
 
 const SCENARIO_CLIENT = 'demo-reseller';
 const LANGUAGE = 'en-GB';
-/** The scenarios' default sales application (adapters/scenarios/schema.ts). */
+/** The scenarios' default sales application (adapters/harness/schema.ts). */
 const SALES_APPLICATION = 'WEB_SE';
 const NO_FIXTURES = { trips: {}, passengers: {}, purchasers: {} };
 
@@ -113,7 +113,7 @@ export class System {
 
     const path = expand(request.path, this.vars, NO_FIXTURES) as string;
     const body = request.body === undefined ? undefined : expand(request.body, this.vars, NO_FIXTURES);
-    // The headers the scenario runner sends (adapters/scenarios/api-step.ts), so a replay sees the same requests.
+    // The headers the scenario runner sends (adapters/harness/api-step.ts), so a replay sees the same requests.
     const headers: Record<string, string> = {
       'accept-language': LANGUAGE,
       ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),

@@ -1,4 +1,4 @@
-import type { HttpExchange, HttpResult, Target } from '../../adapters/scenarios/targets.ts';
+import type { HttpExchange, HttpResult, Target } from '../../adapters/harness/targets.ts';
 import { inNotationOf, inOffset, rewriteInstants, rewritePath, type Offset } from './offsets.ts';
 
 /** One request as it was sent, and its answer as the server gave it. */

@@ -1,4 +1,4 @@
-import { defaultOsdmConformance, type OsdmConformance } from '../../adapters/scenarios/osdm-conformance.ts';
+import { defaultOsdmConformance, type OsdmConformance } from '../../adapters/harness/osdm-conformance.ts';
 
 /**
  * Where a Reseller API answer a test got breaks OSDM 3.4 (CONTRACT §4c), as the scenarios' answers are checked:

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createEngine, type Call, type Engine } from '../../engine/index.ts';
-import { virtualClock, type Clock } from '../../adapters/clock.ts';
-import { sequentialIds } from '../../adapters/ids.ts';
+import { virtualClock, type Clock } from '../../adapters/service/clock.ts';
+import { sequentialIds } from '../../adapters/service/ids.ts';
 import { buildServer, type ServerOptions } from '../../adapters/http/server.ts';
 import { memoryStore } from '../../adapters/store/memory.ts';
 import type { Store } from '../../adapters/store/store.ts';

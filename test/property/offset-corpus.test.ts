@@ -11,10 +11,10 @@
  * answer differs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../../adapters/cli/demo.ts';
-import { scenarioFiles } from '../../adapters/scenarios/files.ts';
-import { runScenario, type ScenarioResult } from '../../adapters/scenarios/runner.ts';
-import { inProcess } from '../../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../../adapters/harness/demo-secrets.ts';
+import { scenarioFiles } from '../../adapters/harness/files.ts';
+import { runScenario, type ScenarioResult } from '../../adapters/harness/runner.ts';
+import { inProcess } from '../../adapters/harness/targets.ts';
 import { answerDifferences, exchangeDifferences } from '../helpers/decisions.ts';
 import { offsetTarget, type Exchange } from '../helpers/offset-target.ts';
 import { inOffset, isInstant, OFFSETS } from '../helpers/offsets.ts';

@@ -11,9 +11,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../../adapters/cli/demo.ts';
-import { grantToken } from '../../adapters/scenarios/token-grant.ts';
-import { inProcess, type Session } from '../../adapters/scenarios/targets.ts';
+import { DEMO_SECRETS } from '../../adapters/harness/demo-secrets.ts';
+import { grantToken } from '../../adapters/harness/token-grant.ts';
+import { inProcess, type Session } from '../../adapters/harness/targets.ts';
 import { decisionDifferences } from '../helpers/decisions.ts';
 import { runs, seed } from '../helpers/facts.ts';
 import { fixtureTrip, type TripName } from '../helpers/model-trips.ts';

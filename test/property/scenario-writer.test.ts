@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Scenario } from '../../adapters/scenarios/schema.ts';
+import { Scenario } from '../../adapters/harness/schema.ts';
 import { ApiCommand } from '../helpers/model-command.ts';
 import type { Model } from '../helpers/model.ts';
 import { checkSequences, FAILURES, runModel } from '../helpers/model-run.ts';

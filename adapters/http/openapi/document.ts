@@ -42,7 +42,7 @@ import type { Limits } from '../../../engine/rules/schemas.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
 import examples from './examples.json' with { type: 'json' };
 
-/** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/scenarios/traffic-examples.ts). */
+/** Per operation key (`POST /v3/offers`): a request body and an answer per status, from scenario traffic (adapters/harness/traffic-examples.ts). */
 interface OperationExamples {
   request?: unknown;
   responses: Record<string, unknown>;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * the Problem (engine/rules/violation.ts renders it), the OAuth bodies, the sandbox and service answers. The Reseller
  * and Customer API bodies are the engine's response schemas, re-exported below under their OSDM names so the
  * document's components carry those names. The scenario runner checks every response against these
- * (adapters/scenarios/api-schema.ts).
+ * (adapters/harness/api-schema.ts).
  */
 export {
   Admission,

@@ -8,7 +8,7 @@ import {
   MemberNumberLookupRequest,
 } from '../../../engine/model/osdm/customer-requests.ts';
 import { parseRequest } from '../../../engine/rules/validate.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../service/service.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, operation, type Handler, type Operation } from './operation.ts';
 

@@ -1,4 +1,4 @@
-import { asPendingFulfillment } from '../../faults.ts';
+import { asPendingFulfillment } from '../../service/faults.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, noContent, operation, type Operation } from './operation.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { DecisionTrace, Requestor } from '../../../engine/index.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../service/service.ts';
 
 /**
  * One operation of the HTTP API, declared once: what GET /openapi.json says of it, the OSDM operations it stands

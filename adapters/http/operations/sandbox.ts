@@ -5,7 +5,7 @@ import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/validate.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, operation, type Operation } from './operation.ts';
-import { BOOKING_MOMENTS } from '../../service.ts';
+import { BOOKING_MOMENTS } from '../../service/service.ts';
 
 /**
  * `freeze: true` (our addition to CONTRACT §8) stops the clock at that instant until the next change

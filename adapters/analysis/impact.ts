@@ -1,7 +1,7 @@
 import { boundaryCasesOf, createEngine, type DecisionName, type RuleSet } from '../../engine/index.ts';
-import { scenarioFiles } from '../scenarios/files.ts';
-import { runScenario, type RunOptions, type ScenarioResult } from '../scenarios/runner.ts';
-import { inProcess, type HttpExchange, type HttpResult, type Target } from '../scenarios/targets.ts';
+import { scenarioFiles } from '../harness/files.ts';
+import { runScenario, type RunOptions, type ScenarioResult } from '../harness/runner.ts';
+import { inProcess, type HttpExchange, type HttpResult, type Target } from '../harness/targets.ts';
 import { simulateCases } from './simulate.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { RuleSet } from '../../engine/index.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 /** What GET /v3/availabilities/place-map answers (spec §2.11), as far as the drawing needs it. */
 export interface PlaceMapBody {

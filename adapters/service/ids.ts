@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import type { IdSource } from '../engine/index.ts';
+import type { IdSource } from '../../engine/index.ts';
 
 /** Crockford base32 without I, L, O, U: easy to read out over the phone. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -137,7 +137,7 @@ function startWorker(
 /** From the TypeScript sources the worker needs tsx's loader first; from dist/ it is plain JavaScript. */
 function spawn(setup: WorkerSetup): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./worker.js', here), { workerData: setup });
+  if (!here.endsWith('.ts')) return new Worker(new URL('../scenarios/worker.js', here), { workerData: setup });
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const entry = JSON.stringify(new URL('./worker.ts', here).href);
   return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${entry}); });`, { eval: true, workerData: setup });

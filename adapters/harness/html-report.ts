@@ -1,7 +1,7 @@
 import { describeDifference } from './diff.ts';
 import { describeTraces, failureMessage, summary } from './report.ts';
 import type { ScenarioResult, StepResult } from './results.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 /**
  * The HTML report: one self-contained page (no script, no request elsewhere) with every scenario in file

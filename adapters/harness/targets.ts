@@ -1,6 +1,6 @@
 import type { DecisionTrace, Engine } from '../../engine/index.ts';
-import { virtualClock } from '../clock.ts';
-import { sequentialIds } from '../ids.ts';
+import { virtualClock } from '../service/clock.ts';
+import { sequentialIds } from '../service/ids.ts';
 import { buildServer } from '../http/server.ts';
 import { memoryStore } from '../store/memory.ts';
 import { inProcessClient } from './in-process-transport.ts';
@@ -37,7 +37,7 @@ export interface Target {
   readonly name: string;
   /**
    * A session for one scenario, its clock at `start`. `clients` are the clients the scenario calls as: on a live
-   * sandbox each has a clock of its own (adapters/clock.ts), so every clock step moves each of theirs.
+   * sandbox each has a clock of its own (adapters/service/clock.ts), so every clock step moves each of theirs.
    */
   open(start: string, clients?: readonly string[]): Promise<Session>;
 }

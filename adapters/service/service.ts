@@ -21,11 +21,11 @@ import {
   type StoredOffer,
   type TrainHoldings,
   type Phrase,
-} from '../engine/index.ts';
-import type { CustomerEntry } from '../engine/rules/schemas.ts';
+} from '../../engine/index.ts';
+import type { CustomerEntry } from '../../engine/rules/schemas.ts';
 import type { Clock, Clocks } from './clock.ts';
 import { pendingFulfillments, placesTakenBySomebodyElse, withPriceChanged, type InjectedFaults } from './faults.ts';
-import { StoreConflict, type Store } from './store/store.ts';
+import { StoreConflict, type Store } from '../store/store.ts';
 
 /**
  * The imperative shell around the engine. Every command has two phases: the engine reads and validates the
@@ -40,10 +40,10 @@ export interface Service {
   readonly store: Store;
   /** The server's clock (a sandbox's: the one its clients follow until they move their own). */
   readonly clock: Clock;
-  /** Each client's clock on a sandbox (adapters/clock.ts): a request is decided at its client's instant. */
+  /** Each client's clock on a sandbox (adapters/service/clock.ts): a request is decided at its client's instant. */
   readonly clocks: Clocks;
   offers(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  /** `faults`: a sandbox's faults on demand (adapters/faults.ts), here `placeTaken`; likewise for patchBooking and confirm. */
+  /** `faults`: a sandbox's faults on demand (adapters/service/faults.ts), here `placeTaken`; likewise for patchBooking and confirm. */
   book(requestor: Requestor, body: unknown, faults?: InjectedFaults): Promise<Decided<Record<string, unknown>>>;
   booking(requestor: Requestor, id: string): Promise<Booking>;
   confirm(requestor: Requestor, id: string, faults?: InjectedFaults): Promise<Decided<Booking>>;
