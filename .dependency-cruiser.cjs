@@ -31,6 +31,31 @@ const layerRules = ENGINE_LAYERS.slice(0, -1).map(([name, path], i) => ({
   to: { path: ENGINE_LAYERS.slice(i + 1).map(([, p]) => p) },
 }));
 
+/**
+ * The adapters' wings (docs/architecture.md), each with the wings it may import. `cli` composes the others and
+ * may import any of them; nothing imports `cli`.
+ */
+const WINGS = {
+  shared: [],
+  store: ['shared'],
+  service: ['shared', 'store'],
+  http: ['shared', 'store', 'service'],
+  harness: ['shared', 'store', 'service', 'http'],
+  analysis: ['shared', 'store', 'service', 'http', 'harness'],
+  studio: ['shared', 'store', 'service', 'http', 'harness', 'analysis'],
+};
+
+const wingRules = Object.entries(WINGS).map(([wing, may]) => ({
+  name: `wing-${wing}`,
+  comment: `adapters/${wing} may import the engine${may.length ? `, and of the adapters only ${may.join(', ')}` : ''} (docs/architecture.md)`,
+  severity: 'error',
+  from: { path: `^adapters/${wing}/` },
+  to: { path: '^adapters/', pathNot: [`^adapters/${wing}/`, ...may.map((w) => `^adapters/${w}/`)] },
+}));
+
+/** The engine's entry points: the engine, its OSDM shapes, its rule files' vocabulary. */
+const FRONT_DOORS = ['^engine/index[.]ts$', '^engine/model/osdm/index[.]ts$', '^engine/rules/index[.]ts$'];
+
 module.exports = {
   forbidden: [
     {
@@ -63,11 +88,26 @@ module.exports = {
       to: { path: '^machines/' },
     },
     {
-      name: 'http-never-imports-the-studio',
-      comment: 'The studio is built on the HTTP adapter (a plugin, its entries in the route table), not the other way round.',
+      name: 'engine-through-its-front-door',
+      comment: 'Outside engine/, the engine is imported through engine/index.ts, engine/model/osdm/index.ts or engine/rules/index.ts only.',
       severity: 'error',
-      from: { path: '^adapters/http/' },
-      to: { path: '^adapters/studio/' },
+      from: { pathNot: '^engine/' },
+      to: { path: '^engine/', pathNot: FRONT_DOORS },
+    },
+    ...wingRules,
+    {
+      name: 'every-adapter-in-a-wing',
+      comment: 'Every adapter file lives in a wing folder (docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^adapters/[^/]+$' },
+      to: {},
+    },
+    {
+      name: 'nothing-imports-the-cli',
+      comment: 'The CLI composes the other wings; none of them imports it.',
+      severity: 'error',
+      from: { path: '^(adapters|engine|machines|examples)/', pathNot: '^adapters/cli/' },
+      to: { path: '^adapters/cli/' },
     },
     {
       name: 'engine-never-imports-adapters',
@@ -82,6 +122,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: require('node:path').join(__dirname, 'tsconfig.json') },
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^(engine|machines|adapters)/',
+    includeOnly: '^(engine|machines|adapters|examples)/',
   },
 };

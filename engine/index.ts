@@ -407,7 +407,7 @@ export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, 
 export { inBothLanguages } from './rules/validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
 export type { DecisionTrace, Explanation } from './rules/decision.ts';
-export type { Booking, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
+export type { Booking, Leg, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
 export type { AftersalesCommand, AftersalesOutcome } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfTrip } from './model/train.ts';
@@ -415,5 +415,6 @@ export { trainHoldingsOf } from './holdings/place-holdings.ts';
 export { passUsesOf, passesOfBooking, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';
 export { soldPassEntries, soldPassKey, soldPassKeysOf } from './holdings/sold-passes.ts';
 export type { Holding, OnTrain, TrainHoldings } from './holdings/place-holdings.ts';
-export type { AvailabilityQuery } from './seats/availability.ts';
+export { AvailabilityQuery } from './seats/availability.ts';
+export { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from './aftersales/exchange.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, FactsError, loadRules, RuleFileError, type Explanation } from '../../engine/index.ts';
-import { parseSource } from '../../engine/rules/source.ts';
+import { parseSource } from '../../engine/rules/index.ts';
 import { painter, type Paint } from './colour.ts';
 
 /** `signalbox check`: every problem of every rule file as `file:line:col: message`; exit 1 on any. */

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { DecisionFile, valueFiles } from '../../engine/rules/schemas.ts';
+import { DecisionFile, valueFiles } from '../../engine/rules/index.ts';
 import { Fixtures, Scenario } from '../harness/schema.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { boundaryCasesOf, createEngine, factCatalogue, RuleFileError, type DecisionName } from '../../engine/index.ts';
-import { parseSource } from '../../engine/rules/source.ts';
+import { parseSource } from '../../engine/rules/index.ts';
 import { painter } from './colour.ts';
 import { table } from './table.ts';
 import { casesFromCsv, simulateCases, type SimulatedCase } from '../analysis/simulate.ts';

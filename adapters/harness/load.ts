@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { z } from 'zod';
-import { parseSource, RuleFileError, type SourceFile } from '../../engine/rules/source.ts';
+import { parseSource, RuleFileError, type SourceFile } from '../../engine/rules/index.ts';
 import { ApiStep, ClockStep, Fixtures, Scenario } from './schema.ts';
 
 /** A scenario file read, validated, and joined with the fixtures it uses. */

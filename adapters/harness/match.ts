@@ -1,4 +1,4 @@
-import { DATE_TIME_WITH_OFFSET } from '../../engine/rules/time.ts';
+import { DATE_TIME_WITH_OFFSET } from '../../engine/rules/index.ts';
 
 /**
  * Compares a response with what a step expects. Objects match as a subset unless `exact`; arrays match

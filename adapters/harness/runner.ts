@@ -1,4 +1,4 @@
-import { RuleFileError } from '../../engine/rules/source.ts';
+import { RuleFileError } from '../../engine/rules/index.ts';
 import { runApiStep, type StepContext } from './api-step.ts';
 import { nothingExercised, recordExchange, type Exercised } from './exercised.ts';
 import { loadScenario, readHeader, type LoadedScenario } from './load.ts';

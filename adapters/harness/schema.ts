@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { IsoDuration } from '../../engine/rules/schemas.ts';
-import { DATE_TIME_WITH_OFFSET } from '../../engine/rules/time.ts';
+import { IsoDuration, DATE_TIME_WITH_OFFSET } from '../../engine/rules/index.ts';
 import { namedResponseSchemas } from './api-schema.ts';
 
 /**

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { inBothLanguages, phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
-import { durationMs } from '../../engine/rules/time.ts';
+import { durationMs } from '../../engine/rules/index.ts';
 import { headerMemo } from './header-memo.ts';
 
 /**

@@ -1,7 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Limits } from '../../engine/rules/schemas.ts';
-import { durationMs } from '../../engine/rules/time.ts';
+import { type Limits, durationMs } from '../../engine/rules/index.ts';
 
 type Limit = Limits['failedTokenAttempts'];
 

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { phrase, RuleViolation } from '../../engine/index.ts';
-import type { Limits } from '../../engine/rules/schemas.ts';
-import { durationMs } from '../../engine/rules/time.ts';
+import { type Limits, durationMs } from '../../engine/rules/index.ts';
 import type { InjectedFaults } from '../service/faults.ts';
 import { keyOf, type Operation } from './operations/operation.ts';
 import { operationOfRoute } from './operations/index.ts';

@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { phrase, RuleViolation, type DecisionTrace, type Engine, type IdSource, type Requestor } from '../../engine/index.ts';
-import { durationMs } from '../../engine/rules/time.ts';
+import { durationMs } from '../../engine/rules/index.ts';
 import { clocksOf, systemClock, sandboxClock, type Clock } from '../service/clock.ts';
 import { randomIds } from '../service/ids.ts';
 import { createService, type Service } from '../service/service.ts';

@@ -1,4 +1,4 @@
-import { durationMs } from '../../engine/rules/time.ts';
+import { durationMs } from '../../engine/rules/index.ts';
 
 /**
  * The time the engine is given (CONTRACT §8). The system clock in production; in sandbox mode the

@@ -1,6 +1,5 @@
-import { trainKey, type Booking, type Money, type TrainHoldings } from '../../engine/index.ts';
-import type { Leg } from '../../engine/model/records.ts';
-import type { PlaceSelection } from '../../engine/model/osdm/shapes.ts';
+import { trainKey, type Booking, type Money, type TrainHoldings, type Leg } from '../../engine/index.ts';
+import type { PlaceSelection } from '../../engine/model/osdm/index.ts';
 
 /**
  * Faults on demand (a sandbox only; the request's X-Sandbox-Fault header, adapters/http/faults.ts) that happen

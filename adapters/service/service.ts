@@ -22,7 +22,7 @@ import {
   type TrainHoldings,
   type Phrase,
 } from '../../engine/index.ts';
-import type { CustomerEntry } from '../../engine/rules/schemas.ts';
+import type { CustomerEntry } from '../../engine/rules/index.ts';
 import type { Clock, Clocks } from './clock.ts';
 import { pendingFulfillments, placesTakenBySomebodyElse, withPriceChanged, type InjectedFaults } from './faults.ts';
 import { StoreConflict, type Store } from '../store/store.ts';

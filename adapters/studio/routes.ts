@@ -17,7 +17,7 @@ import {
   type Requestor,
   type RuleSet,
 } from '../../engine/index.ts';
-import { parseRequest } from '../../engine/rules/validate.ts';
+import { parseRequest } from '../../engine/rules/index.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 import { impactOf } from '../analysis/impact.ts';
 import { casesFromCsv, simulateCases } from '../analysis/simulate.ts';

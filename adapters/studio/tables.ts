@@ -3,8 +3,7 @@ import { diffArrays } from 'diff';
 import { z } from 'zod';
 import { Document, isCollection, isMap, isScalar, isSeq, parse, parseDocument, stringify, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import { compileRuleSet, factCatalogue, RuleFileError, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
-import { kindOf } from '../../engine/rules/check.ts';
-import { parseSource } from '../../engine/rules/source.ts';
+import { kindOf, parseSource } from '../../engine/rules/index.ts';
 import type { DecisionTable, FactField, PlacedProblem, TableEdit } from '../http/openapi/studio-schemas.ts';
 
 /**

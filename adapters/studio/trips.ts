@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { phrase, RuleViolation } from '../../engine/index.ts';
-import { TripSpecification } from '../../engine/model/osdm/offer-request.ts';
+import { TripSpecification } from '../../engine/model/osdm/index.ts';
 import type { OffersTry } from '../http/openapi/studio-schemas.ts';
 import { Fixtures } from '../harness/schema.ts';
 

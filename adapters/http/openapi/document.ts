@@ -1,20 +1,18 @@
 import { z } from 'zod';
-import { BookingPatch, PassengerPatch, PaymentMethod } from '../../../engine/model/osdm/booking-patch-requests.ts';
 import {
+  BookingPatch,
+  PassengerPatch,
+  PaymentMethod,
   BookingRequest,
   OfferSelection,
   PassengerDetail,
   PassengerSpecification,
   PersonDetail,
   Purchaser,
-} from '../../../engine/model/osdm/booking-request.ts';
-import {
   ContractLookupRequest,
   EmailLookupRequest,
   IdentityNumberLookupRequest,
   MemberNumberLookupRequest,
-} from '../../../engine/model/osdm/customer-requests.ts';
-import {
   AnonymousPassengerSpecification,
   CardReference,
   CorporateCode,
@@ -24,21 +22,19 @@ import {
   StopPlaceRef,
   TimedLeg,
   TripSpecification,
-} from '../../../engine/model/osdm/offer-request.ts';
-import {
   CleanupRequest,
   OfferConfirmation,
   OnHoldOfferPatchRequest,
   OnHoldOfferRequest,
   RefundOfferRequest,
   ReleaseOfferRequest,
-} from '../../../engine/model/osdm/aftersales-requests.ts';
-import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
+} from '../../../engine/model/osdm/index.ts';
+import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/index.ts';
 import { ClockChange } from '../operations/sandbox.ts';
 import { ANY_METHODS, fastifyPath, keyOf, operationOfRoute, operations, sandboxOnly, type Access, type Operation, type Response } from '../operations/index.ts';
 import { faultParameter, faultsOf } from '../faults.ts';
 import * as S from './schemas.ts';
-import type { Limits } from '../../../engine/rules/schemas.ts';
+import type { Limits } from '../../../engine/rules/index.ts';
 import { MAX_JSON_DEPTH } from '../body.ts';
 import examples from './examples.json' with { type: 'json' };
 

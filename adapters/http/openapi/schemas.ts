@@ -23,7 +23,7 @@ export {
   PassengerResponse,
   PurchaserResponse,
   Reservation,
-} from '../../../engine/model/osdm/booking-response.ts';
+} from '../../../engine/model/osdm/index.ts';
 export {
   ExchangeOffer,
   ExchangeOfferCollectionResponse,
@@ -37,8 +37,8 @@ export {
   ReleaseOffer,
   ReleaseOfferCollectionResponse,
   ReleaseOfferResponse,
-} from '../../../engine/model/osdm/aftersales-response.ts';
-export { ContractRecord, CustomerRecord, TravelPass } from '../../../engine/model/osdm/customer-response.ts';
+} from '../../../engine/model/osdm/index.ts';
+export { ContractRecord, CustomerRecord, TravelPass } from '../../../engine/model/osdm/index.ts';
 export {
   AdmissionOfferPart,
   AncillaryGroupItem,
@@ -50,15 +50,15 @@ export {
   OfferSummary,
   ReservationGroupItem,
   ReservationOfferPart,
-} from '../../../engine/model/osdm/offer-response.ts';
-export { Price, TripCoverage, TripLegCoverage, Vat, WarningCollection } from '../../../engine/model/osdm/shapes.ts';
+} from '../../../engine/model/osdm/index.ts';
+export { Price, TripCoverage, TripLegCoverage, Vat, WarningCollection } from '../../../engine/model/osdm/index.ts';
 export {
   AvailabilityCountResponse,
   CoachLayoutResponse,
   PlaceAllocation,
   PlaceAvailabilityResponse,
   PlacePreferencesResponse,
-} from '../../../engine/model/osdm/seat-response.ts';
+} from '../../../engine/model/osdm/index.ts';
 
 // ---------------------------------------------------------------- Problem (RFC 9457, CONTRACT §5)
 

@@ -1,4 +1,4 @@
-import type { AftersalesCommand } from '../../../engine/index.ts';
+import { type AftersalesCommand, ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/index.ts';
 import {
   CleanupRequest,
   OfferConfirmation,
@@ -6,9 +6,8 @@ import {
   OnHoldOfferRequest,
   RefundOfferRequest,
   ReleaseOfferRequest,
-} from '../../../engine/model/osdm/aftersales-requests.ts';
-import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/aftersales/exchange.ts';
-import { parseRequest } from '../../../engine/rules/validate.ts';
+} from '../../../engine/model/osdm/index.ts';
+import { parseRequest } from '../../../engine/rules/index.ts';
 import * as S from '../openapi/schemas.ts';
 import { statusOf } from '../outcomes.ts';
 import { osdmVersionNumber } from '../version.ts';

@@ -1,5 +1,4 @@
-import { phrase, RuleViolation, type AvailabilityKind } from '../../../engine/index.ts';
-import { AvailabilityQuery } from '../../../engine/seats/availability.ts';
+import { phrase, RuleViolation, type AvailabilityKind, AvailabilityQuery } from '../../../engine/index.ts';
 import * as S from '../openapi/schemas.ts';
 import { decided, json, operation, type Handler, type Operation } from './operation.ts';
 

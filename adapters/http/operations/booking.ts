@@ -1,6 +1,5 @@
 import { phrase, RuleViolation } from '../../../engine/index.ts';
-import { BookingPatch, PassengerPatch, PurchaserPatch } from '../../../engine/model/osdm/booking-patch-requests.ts';
-import { BookingRequest } from '../../../engine/model/osdm/booking-request.ts';
+import { BookingPatch, PassengerPatch, PurchaserPatch, BookingRequest } from '../../../engine/model/osdm/index.ts';
 import { asPendingBooking } from '../../service/faults.ts';
 import * as S from '../openapi/schemas.ts';
 import { decided, json, operation, type Handler, type Operation } from './operation.ts';

@@ -1,13 +1,7 @@
 import type { z } from 'zod';
 import { findCustomer, lookupContract, phrase, renderCustomer, RuleViolation, type CustomerKey, type Language, type Phrase } from '../../../engine/index.ts';
-import type { Customers } from '../../../engine/rules/schemas.ts';
-import {
-  ContractLookupRequest,
-  EmailLookupRequest,
-  IdentityNumberLookupRequest,
-  MemberNumberLookupRequest,
-} from '../../../engine/model/osdm/customer-requests.ts';
-import { parseRequest } from '../../../engine/rules/validate.ts';
+import { type Customers, parseRequest } from '../../../engine/rules/index.ts';
+import { ContractLookupRequest, EmailLookupRequest, IdentityNumberLookupRequest, MemberNumberLookupRequest } from '../../../engine/model/osdm/index.ts';
 import type { Service } from '../../service/service.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, operation, type Handler, type Operation } from './operation.ts';

@@ -1,4 +1,4 @@
-import { OfferCollectionRequest } from '../../../engine/model/osdm/offer-request.ts';
+import { OfferCollectionRequest } from '../../../engine/model/osdm/index.ts';
 import * as S from '../openapi/schemas.ts';
 import { decided, json, operation, type Operation } from './operation.ts';
 

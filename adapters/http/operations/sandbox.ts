@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { IsoDuration } from '../../../engine/rules/schemas.ts';
-import { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from '../../../engine/rules/time.ts';
+import { IsoDuration, DATE_TIME_WITH_OFFSET, durationMs, isRealInstant, parseRequest } from '../../../engine/rules/index.ts';
 import { phrase, RuleViolation } from '../../../engine/index.ts';
-import { parseRequest } from '../../../engine/rules/validate.ts';
 import * as S from '../openapi/schemas.ts';
 import { json, operation, type Operation } from './operation.ts';
 import { BOOKING_MOMENTS } from '../../service/service.ts';
