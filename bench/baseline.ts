@@ -34,7 +34,7 @@ export function treeAt(ref: string): { commit: string; dir: string } {
  * The commit the bench compares with: BENCH_AGAINST, or DEFAULT_AGAINST when it is not set; `BENCH_AGAINST=none`
  * measures this tree alone.
  */
-export const DEFAULT_AGAINST = 'f26a576';
+export const DEFAULT_AGAINST = '0f3563f';
 export const against = (): string | undefined => {
   const given = process.env['BENCH_AGAINST'] ?? DEFAULT_AGAINST;
   return given === '' || given === 'none' ? undefined : given;

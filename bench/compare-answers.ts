@@ -3,7 +3,7 @@
  * and compares every request's HTTP status, content type, Location, response body bytes and rule traces.
  * Exit 0: identical; exit 1: the differences are printed (the first few in full); exit 2: usage or setup failure.
  *
- *   npm run compare-answers -- f26a576
+ *   npm run compare-answers -- 0f3563f
  *
  * The base is checked out into a temporary `git worktree` with this tree's node_modules linked in, then removed.
  * Both runs use this tree's scenario files, so they send the same requests.

@@ -14,7 +14,7 @@ import { CLIENT_CPU, pin, placement } from './processes.ts';
  * Environment: BENCH_RUNS (runs per figure), BENCH_DURATION (seconds per HTTP load run),
  * BENCH_SCALE=small (10k / 100k bookings instead of 10k / 1M), BENCH_CPU_PROF=DIR (server processes
  * write CPU profiles there), BENCH_JSON=FILE (every figure as JSON), BENCH_AGAINST=REF (the commit measured in the
- * same rounds, bench/baseline.ts; f26a576 unless given, `none` for none), BENCH_SERVER_FLAGS (node flags for the
+ * same rounds, bench/baseline.ts; 0f3563f unless given, `none` for none), BENCH_SERVER_FLAGS (node flags for the
  * bench's servers), BENCH_PIN=0 (servers and load generator not pinned to cores), BENCH_WARMUP,
  * BENCH_LIFECYCLE_WARMUP and BENCH_ENGINE_WARMUP (seconds of load before a case measures: 10, 30 and 5).
  */
