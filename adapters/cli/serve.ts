@@ -1,3 +1,5 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createEngine, defaultRulesDir, loadRules, RuleFileError } from '../../engine/index.ts';
 import { buildServer } from '../http/server.ts';
@@ -6,6 +8,10 @@ import { openStore } from '../store/open.ts';
 import { studioExtension } from '../studio/routes.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 import { watchRules } from './watch.ts';
+import { primaryLogger, runPrimary } from './cluster.ts';
+import { trainLocksOfPrimary } from './cluster-locks.ts';
+import { shutDownOnSignals, type WorkerMessage } from './shutdown.ts';
+import { workerCount } from './workers.ts';
 
 /** `signalbox serve`: the HTTP server of CONTRACT §1 (what `npm start` runs). */
 export async function serve(args: string[]): Promise<number> {
@@ -21,8 +27,14 @@ export async function serve(args: string[]): Promise<number> {
       edit: { type: 'boolean', default: false },
       'journal-personal-data': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
+      workers: { type: 'string' },
     },
   });
+  const workers = workerCount(values.workers, values.store, values.sandbox, availableParallelism());
+  if (typeof workers === 'string') {
+    process.stderr.write(`signalbox serve: ${workers}\n`);
+    return 2;
+  }
   let rules;
   try {
     rules = loadRules(values.rules);
@@ -33,7 +45,38 @@ export async function serve(args: string[]): Promise<number> {
     }
     throw e;
   }
-  const store = await openStore(values.store);
+  // A terminal gets one line per request; anything else (a pipe, a collector) JSON lines.
+  const logger = values.quiet
+    ? (false as const)
+    : {
+        level: process.env['LOG_LEVEL'] ?? 'info',
+        ...(process.stdout.isTTY && process.env['LOG_FORMAT'] !== 'json' ? { stream: readableLog(process.stdout) } : {}),
+      };
+  const banner = (url: string, storeKind: string) =>
+    [
+      `signalbox listening on ${url}${values.sandbox ? ' (sandbox)' : ''}${values.watch ? ' (reloading rules on change)' : ''}`,
+      `  studio: ${url}/studio  (rules ${values.sandbox || values.edit ? 'editable by an analyst token: client demo-analyst / demo-analyst-secret' : 'read-only; --edit lets an analyst save'})`,
+      `  store: ${storeKind}`,
+      `  workers: ${workers}`,
+      `  node: ${process.version}`,
+      `  health: ${url}/health`,
+      `  docs: ${url}/docs  (OpenAPI 3.1: ${url}/openapi.json)`,
+      `  token: POST ${url}/oauth2/token  client demo-reseller / demo-reseller-secret (scopes reseller customer)`,
+      `         second client demo-other / demo-other-secret (scope reseller)`,
+      `  Requestor header for WEB_SE: ${Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'WEB' })).toString('base64')}`,
+      '',
+    ].join('\n');
+  if (workers > 1 && cluster.isPrimary) {
+    // Opened once here, before any worker: a store that cannot open is reported once, and its tables exist before
+    // the workers race to create them.
+    const probe = await openStore(values.store);
+    const kind = probe.kind;
+    await probe.close();
+    return runPrimary({ workers, log: primaryLogger(logger), banner: (url) => banner(url, kind) });
+  }
+  const opened = await openStore(values.store, { shared: cluster.isWorker });
+  // Workers on one SQLite file take their train locks from the primary; PostgreSQL has locks of its own.
+  const store = cluster.isWorker && !opened.lockTrains ? { ...opened, lockTrains: trainLocksOfPrimary() } : opened;
   const engineOptions = process.env['SIGNALBOX_TICKET_KEY'] ? { ticketKey: process.env['SIGNALBOX_TICKET_KEY'] } : {};
   const app = await buildServer({
     engine: createEngine({ rules, ...engineOptions }),
@@ -45,15 +88,11 @@ export async function serve(args: string[]): Promise<number> {
     // The analysts' workbench; it saves rule edits on a sandbox or with --edit (docs/studio.md).
     extensions: [studioExtension({ sandbox: values.sandbox, edit: values.edit, ...(values.rules ? { rulesDir: values.rules } : {}), engineOptions })],
     ...(process.env['SIGNALBOX_JWT_SECRET'] ? { jwtSecret: process.env['SIGNALBOX_JWT_SECRET'] } : {}),
-    // A person at a terminal reads one line per request; anything else (a pipe, a collector) gets JSON lines.
-    logger: values.quiet
-      ? false
-      : {
-          level: process.env['LOG_LEVEL'] ?? 'info',
-          ...(process.stdout.isTTY && process.env['LOG_FORMAT'] !== 'json' ? { stream: readableLog(process.stdout) } : {}),
-        },
+    logger,
   });
-  if (values.watch) {
+  // Workers reload a rule edit saved through the studio from its file, as --watch does: the worker that saved it
+  // cannot tell the others.
+  if (values.watch || (cluster.isWorker && values.edit)) {
     // Hooks can only be added before the server listens.
     const dir = values.rules ?? defaultRulesDir();
     const stop = watchRules(
@@ -65,50 +104,8 @@ export async function serve(args: string[]): Promise<number> {
     app.addHook('onClose', async () => stop());
   }
   const url = await app.listen({ port: Number(values.port), host: values.host });
-  // Graceful shutdown: stop listening, let the requests in flight finish (their connections then close), close the
-  // store, exit 0. Requests still running after SIGNALBOX_SHUTDOWN_GRACE_MS (default 10 s) lose their connections
-  // and the exit status is 1; a second signal exits at once with 1.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      app.log.warn(`${signal} again: exiting without waiting`);
-      process.exit(1);
-    }
-    stopping = true;
-    app.log.info(`${signal}: finishing in-flight requests`);
-    let forced = false;
-    const grace = Number(process.env['SIGNALBOX_SHUTDOWN_GRACE_MS'] ?? 10_000);
-    const timer = setTimeout(() => {
-      forced = true;
-      app.log.error(`requests still running after ${grace} ms: closing their connections`);
-      app.server.closeAllConnections();
-    }, grace);
-    timer.unref();
-    try {
-      await app.close();
-    } catch (e) {
-      app.log.error({ err: e }, 'shutdown failed');
-      process.exit(1);
-    }
-    clearTimeout(timer);
-    app.log.info('shut down');
-    process.exit(forced ? 1 : 0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.stdout.write(
-    [
-      `signalbox listening on ${url}${values.sandbox ? ' (sandbox)' : ''}${values.watch ? ' (reloading rules on change)' : ''}`,
-      `  studio: ${url}/studio  (rules ${values.sandbox || values.edit ? 'editable by an analyst token: client demo-analyst / demo-analyst-secret' : 'read-only; --edit lets an analyst save'})`,
-      `  store: ${store.kind}`,
-      `  node: ${process.version}`,
-      `  health: ${url}/health`,
-      `  docs: ${url}/docs  (OpenAPI 3.1: ${url}/openapi.json)`,
-      `  token: POST ${url}/oauth2/token  client demo-reseller / demo-reseller-secret (scopes reseller customer)`,
-      `         second client demo-other / demo-other-secret (scope reseller)`,
-      `  Requestor header for WEB_SE: ${Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'WEB' })).toString('base64')}`,
-      '',
-    ].join('\n'),
-  );
+  shutDownOnSignals(app);
+  if (cluster.isWorker) process.send!({ kind: 'listening', url } satisfies WorkerMessage);
+  else process.stdout.write(banner(url, store.kind));
   return 0;
 }

@@ -78,7 +78,15 @@ function writeOf(b: Booking, version?: number): BookingWrite {
  * update at a stale version fails alone (StoreConflict) and writes nothing. One process owns the file (CONTRACT
  * §1: several processes share PostgreSQL, not SQLite).
  */
-export function sqliteStore(path: string): Store {
+export interface SqliteOptions {
+  /**
+   * Other processes read this file too (`serve --workers N`): a quote is committed before putOffers returns, so a
+   * booking another process serves right after finds it. Alone, quotes are written after the answer.
+   */
+  shared?: boolean;
+}
+
+export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
   if (path === ':memory:' || path === '') throw new Error('the SQLite store needs a file; for a store in memory use --store memory');
   mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
@@ -146,15 +154,21 @@ export function sqliteStore(path: string): Store {
   // Quotes of this turn of the event loop, written together at its end and readable meanwhile.
   let pendingQuotes = new Map<string, string>();
   let quotesScheduled = false;
+  // Shared: the callers of this turn's putOffers, answered once their batch is committed.
+  let quotesWritten: PromiseWithResolvers<void> | undefined;
   const flushQuotes = () => {
     quotesScheduled = false;
-    if (pendingQuotes.size === 0 || !quotesDb.isOpen) return;
+    const callers = quotesWritten;
+    quotesWritten = undefined;
+    if (pendingQuotes.size === 0 || !quotesDb.isOpen) return callers?.resolve();
     try {
       writeQuotes(pendingQuotes);
       pendingQuotes = new Map();
+      callers?.resolve();
     } catch (e) {
       // They stay readable from memory and go with the next batch; a timer never crashes the server.
       process.stderr.write(`signalbox: could not write offers to ${path}: ${(e as Error).message}\n`);
+      callers?.reject(new Error(`could not write offers to ${path}: ${(e as Error).message}`));
     }
   };
   let closed: (() => void) | undefined;
@@ -231,6 +245,7 @@ export function sqliteStore(path: string): Store {
         quotesScheduled = true;
         setImmediate(flushQuotes);
       }
+      if (options.shared) return (quotesWritten ??= Promise.withResolvers()).promise;
     },
     async getOffers(ids) {
       const out = new Map<string, StoredOffer>();

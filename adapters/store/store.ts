@@ -45,8 +45,8 @@ export interface Store {
   soldPasses(key: string): Promise<SoldPass[]>;
   /**
    * Runs `work` while no other process sharing this store decides places on these trains (a store several
-   * processes write, PostgreSQL). Absent where one process owns the store (memory, SQLite): the service's
-   * in-process lock is enough there. What `work` writes must be committed before it returns.
+   * processes write: PostgreSQL, SQLite under `serve --workers N`). Absent where one process owns the store: the
+   * service's in-process lock is enough there. What `work` writes must be committed before it returns.
    */
   lockTrains?<T>(trainKeys: readonly string[], work: () => Promise<T>): Promise<T>;
   /** The booking a fulfillment belongs to. */

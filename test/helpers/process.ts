@@ -9,13 +9,27 @@ export interface ServerProcess {
   readonly base: string;
   /** What the process wrote to stderr so far (shown when a test fails). */
   stderr(): string;
+  /** What it wrote to stdout so far: its log lines, with `quiet: false`. */
+  stdout(): string;
+  /** The process started (with `--workers N`, the cluster's primary). */
+  readonly pid: number;
+  /** Ends when the process has exited. */
+  readonly exited: Promise<void>;
   /** SIGTERM (graceful: in-flight requests finish, the store closes), SIGKILL after 5 s. */
   stop(): Promise<void>;
 }
 
-/** Starts `bin/signalbox.js serve --store <store> [args…]` on a port the OS picks, and waits until it listens. */
-export async function serveProcess(store: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', '0', '--store', store, '--quiet', ...args], {
+/**
+ * Starts `bin/signalbox.js serve --store <store> [args…]` on a port the OS picks (or `port`), and waits until it
+ * listens; `quiet: false` keeps its log lines (JSON, on a pipe).
+ */
+export async function serveProcess(
+  store: string,
+  env: Record<string, string> = {},
+  args: readonly string[] = [],
+  { quiet = true, port = 0 }: { quiet?: boolean; port?: number } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', String(port), '--store', store, ...(quiet ? ['--quiet'] : []), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -25,8 +39,8 @@ export async function serveProcess(store: string, env: Record<string, string> = 
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
+  let out = '';
   const base = await new Promise<string>((resolve, reject) => {
-    let out = '';
     const timer = setTimeout(() => reject(new Error(`signalbox serve did not start within 20 s\n${err}`)), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -45,6 +59,9 @@ export async function serveProcess(store: string, env: Record<string, string> = 
   return {
     base,
     stderr: () => err,
+    stdout: () => out,
+    pid: child.pid!,
+    exited,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
