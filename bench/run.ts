@@ -23,6 +23,7 @@ const cases: Record<string, { about: string; load: () => Promise<{ run: () => Pr
   engine: { about: 'engine.offers in-process, 1 and 9 passengers', load: () => import('./engine.ts') },
   http: { about: 'HTTP POST /v3/offers, server CPU per request, against ceilings and a floor (autocannon)', load: () => import('./http.ts') },
   lifecycle: { about: 'HTTP sales (offers → booking → fulfillment) and refunds, server CPU per sale, SQLite and memory', load: () => import('./lifecycle.ts') },
+  workers: { about: 'serve --workers N on SQLite: sales/s with 1 and 2 workers (BENCH_WORKERS=1,2)', load: () => import('./workers.ts') },
   scale: { about: 'POST /offers and GET booking with 10k and 1M stored bookings; bytes/booking; RSS', load: () => import('./scale.ts') },
   scenarios: { about: 'scenario runner steps/s in-process', load: () => import('./scenarios.ts') },
 };

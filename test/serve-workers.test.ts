@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -248,4 +249,17 @@ describe.skipIf(skip !== undefined)('serve --workers 2 on PostgreSQL', () => {
     const sales = await Promise.all(Array.from({ length: 8 }, (_, i) => sell(server!.base, token, `pg-quote-${i}`)));
     for (const s of sales) expect(s.status, JSON.stringify(s.body)).toBe(200);
   }, 60_000);
+});
+
+describe('serve --workers refuses what one process owns', () => {
+  const serve = (...args: string[]) => spawnSync(process.execPath, ['bin/signalbox.js', 'serve', '--port', '0', ...args], { encoding: 'utf8' });
+  it('the memory store and a sandbox run one worker; asked for more, serve says why and exits 2', () => {
+    const memory = serve('--store', 'memory', '--workers', '2');
+    expect(memory.status).toBe(2);
+    expect(memory.stderr).toContain('memory store lives in one process');
+    const sandbox = serve('--store', `sqlite:${join(dir, 'sandbox.db')}`, '--sandbox', '--workers', '2');
+    expect(sandbox.status).toBe(2);
+    expect(sandbox.stderr).toContain('cannot run a sandbox');
+    expect(serve('--workers', 'two').status).toBe(2);
+  });
 });

@@ -14,8 +14,9 @@ import { exportCommand } from './export.ts';
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]      signalbox --version
 
-  serve    [--port N] [--host H] [--store memory|sqlite:PATH|postgres://…] [--sandbox] [--rules DIR] [--watch] [--edit] [--journal-personal-data]
-           (--edit: /studio may save rules; --journal-personal-data: analysts read the sandbox's request journal unmasked)
+  serve    [--port N] [--host H] [--store memory|sqlite:PATH|postgres://…] [--workers N] [--sandbox] [--rules DIR] [--watch] [--edit] [--journal-personal-data]
+           (--workers: processes sharing the port, default one per core on SQLite and PostgreSQL, 1 on memory or a sandbox;
+            --edit: /studio may save rules; --journal-personal-data: analysts read the sandbox's request journal unmasked)
   test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE] [--grep T] [--tags a,b] [--jobs N] [--coverage]  (signalbox test --help)
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON|YAML [--json] [--rules DIR]   which row decides, and why (facts from a .yaml/.json file or inline)

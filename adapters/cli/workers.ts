@@ -10,6 +10,6 @@ export function workerCount(asked: string | undefined, store: string, sandbox: b
   if (!Number.isInteger(n) || n < 1) return `--workers takes a whole number of at least 1, not "${asked}"`;
   if (n === 1) return 1;
   if (!shareable) return '--workers above 1 needs a store the workers can share (sqlite:PATH or postgres://…); the memory store lives in one process';
-  if (sandbox) return "--workers above 1 cannot run a sandbox: its clocks, request journal and faults live in one process; use --workers 1";
+  if (sandbox) return '--workers above 1 cannot run a sandbox: its clocks, request journal and faults live in one process; use --workers 1';
   return n;
 }
