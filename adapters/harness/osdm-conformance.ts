@@ -304,7 +304,7 @@ function convert(node: unknown, components: Record<string, Schema>): unknown {
   if (nullable !== true) return out;
   if (out.$ref || out.allOf) return { anyOf: [{ type: 'null' }, out] };
   if (typeof out.type === 'string') out.type = [out.type, 'null'];
-  if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+  if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
   return out;
 }
 
@@ -331,7 +331,7 @@ function readDocument(file: string): unknown {
   try {
     return JSON.parse(readFileSync(cached, 'utf8'));
   } catch {
-    const doc = parse(readFileSync(file, 'utf8'));
+    const doc: unknown = parse(readFileSync(file, 'utf8'));
     // Written whole under another name, then renamed: a parallel reader never sees half a file.
     try {
       writeFileSync(`${cached}.${process.pid}`, JSON.stringify(doc));

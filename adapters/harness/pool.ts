@@ -118,7 +118,7 @@ function startWorker(
     }
     feed();
   });
-  worker.on('error', (e) => {
+  worker.on('error', (e: Error) => {
     // A worker that dies takes only its current file with it; the other lanes run the rest.
     if (inFlight === undefined) process.emitWarning(`a scenario worker thread stopped: ${e.message}; the other threads run the rest`);
     else {

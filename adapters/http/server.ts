@@ -111,6 +111,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const logging = loggerOptions(options.logger);
   const loggers = logging ? serverLoggers(logging) : undefined;
   const app = Fastify({
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it Fastify's logger type becomes pino's Logger, not the app's
     ...(loggers ? { loggerInstance: loggers.root as FastifyBaseLogger } : {}),
     logController: new OneLinePerRequest(loggers?.lines),
     bodyLimit,
@@ -133,7 +134,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         .header('content-language', language)
         .header('x-request-id', request.id)
         .header('traceparent', traceparentOf(traceOf(request.raw)));
-      return sendProblem(service!.engine, reply, request, toViolation(error, request, bodyLimit), language);
+      sendProblem(service!.engine, reply, request, toViolation(error, request, bodyLimit), language);
     },
     // Requests Node's parser refuses (CR or LF inside a header, headers beyond 16 KiB, unknown methods) never reach
     // Fastify; they get a Problem too, written to the socket.

@@ -182,7 +182,7 @@ export function sqliteStore(path: string): Store {
     resets.clear();
     closed?.();
   };
-  writer.on('error', (e) => fail(new Error(`the SQLite writer of ${path} stopped: ${e.message}`)));
+  writer.on('error', (e: Error) => fail(new Error(`the SQLite writer of ${path} stopped: ${e.message}`)));
   writer.on('exit', () => fail(broken ?? new Error(`the SQLite writer of ${path} has exited`)));
 
   // The bookings this handle last committed, as the JSON text it wrote: while the file still holds that version, a

@@ -1,6 +1,5 @@
 import type { Context } from '../model/context.ts';
 import type { Leg } from '../model/records.ts';
-import type { ProductCategoryCode } from '../rules/schemas.ts';
 import { interval, type Holding } from '../holdings/place-holdings.ts';
 import { candidatesFor, compartmentTerms, selectable, type Candidate } from './places.ts';
 import { trainKey } from '../model/train.ts';
@@ -14,7 +13,7 @@ import { trainKey } from '../model/train.ts';
 export function hasRoom(ctx: Context, legs: ReadonlyArray<{ leg: Leg; code: string }>, passengers: number, held: readonly Holding[]): boolean {
   const { rules } = ctx;
   return legs.every(({ leg, code }) => {
-    if (rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation !== 'mandatory') return true;
+    if (rules.products.productCategories[leg.category]?.reservation !== 'mandatory') return true;
     const candidates = candidatesFor(rules, leg.category, code);
     if (candidates.length === 0) return true;
     const train = trainKey(leg);

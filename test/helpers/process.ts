@@ -20,7 +20,7 @@ export async function serveProcess(store: string, env: Record<string, string> = 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -28,7 +28,7 @@ export async function serveProcess(store: string, env: Record<string, string> = 
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`signalbox serve did not start within 20 s\n${err}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
       if (url) {
