@@ -9,7 +9,7 @@ import { runs, seed } from './helpers/facts.ts';
 import { engine } from './helpers/server.ts';
 
 /**
- * Seats are inventory (issue "Seats", spec §2.10, §2.11): for random sequences of bookings, place selections,
+ * Seats are inventory (spec §2.10, §2.11): for random sequences of bookings, place selections,
  * expiries and refunds on one train, (1) no place is ever held twice over overlapping intervals, and (2) the
  * place map's FREE places are exactly those a booking can get: booking a FREE place gets it, booking any other
  * gets another place and a warning (spec §2.10 rule 3).

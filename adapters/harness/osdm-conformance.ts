@@ -319,7 +319,7 @@ function rewriteRefs(node: unknown, to = 'osdm#/definitions/'): unknown {
 
 /**
  * The document parsed, through a JSON copy in the temporary folder keyed by the file's path, size and time: parsing
- * the 470 KB of YAML is half the cost of a checker, and every test file that checks answers builds one.
+ * the document's YAML is much of what a checker costs, and every test file that checks answers builds one.
  */
 function readDocument(file: string): unknown {
   const { size, mtimeMs } = statSync(file);

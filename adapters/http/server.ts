@@ -36,7 +36,7 @@ export interface ServerOptions {
   sandbox?: boolean;
   /**
    * Keeps the journal of the last requests the studio shows (sandbox only; on unless false). The in-process scenario
-   * target leaves it off: no studio reads its servers' journals, and keeping it cost a scenario step about 4 %.
+   * target leaves it off: no studio reads its servers' journals, and keeping it slowed every scenario step.
    */
   journal?: boolean;
   /**
@@ -204,8 +204,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : undefined,
   );
   // Responses are gzip-compressed when Accept-Encoding allows (CONTRACT §4); request bodies are inflated by body.ts.
-  // zlib's level 3: a two-passenger offers answer (17.6 KB) takes 58 µs of CPU and 2,383 bytes, against 132 µs and
-  // 2,190 bytes at the default level 6 (docs/performance.md).
+  // zlib's level 3: less than half the CPU of the default level 6 for a few percent more bytes (docs/performance.md).
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024, zlibOptions: { level: GZIP_LEVEL } });
   registerBodyParsers(app);
   // Hooks of every request take Fastify's callback form: an async hook costs each request a promise and a turn.

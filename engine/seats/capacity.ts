@@ -5,7 +5,7 @@ import { candidatesFor, compartmentTerms, selectable, type Candidate } from './p
 import { trainKey } from '../model/train.ts';
 
 /**
- * Issue "Seats": capacity drives offers. A product is offered only when every leg that needs a
+ * Capacity drives offers: a product is offered only when every leg that needs a
  * reservation still has a free place of that product for each passenger; a fully booked train therefore
  * gives empty offers (spec §2.3). A product whose passengers are each alone in a compartment (spec §2.4)
  * needs a whole free compartment per passenger. A train without seat data in rules/fleet.yaml is not limited here.
