@@ -9,8 +9,8 @@ import { startServer, type ServerProcess } from './processes.ts';
 
 /**
  * Another commit (`BENCH_AGAINST=REF`, e.g. the commit before a change), measured beside the working tree in the same run:
- * on a shared machine whose speed moves by 20–30 % from one minute to the next, and by 3–4× from one day to the next
- * (docs/performance.md), a change of 10 % shows only when both sides are measured in the same moments. The commit is
+ * on a shared machine whose speed moves from one minute to the next, and more from one day to the next
+ * (docs/performance.md, "The machine"), a small change shows only when both sides are measured in the same moments. The commit is
  * extracted with `git archive` into a temp folder that borrows this clone's node_modules, once per process, and
  * removed when the process exits.
  */

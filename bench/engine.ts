@@ -33,9 +33,8 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     1: { offers: [], read: [], stringify: [], parse: [] },
     9: { offers: [], read: [], stringify: [], parse: [] },
   };
-  // Warm-up: V8 keeps compiling the engine for seconds (on 2026-11-27, 1 passenger took 661 µs a call in its first
-  // quarter second, 115 µs after 1.5 s and 80 µs after 5 s); a warm-up of 300 ms left the first case measuring mostly
-  // the compiler. Both bodies take turns, so neither is measured while the other's paths compile.
+  // Warm-up: V8 keeps compiling the engine for seconds, and a short warm-up left the first case measuring mostly the
+  // compiler (docs/performance.md). Both bodies take turns, so neither is measured while the other's paths compile.
   const warmUntil = performance.now() + ENGINE_WARMUP * 1000;
   while (performance.now() < warmUntil) for (const p of ['1', '9'] as const) microsPerCall(() => engine.offers(call, bodies[p]), 100);
   for (const p of ['1', '9'] as const) {
@@ -74,8 +73,8 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
       const theirs = old.offers(call, body);
       const sameAnswer = withoutIds(theirs.value.response) === withoutIds(mine.value.response);
       const sameTraces = tracesOf(theirs.traces) === tracesOf(mine.traces);
-      // Turns of 200 calls: a 9-passenger call allocates ~200 KB, so a turn of 50 calls sees a young-generation
-      // collection or not, and its ratio swings by ±40 %; over 200 calls the collections even out.
+      // Turns of 200 calls: a 9-passenger call allocates enough that a shorter turn sees a young-generation collection
+      // or not, and its ratio swings widely; over 200 calls the collections even out.
       const t = await interleaved(
         () => engine.offers(call, body),
         () => old.offers(call, body),

@@ -93,7 +93,7 @@ export const STEPS: Step[] = [
   },
 ];
 
-const routeMissing = (r: Reply) => r.status === 404 && /\broute\b/i.test(String((r.body as { detail?: unknown })?.detail ?? r.text));
+const routeMissing = (r: Reply) => r.status === 404 && /\broute\b/i.test(String((r.body as { detail?: string })?.detail ?? r.text));
 
 /** Runs one lifecycle; throws on any answer that is not 2xx. Returns the time of each step in ms. */
 export async function lifecycle(send: Send, steps: readonly Step[], n: number, s: State = {}): Promise<number[]> {
@@ -168,7 +168,7 @@ async function drive(server: ServerProcess, accessToken: string, steps: readonly
   const until = t0 + seconds * 1000;
   try {
     while (performance.now() < until) {
-      const states = Array.from({ length: CONCURRENCY }, () => ({}) as State);
+      const states = Array.from({ length: CONCURRENCY }, () => ({}));
       const phase = async (list: readonly Step[], offset: number) => {
         const before = server.cpuSplitMs();
         const started = performance.now();

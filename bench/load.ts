@@ -30,16 +30,15 @@ export interface LoadResult {
 export const DURATION = Number(process.env['BENCH_DURATION'] ?? 5);
 /**
  * Seconds each signalbox server is loaded before it is measured (BENCH_WARMUP). Its CPU per operation keeps falling
- * for its first several thousand requests, while V8 compiles it on background threads that count as its CPU: a sale
- * cost 3,594 µs in the first 5 s run after 2 s of warm-up, 1,300 µs by the sixth. The ceilings and the floor have
- * little code to compile and warm up for 3 s.
+ * for its first several thousand requests, while V8 compiles it on background threads that count as its CPU
+ * (docs/performance.md). The ceilings and the floor have little code to compile and warm up for 3 s.
  */
 export const WARM_UP = Number(process.env['BENCH_WARMUP'] ?? 10);
 /**
  * The same for the sale-and-refund lifecycle (BENCH_LIFECYCLE_WARMUP): its many more code paths keep V8 compiling
- * for longer. On 2026-11-27, after 10 s of sales the memory store's next 5 s runs cost 2,479, 2,140, 1,959, 1,883,
- * 1,812 and 1,800 µs per sale, the part off the main thread (V8's compiler and collector) 503, 233, 119, 71, 122 and
- * 54 µs: about 30 s in all before a run measures the server as it serves for hours, not its compiler.
+ * for longer: after 10 s of sales the part of a sale off the main thread (V8's compiler and collector) still falls
+ * from run to run, and it takes some 30 seconds before a run measures the server as it serves for hours, not its
+ * compiler (docs/performance.md).
  */
 export const LIFECYCLE_WARM_UP = Number(process.env['BENCH_LIFECYCLE_WARMUP'] ?? 30);
 

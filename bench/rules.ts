@@ -72,7 +72,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5)): Promis
     const reference = events.map((e) => e.type);
     const expected = decision.hitPolicy === 'collect' ? reference : reference.slice(0, 1);
     if (compiled.join() !== expected.join()) {
-      throw new Error(`${decision.name} ${JSON.stringify(facts)}: compiled fired [${compiled}] but json-rules-engine [${reference}]`);
+      throw new Error(`${decision.name} ${JSON.stringify(facts)}: compiled fired [${compiled.join()}] but json-rules-engine [${reference.join()}]`);
     }
   }
 

@@ -125,7 +125,7 @@ function seed(path: string, t: Template, from: number, to: number): number {
   }>;
   const unknown = columns.filter((c) => c.notnull && c.dflt_value === null && !['id', 'owner', 'version', 'data'].includes(c.name));
   if (unknown.length > 0)
-    throw new Error(`bench/scale.ts: the bookings table has new required columns (${unknown.map((c) => c.name)}); teach seed() about them`);
+    throw new Error(`bench/scale.ts: the bookings table has new required columns (${unknown.map((c) => c.name).join()}); teach seed() about them`);
   // Only while seeding: no fsync, the rollback journal in memory (a crash here loses a bench file, no more).
   db.exec('PRAGMA journal_mode = MEMORY');
   db.exec('PRAGMA synchronous = OFF');

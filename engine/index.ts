@@ -384,7 +384,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         ...(parsed.success ? [] : factProblems(decision, schema, parsed.error)),
       ];
       if (problems.length > 0 || !parsed.success) throw new FactsError(problems);
-      return rules.decisions[decision as DecisionName].explain(parsed.data as Record<string, unknown>);
+      return rules.decisions[decision as DecisionName].explain(parsed.data);
     },
   };
   return engine;

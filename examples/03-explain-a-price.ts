@@ -58,8 +58,8 @@ for (const trace of traces) {
   if (trace.decision !== 'passengerType' && trace.decision !== 'fareFactor') continue;
   const facts =
     trace.decision === 'passengerType'
-      ? `age=${trace.facts['age']}`
-      : `internalType=${trace.facts['internalType']} familyDiscount=${trace.facts['familyDiscount']}`;
+      ? `age=${String(trace.facts['age'])}`
+      : `internalType=${String(trace.facts['internalType'])} familyDiscount=${String(trace.facts['familyDiscount'])}`;
   const line = `${trace.decision} ${facts} → ${trace.fired.map((f) => `${f.row} (${f.at})`).join(', ')}`;
   if (shown.has(line)) continue;
   shown.add(line);

@@ -10,6 +10,7 @@ import { runs, seed } from './helpers/facts.ts';
  */
 type Exported = (expected: unknown, actual: unknown, exact: boolean, path: string, lookup: (name: string) => unknown) => string[];
 // The source runs as Postman and Bruno run it: as text.
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- running the exported text is the test
 const signalboxMatch = new Function(`${MATCHER_SOURCE}\nreturn signalboxMatch;`)() as Exported;
 const none = () => undefined;
 /** `body.a[0]: different value`, the part of a line both matchers say alike. */

@@ -138,6 +138,7 @@ describe('signalbox export', () => {
       for (const block of ['tests', 'script:post-response']) {
         const text = new RegExp(`^${block} \\{\\n([\\s\\S]*?)\\n\\}$`, 'm').exec(bru)?.[1];
         // The block's script, run as Bruno runs it: with `res`, `bru` and `test` in scope.
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval -- running the exported text is the test
         if (text) (new Function('res', 'bru', 'test', text) as (...args: unknown[]) => void)(res, bruApi, test);
       }
       return [name, outcome] as const;

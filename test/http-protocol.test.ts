@@ -167,7 +167,7 @@ describe('every answer names its language; every error is a Problem', async () =
   app.get('/test-only/boom', { config: { notInRouteTable: true } }, async () => {
     throw new Error('kaboom: secret internals at /srv/signalbox');
   });
-  const token = (await resellerTokenOf(app)) as string;
+  const token = await resellerTokenOf(app);
   const auth = { authorization: `Bearer ${token}`, requestor: requestorHeader() };
   afterAll(() => app.close());
 
@@ -231,7 +231,7 @@ describe('Allow names exactly the methods a path answers (RFC 9110 §15.5.6)', a
     logger: false,
     extensions: [studioExtension({ sandbox: true })],
   });
-  const token = (await resellerTokenOf(app)) as string;
+  const token = await resellerTokenOf(app);
   const auth = { authorization: `Bearer ${token}`, requestor: requestorHeader() };
   afterAll(() => app.close());
   // QUERY (RFC 10008) is a method Fastify serves but light-my-request's types do not name yet.

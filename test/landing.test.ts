@@ -44,10 +44,10 @@ describe('GET /', () => {
 
 describe('GET /openapi.json for /docs', () => {
   const operations = async (app: typeof plain) => {
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
       paths: Record<string, Record<string, unknown>>;
       tags: Array<{ name: string }>;
-    };
+    }>();
     return { doc, keys: Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)) };
   };
 

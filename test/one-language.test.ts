@@ -116,7 +116,7 @@ describe('the mixed answers an analyst found, in Swedish', async () => {
           'accept-language': 'sv-SE',
         },
       })
-    ).json() as { detail: string; pointers?: Array<{ detail?: string }> };
+    ).json<{ detail: string; pointers?: Array<{ detail?: string }> }>();
 
   it('a reason of the engine', async () => {
     expect((await ask('POST', '/v3/offers', { anonymousPassengerSpecifications: passengers(30) })).detail).toBe(

@@ -18,7 +18,7 @@ function texts(value: unknown, key = '', out: string[] = []): string[] {
 
 describe('GET /openapi.json for integrators', () => {
   it('cites no spec or CONTRACT section and names no file of this repository', async () => {
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Record<string, unknown>;
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<Record<string, unknown>>();
     const all = texts(doc);
     expect(all.length).toBeGreaterThan(50);
     expect(all.filter((t) => /spec §|CONTRACT|\b[\w-]+\.(yaml|ts)\b/.test(t))).toEqual([]);

@@ -22,7 +22,7 @@ afterAll(async () => {
   await plainApp.close();
 });
 
-const documentOf = async (app = sandboxApp) => (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Record<string, any>;
+const documentOf = async (app = sandboxApp) => (await app.inject({ method: 'GET', url: '/openapi.json' })).json<Record<string, any>>();
 const doc = await documentOf();
 const operationsOf = (d: Record<string, any>) =>
   Object.entries(d['paths'] as Record<string, Record<string, any>>).flatMap(([path, item]) =>

@@ -41,7 +41,7 @@ describe.skipIf(!osdm)('OSDM 3.4 conformance', () => {
     expect(violations, 'violations of OSDM 3.4 that are no deviation of CONTRACT §4c').toEqual([]);
     // Each deviation that can show in a schema check is met somewhere in the corpus, or it is not needed.
     expect(DEVIATIONS.filter((d) => d.allows && !deviationsUsed.has(d.id)).map((d) => d.id)).toEqual([]);
-  }, 60_000); // the whole corpus, with the document compiled: ~3 s alone, more on a busy machine
+  }, 60_000); // the whole corpus, with the document compiled: seconds alone, many more on a busy machine
 
   it('every request schema accepts only what OSDM defines at each place, apart from the listed deviations (CONTRACT §4)', () => {
     const accepted = new Set(DEVIATIONS.flatMap((d) => (d.accepts ?? []).flatMap(({ operations, field }) => operations.map((o) => `${o} ${field}`))));

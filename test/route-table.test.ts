@@ -29,9 +29,9 @@ describe('the route table', () => {
     expect(operations.filter((op) => !registered.has(op)).map(keyOf), 'table entries no route serves').toEqual([]);
     expect(new Set(operations.map(keyOf)).size).toBe(operations.length);
 
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
       paths: Record<string, Record<string, { 'x-osdm-operation-ids'?: string[] }>>;
-    };
+    }>();
     const listed = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op['x-osdm-operation-ids'] ?? []] as const),
     );

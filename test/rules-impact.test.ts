@@ -68,7 +68,9 @@ describe('signalbox diff', () => {
   it('moving the child age bound from 15 to 16 changes the rows for age 16, and the scenarios that type a 16-year-old', async () => {
     const impact = await impactOf(loadRules('rules'), loadRules(childUpTo16()), ['scenarios'], DEMO_SECRETS);
     expect(
-      impact.decisions.map((d) => `${d.decision}: ${d.from.row} → ${d.to.row} at ${d.cases.map((c) => `${c['age']}/${c['typingCard']}`).join(' ')}`),
+      impact.decisions.map(
+        (d) => `${d.decision}: ${d.from.row} → ${d.to.row} at ${d.cases.map((c) => `${String(c['age'])}/${String(c['typingCard'])}`).join(' ')}`,
+      ),
     ).toEqual([
       'passengerType: youth-16-19 → child-7-15 at 16/NONE',
       'passengerType: student → child-7-15 at 16/SWE_STUDENT',

@@ -35,7 +35,7 @@ describe('rules/README.md', () => {
     expect(entry, `rules/README.md has no "### \`${file}\`" entry`).toBeDefined();
     const decision = doc['decision'] as DecisionName;
     expect(entry).toContain(`\`${decision}\``);
-    expect(entry).toContain(`hit policy \`${String(doc['hitPolicy'] ?? 'unique')}\``);
+    expect(entry).toContain(`hit policy \`${(doc['hitPolicy'] as string | undefined) ?? 'unique'}\``);
     expect(entry).toContain(`spec ${String(doc['spec'])}`);
     const facts = Object.keys(factCatalogue[decision].shape);
     expect(

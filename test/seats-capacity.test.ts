@@ -10,7 +10,7 @@ import { trainKey } from '../engine/model/train.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
 /**
- * Capacity drives offers (issue "Seats"): once the last first-class sleeper compartment of a night train is
+ * Capacity drives offers: once the last first-class sleeper compartment of a night train is
  * held, that product is no longer offered — nor as an exchange offer — while the others still are; freeing one
  * (the booking expires) brings it back.
  */

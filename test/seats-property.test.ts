@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleViolation, type Requestor, type StoredOffer } from '../engine/index.ts';
+import { RuleViolation, type Requestor } from '../engine/index.ts';
 import { holdingsOf, overlaps } from '../engine/holdings/place-holdings.ts';
 import { clocksOf, virtualClock } from '../adapters/service/clock.ts';
 import { createService, type Service } from '../adapters/service/service.ts';
@@ -9,7 +9,7 @@ import { runs, seed } from './helpers/facts.ts';
 import { engine } from './helpers/server.ts';
 
 /**
- * Seats are inventory (issue "Seats", spec §2.10, §2.11): for random sequences of bookings, place selections,
+ * Seats are inventory (spec §2.10, §2.11): for random sequences of bookings, place selections,
  * expiries and refunds on one train, (1) no place is ever held twice over overlapping intervals, and (2) the
  * place map's FREE places are exactly those a booking can get: booking a FREE place gets it, booking any other
  * gets another place and a warning (spec §2.10 rule 3).
@@ -175,7 +175,7 @@ async function mapIsTruth(w: World) {
       vehicleAvailability: { vehicle: { coaches: Array<{ number: string; compartments: Array<{ places: Array<{ number: string; status: string }> }> }> } };
     };
     const coach1 = map.vehicleAvailability.vehicle.coaches.find((c) => c.number === '1')!.compartments.flatMap((c) => c.places);
-    const stored = (await w.service.store.getOffers([offer.offerId])) as Map<string, StoredOffer>;
+    const stored = await w.service.store.getOffers([offer.offerId]);
     for (const place of PLACES) {
       const shown = coach1.find((p) => p.number === place)!;
       expect(['FREE', 'ALLOCATED', 'RESTRICTED']).toContain(shown.status);

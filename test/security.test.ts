@@ -7,7 +7,6 @@ import { virtualClock } from '../adapters/service/clock.ts';
 import { sequentialIds } from '../adapters/service/ids.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
-import type { Engine } from '../engine/index.ts';
 import { engine, passengers, requestorHeader, trip } from './helpers/server.ts';
 
 /**
@@ -27,7 +26,7 @@ const spy = new Proxy(engine(), {
       return (value as (...a: unknown[]) => unknown).apply(target, args);
     };
   },
-}) as Engine;
+});
 
 const app = await buildServer({
   engine: spy,

@@ -26,11 +26,11 @@ export function simulateCases(engine: Engine, decision: string, cases: ReadonlyA
 
 /** Fact rows from CSV text: a header row of fact names; numbers and true/false read as such, empty cells left out. */
 export function casesFromCsv(text: string): Array<Record<string, unknown>> {
-  const rows = parseCsv(text, {
+  const rows = parseCsv<Record<string, unknown>>(text, {
     columns: true,
     skip_empty_lines: true,
     trim: true,
     cast: (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
-  }) as Array<Record<string, unknown>>;
+  });
   return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
 }

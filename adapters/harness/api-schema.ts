@@ -61,11 +61,11 @@ export function checkResponse(method: string, path: string, status: number, body
     if (named === undefined) return [schemaMismatch(`response does not match the API schema`, found.unknown)];
     return describeIssues(
       `response does not match the API schema ${named} for ${method.toUpperCase()} ${path.split('?')[0]} → ${status}`,
-      namedResponseSchemas[named]!,
+      namedResponseSchemas[named],
       body,
     );
   }
-  if (named !== undefined) return describeIssues(`response does not match the API schema ${named} for ${found.label}`, namedResponseSchemas[named]!, body);
+  if (named !== undefined) return describeIssues(`response does not match the API schema ${named} for ${found.label}`, namedResponseSchemas[named], body);
   return describeIssues(`response does not match the API schema for ${found.label}`, found.schema, body);
 }
 

@@ -10,7 +10,7 @@ const MAX_DIFF_LINES = 40;
 const isStructured = (v: unknown) => v !== null && typeof v === 'object';
 const isMatcher = (v: unknown) =>
   (typeof v === 'string' && v.startsWith('$') && !v.startsWith('$$')) ||
-  (isStructured(v) && !Array.isArray(v) && Object.keys(v as object).some((k) => k.startsWith('$')));
+  (isStructured(v) && !Array.isArray(v) && Object.keys(v).some((k) => k.startsWith('$')));
 
 /** One line of JSON, cut at MAX_LINE; `(absent)` for a missing value. */
 export function compact(v: unknown, max = MAX_LINE): string {

@@ -52,16 +52,22 @@ const tokenVar = (client: string) => `token.${client}`;
 const secretVar = (client: string) => `secret.${client}`;
 
 /** Every `${name}` becomes `{{name}}`: the collection's variables stand where the runner's would. */
-const placeholders = new Proxy({} as Record<string, unknown>, {
-  has: () => true,
-  get: (_t, name) => (typeof name === 'string' ? `{{${name}}}` : undefined),
-});
+const placeholders = new Proxy(
+  {},
+  {
+    has: () => true,
+    get: (_t, name) => (typeof name === 'string' ? `{{${name}}}` : undefined),
+  },
+);
 
 /** Every `${name}` stays as it is: an expectation's saved values are looked up when its request has run. */
-const kept = new Proxy({} as Record<string, unknown>, {
-  has: () => true,
-  get: (_t, name) => (typeof name === 'string' ? `\${${name}}` : undefined),
-});
+const kept = new Proxy(
+  {},
+  {
+    has: () => true,
+    get: (_t, name) => (typeof name === 'string' ? `\${${name}}` : undefined),
+  },
+);
 
 const isClock = (step: ApiStep | ClockStep): step is ClockStep => 'advance' in step || 'at' in step;
 
@@ -71,7 +77,7 @@ export function exportScenarios(scenarios: readonly LoadedScenario[], secrets: R
     const named = (v: string) => expand(v, placeholders, fixtures) as string;
     const clientOf = (step: ApiStep) => (step.auth === false ? undefined : named(step.auth ?? scenario.client));
     const clients = [...new Set(steps.flatMap(({ step }) => (isClock(step) ? [] : [clientOf(step)]).filter((c): c is string => !!c)))];
-    for (const c of clients) if (secrets[c] !== undefined) variables[secretVar(c)] ??= secrets[c]!;
+    for (const c of clients) if (secrets[c] !== undefined) variables[secretVar(c)] ??= secrets[c];
 
     // Each client has a sandbox clock of its own, moved with its token: every clock request goes once per client.
     const clocks = (name: string, body: Record<string, unknown>) =>

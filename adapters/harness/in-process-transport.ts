@@ -158,8 +158,8 @@ interface Pending {
 /**
  * A request's fallback, a turn of the event loop after its answer was written: answers it unless its last
  * `onResponse` hook already did. A module-level function handed the small `Pending`, not a closure: until the loop
- * turns, a closure would keep the request, its answer and its body (about 48 KB for a two-passenger offers answer), and
- * a caller that sends thousands of requests without yielding would hold them all.
+ * turns, a closure would keep the request, its answer and its body, and a caller that sends thousands of requests
+ * without yielding would hold them all (docs/performance.md).
  */
 const answerLate = (pending: Pending) => pending.answer?.();
 

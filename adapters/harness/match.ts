@@ -166,7 +166,7 @@ function matchOperators(ops: Record<string, unknown>, actual: unknown, exact: bo
           fail(`expected ${wanted.length} items in any order`);
           break;
         }
-        const free = [...actual];
+        const free: unknown[] = [...(actual as unknown[])];
         for (const e of wanted) {
           const i = free.findIndex((a) => matches(e, a, exact));
           if (i < 0) fail(`no item matches ${JSON.stringify(e)}`);

@@ -304,7 +304,7 @@ function convert(node: unknown, components: Record<string, Schema>): unknown {
   if (nullable !== true) return out;
   if (out.$ref || out.allOf) return { anyOf: [{ type: 'null' }, out] };
   if (typeof out.type === 'string') out.type = [out.type, 'null'];
-  if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+  if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
   return out;
 }
 
@@ -319,7 +319,7 @@ function rewriteRefs(node: unknown, to = 'osdm#/definitions/'): unknown {
 
 /**
  * The document parsed, through a JSON copy in the temporary folder keyed by the file's path, size and time: parsing
- * the 470 KB of YAML is half the cost of a checker, and every test file that checks answers builds one.
+ * the document's YAML is much of what a checker costs, and every test file that checks answers builds one.
  */
 function readDocument(file: string): unknown {
   const { size, mtimeMs } = statSync(file);
@@ -331,7 +331,7 @@ function readDocument(file: string): unknown {
   try {
     return JSON.parse(readFileSync(cached, 'utf8'));
   } catch {
-    const doc = parse(readFileSync(file, 'utf8'));
+    const doc: unknown = parse(readFileSync(file, 'utf8'));
     // Written whole under another name, then renamed: a parallel reader never sees half a file.
     try {
       writeFileSync(`${cached}.${process.pid}`, JSON.stringify(doc));

@@ -10,7 +10,7 @@ type Schema = Record<string, unknown>;
  */
 export function fieldsOsdmDoesNotDefine(osdm: OsdmConformance, method: string, path: string, request: z.ZodType): string[] | undefined {
   const theirs = osdm.requestSchema(method, path);
-  return theirs && fieldsBeyond(z.toJSONSchema(request, { io: 'input', unrepresentable: 'any' }) as Schema, theirs);
+  return theirs && fieldsBeyond(z.toJSONSchema(request, { io: 'input', unrepresentable: 'any' }), theirs);
 }
 
 /**
@@ -25,7 +25,7 @@ export function responseFieldsOsdmDoesNotDefine(
   response: z.ZodType,
 ): string[] | undefined {
   const theirs = osdm.responseSchema(method, path, status);
-  return theirs && fieldsBeyond(z.toJSONSchema(response, { io: 'output', unrepresentable: 'any' }) as Schema, theirs);
+  return theirs && fieldsBeyond(z.toJSONSchema(response, { io: 'output', unrepresentable: 'any' }), theirs);
 }
 
 function fieldsBeyond(ours: Schema, theirs: { schema: Schema; definitions: Record<string, unknown> }): string[] {

@@ -20,9 +20,9 @@ export interface PoolOptions {
 }
 
 /**
- * Measured on a 2-core VM: a worker thread from the TypeScript sources is ready 0.6–0.8 s after it is
- * started (tsx, then the rules load), and runs its first few dozen scenarios about half as fast as a warm
- * thread. Below about 1.5 s of work left it cannot pay for itself even with a core to spare.
+ * A worker thread from the TypeScript sources takes a while to be ready (tsx, then the rules load), and runs its
+ * first few dozen scenarios slower than a warm thread: with less work than this left, it cannot pay for itself even
+ * with a core to spare (docs/performance.md, "The scenario runner").
  */
 const WORKER_START_MS = 1500;
 
@@ -118,7 +118,7 @@ function startWorker(
     }
     feed();
   });
-  worker.on('error', (e) => {
+  worker.on('error', (e: Error) => {
     // A worker that dies takes only its current file with it; the other lanes run the rest.
     if (inFlight === undefined) process.emitWarning(`a scenario worker thread stopped: ${e.message}; the other threads run the rest`);
     else {

@@ -12,7 +12,7 @@ export type { RunOptions, ScenarioResult } from './results.ts';
 
 /**
  * Tokens already granted, per target and client. A scenario is about the API, not about the token
- * endpoint (steps that are about it call it themselves); checking a secret costs ~30 ms of scrypt.
+ * endpoint (steps that are about it call it themselves), and checking a secret is scrypt's deliberately slow work.
  */
 const grantedTokens = new WeakMap<Target, Map<string, Promise<string>>>();
 

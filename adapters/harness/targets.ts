@@ -56,7 +56,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 
 /**
  * Every in-process server signs tokens with this key, so a token fetched in one scenario is good in the
- * next (the runner keeps them per target: scrypt checks a client secret in ~30 ms, most of a short scenario).
+ * next (the runner keeps them per target: scrypt's check of a client secret would be most of a short scenario).
  */
 const IN_PROCESS_JWT_SECRET = 'scenario-secret';
 

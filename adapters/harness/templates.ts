@@ -86,7 +86,7 @@ function expandAt(value: unknown, vars: Readonly<Record<string, unknown>>, fixtu
     return value.replace(/\$\{([\w.-]+)\}/g, (_m, name: string) => String(lookup(vars, name, at)));
   }
   if (Array.isArray(value)) return value.map((v, i) => expandAt(v, vars, fixtures, new Trail(at, i)));
-  const entries = Object.entries(value as object);
+  const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 1 && entries[0]![0].startsWith('$')) {
     const [key, raw] = entries[0]!;
     const here = new Trail(at, key);

@@ -15,9 +15,9 @@ if (parentPort) {
   const port = parentPort;
   const setup = workerData as WorkerSetup;
   const target = inProcess(createEngine(setup.rulesDir ? { rulesDir: setup.rulesDir } : {}));
-  port.on('message', async ({ index, file }: { index: number; file: string }) => {
-    const result = await runScenario(file, target, setup.run);
-    port.postMessage({ type: 'result', index, result } satisfies WorkerReply);
+  // A scenario that throws ends the thread, and pool.ts reports it as that scenario's failure.
+  port.on('message', ({ index, file }: { index: number; file: string }) => {
+    void runScenario(file, target, setup.run).then((result) => port.postMessage({ type: 'result', index, result } satisfies WorkerReply));
   });
   port.postMessage({ type: 'ready' } satisfies WorkerReply);
 }

@@ -157,7 +157,7 @@ export function loggerOptions(given: boolean | object | undefined): false | Reco
         const code = reply.raw ? problemCodes.get(reply.raw) : undefined;
         return { statusCode: reply.statusCode, ...(code ? { code } : {}) };
       },
-      ...((custom['serializers'] as object | undefined) ?? {}),
+      ...(custom['serializers'] ?? {}),
     },
   };
 }
@@ -168,7 +168,7 @@ export function loggerOptions(given: boolean | object | undefined): false | Reco
  */
 export function serverLoggers(options: Record<string, unknown>): { root: Logger; lines: Logger } {
   const { stream, redact, ...plain } = options as { stream: DestinationStream; redact: unknown };
-  return { root: pino({ ...plain, redact } as object, stream), lines: pino(plain as object, stream) };
+  return { root: pino({ ...plain, redact } as object, stream), lines: pino(plain, stream) };
 }
 
 /**
@@ -196,6 +196,7 @@ class LazyChild {
 for (const name of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)
   Object.defineProperty(LazyChild.prototype, name, {
     value(this: LazyChild, ...args: unknown[]) {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pino's LogFn is overloaded: spreading needs one signature
       (this.real[name] as (...a: unknown[]) => void)(...args);
     },
   });

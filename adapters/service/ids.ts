@@ -31,7 +31,7 @@ function code(length: number): string {
 /**
  * A version 4 UUID (RFC 9562) as one flat string. crypto.randomUUID joins its 20 pieces with `+`, and V8 keeps such a
  * string as a tree of its pieces until it is read whole; an offer has dozens of ids, each copied flat again when
- * the answer and the quote are serialised: about 5 % of an offers request's CPU.
+ * the answer and the quote are serialised, a measurable share of an offers request's CPU (docs/performance.md).
  */
 function uuid(): string {
   const from = draw(16);

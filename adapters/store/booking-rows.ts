@@ -3,13 +3,11 @@ import type { Booking } from '../../engine/index.ts';
 
 /**
  * How the SQLite store keeps a booking in its row: the booking's JSON, deflated (RFC 1951) when the text would not
- * fit in one 4 KB page. A 2-passenger booking is ~6 KB of JSON and ~1.6 KB deflated, so it fits in one page instead
- * of spilling into overflow pages (issue "Benchmarks": under 4 KB per booking). A smaller booking (1 passenger:
- * 2.6 KB provisional, 3.7 KB confirmed) fits as it is and is kept as text: a commit writes its page either way (the
- * file takes up to a page per such booking instead of half of one), and a deflate costs ~30 µs per write on the bench
- * machine whatever the size (Node makes and closes a zlib stream each time, about 20 µs of it), plus collections of
- * its native memory: ~45 µs of the writer thread per write in all, and in-process 0.89× the CPU per 1-passenger
- * sale on SQLite. Both forms are read.
+ * fit in one 4 KB page. A booking of two passengers or more deflates to a fraction of its text, so it fits in one page
+ * instead of spilling into overflow pages. A smaller booking (most one-passenger ones) fits as it is and is kept as
+ * text: a commit writes its page either way (the file takes up to a page per such booking instead of half of one),
+ * and a deflate costs the writer thread the same whatever the size (Node makes and closes a zlib stream each time),
+ * plus collections of its native memory (docs/performance.md). Both forms are read.
  */
 export const LEVEL = 3;
 /**

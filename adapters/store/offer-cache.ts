@@ -5,17 +5,17 @@ import { OFFERS_KEPT_MS } from './store.ts';
  * The memory store's offers: short-lived quotes (bookable for 30 minutes, CONTRACT §4a) kept as JSON text and
  * forgotten some hours after they were made (by the real clock, so a sandbox clock set in the past cannot make
  * fresh offers vanish) or, oldest first, once their text takes more than `maxBytes`, so a sandbox under load keeps a
- * bounded amount of memory. Bounded by count instead (250,000 quotes), 9-passenger quotes (about 60 KB of text
- * each) filled the 4 GiB heap after about 140,000 and the process died.
+ * bounded amount of memory. Bounded by count instead, nine-passenger quotes filled the heap long before the count
+ * and the process died (docs/performance.md).
  *
  * The text is written as UTF-8 into a ring of byte chunks outside the JavaScript heap, allocated once and then
  * written over, oldest quotes first. Kept as strings on the heap, every quote outlived a young-generation collection,
- * so the collector copied it twice and the process touched fresh pages for it: about 4 page faults and a sixth of an
- * offers request's CPU on this machine (docs/performance.md). A Buffer per quote instead cost 1.5–4× more to put: V8
- * answers each new piece of external memory with more frequent full collections; the ring's chunks are allocated once.
+ * so the collector copied it twice and the process touched fresh pages for it, page faults and a share of an offers
+ * request's CPU (docs/performance.md). A Buffer per quote instead cost more to put: V8 answers each new piece of
+ * external memory with more frequent full collections; the ring's chunks are allocated once.
  *
- * 64 MiB holds the quotes of about 8,000 two-passenger requests (8.3 KB of UTF-8 each) or 2,300 nine-passenger ones
- * (29 KB): a sandbox's caller books within seconds of asking.
+ * 64 MiB holds the quotes of thousands of requests (docs/performance.md, "Caveats"): a sandbox's caller books within
+ * seconds of asking.
  */
 const MAX_QUOTE_BYTES = 64 * 1024 * 1024;
 /** The ring is this many chunks: writing into a chunk again forgets a sixteenth of the quotes, the oldest. */

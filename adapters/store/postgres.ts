@@ -29,6 +29,7 @@ export async function postgresStore(url: string): Promise<Store> {
     // synchronous_commit=off acknowledges commits it may lose in a crash, so such sessions are raised to
     // `on` (stronger settings such as remote_apply are left as they are). The pool awaits this hook before
     // it hands the new connection out; if it fails, the connection is dropped and the query fails.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it; @types/pg declares it void
     onConnect: async (client) => {
       await client.query(`SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'`);
     },

@@ -122,7 +122,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
   quotesDb.exec('PRAGMA busy_timeout = 5000');
   quotesDb.exec('CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL)');
   // The sweep finds old quotes by this index: without it, every sweep read the whole table, and storing a quote cost
-  // twice as much at 20,000 quotes kept, more as they grew (docs/performance.md).
+  // more the more quotes were kept (docs/performance.md).
   quotesDb.exec('CREATE INDEX IF NOT EXISTS offer_quotes_stored_at ON offer_quotes (stored_at)');
   const selectOffer = quotesDb.prepare('SELECT data FROM offer_quotes WHERE id = ?');
   const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
@@ -196,7 +196,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     resets.clear();
     closed?.();
   };
-  writer.on('error', (e) => fail(new Error(`the SQLite writer of ${path} stopped: ${e.message}`)));
+  writer.on('error', (e: Error) => fail(new Error(`the SQLite writer of ${path} stopped: ${e.message}`)));
   writer.on('exit', () => fail(broken ?? new Error(`the SQLite writer of ${path} has exited`)));
 
   // The bookings this handle last committed, as the JSON text it wrote: while the file still holds that version, a

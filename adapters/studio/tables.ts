@@ -73,7 +73,7 @@ function patch(doc: Document, node: Node, value: unknown): Node {
     return node;
   }
   if (isMap(node) && value && typeof value === 'object' && !Array.isArray(value)) {
-    const map = node as YAMLMap<unknown, unknown>;
+    const map = node;
     const entries = Object.entries(value as Record<string, unknown>);
     for (const key of map.items.map((p) => (isScalar(p.key) ? p.key.value : p.key))) {
       if (!entries.some(([k]) => k === key)) map.delete(key);
@@ -84,7 +84,7 @@ function patch(doc: Document, node: Node, value: unknown): Node {
     }
     return map;
   }
-  if (isSeq(node) && Array.isArray(value) && (node as YAMLSeq).items.length === value.length) {
+  if (isSeq(node) && Array.isArray(value) && node.items.length === value.length) {
     const seq = node as YAMLSeq<Node>;
     seq.items = seq.items.map((item, i) => (isScalar(item) || isCollection(item) ? patch(doc, item, value[i]) : created(doc, value[i], true)));
     return seq;
@@ -194,7 +194,7 @@ function placeProblems(file: string, text: string, problems: readonly string[]):
       for (const [key, value] of Object.entries(row[part] ?? {})) {
         marks.push({ ...source.locate(['rows', i, part, key]), row: i, cell: `${part}.${key}` });
         if (value && typeof value === 'object')
-          for (const inner of Object.keys(value)) marks.push({ ...source.locate(['rows', i, part, key, inner]), row: i, cell: `${part}.${key}` });
+          for (const inner of Object.keys(value as object)) marks.push({ ...source.locate(['rows', i, part, key, inner]), row: i, cell: `${part}.${key}` });
       }
     }
   });

@@ -43,7 +43,7 @@ function summaryOf(trip: TripSpecification): string {
 /** The same trip `days` later: every date-time in it moved, its offset kept. */
 function shifted(trip: unknown, days: number): unknown {
   if (days === 0) return trip;
-  return JSON.parse(JSON.stringify(trip), (_key, value) => {
+  return JSON.parse(JSON.stringify(trip), (_key, value: unknown) => {
     if (typeof value !== 'string') return value;
     const m = /^(\d{4}-\d{2}-\d{2})(T.*)$/.exec(value);
     if (!m || Number.isNaN(Date.parse(value))) return value;

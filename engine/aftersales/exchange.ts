@@ -67,7 +67,7 @@ const samePlace = (ctx: Context, a: string, b: string) => {
   return x.refs.includes(b) || (x.agglomeration !== undefined && x.agglomeration === y.agglomeration);
 };
 
-/** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered (issue "Seats"). */
+/** `held`: what others hold on the new trip's trains, so that a sold-out product is not offered. */
 export function createExchangeOffers(
   ctx: Context,
   booking: Booking,

@@ -3,7 +3,6 @@ import type { Booking, BookedPassenger } from '../model/records.ts';
 import { admissionPrices } from '../offers/admission-prices.ts';
 import { typePassenger } from '../offers/passengers.ts';
 import { sum } from '../offers/pricing.ts';
-import type { Flexibility } from '../rules/schemas.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { checkPurchaser, readDetail } from './contact.ts';
@@ -86,7 +85,7 @@ function reprice(ctx: Context, booking: Booking): Booking {
   const typed = booking.passengers.map((p, i) =>
     typePassenger(ctx, { externalRef: p.externalRef, type: 'PERSON', age: p.pricing.age, cards: p.pricing.cards }, i, departure),
   );
-  const prices = admissionPrices(ctx, booking.trip, booking.product.code, booking.product.flexibility as Flexibility, typed, booking.currency);
+  const prices = admissionPrices(ctx, booking.trip, booking.product.code, booking.product.flexibility, typed, booking.currency);
   const priced = (passengerIds: string[]) => passengerIds.map((id) => prices.get(booking.passengers.find((p) => p.id === id)!.externalRef)!);
   const admissions = booking.admissions.map(({ travelPasses: _, ...a }) => {
     const each = priced(a.passengerIds);

@@ -35,7 +35,7 @@ export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids
 
 /** Evaluates a decision and keeps its trace in the context. */
 export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx: Context, name: D, facts: FactsOf<D>): DecisionResult<O> {
-  const result = ctx.rules.decisions[name].evaluate<O>(facts as Record<string, unknown>);
+  const result = ctx.rules.decisions[name].evaluate<O>(facts);
   ctx.traces.push(result.trace);
   return result;
 }

@@ -1,7 +1,7 @@
 import { decide, type Context } from '../model/context.ts';
 import type { DecisionResult, DecisionTrace } from '../rules/decision.ts';
 import type { Money, OfferPassenger, Trip } from '../model/records.ts';
-import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
+import type { Flexibility } from '../rules/schemas.ts';
 import { minutesBetween } from '../rules/time.ts';
 import { familyDiscounted } from './family-discount.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
@@ -30,9 +30,9 @@ export function admissionPrices(
   const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
   const travelClass = rules.products.products[productCode]!.travelClass;
   const minutes = minutesBetween(trip.legs[0]!.departure, trip.legs[trip.legs.length - 1]!.arrival);
-  const fare = fullFare(rules, main.category as ProductCategoryCode, minutes, productCode, flexibility);
+  const fare = fullFare(rules, main.category, minutes, productCode, flexibility);
   const known = shares.get(travelClass);
-  const ofClass = known ?? { discounted: familyDiscountedTraced(ctx, passengers, travelClass), factors: new Map() };
+  const ofClass = known ?? { discounted: familyDiscountedTraced(ctx, passengers, travelClass), factors: new Map<string, DecisionResult<{ factor: number }>>() };
   if (known) ctx.traces.push(...known.discounted.traces);
   else shares.set(travelClass, ofClass);
   const discounted = ofClass.discounted.granted;

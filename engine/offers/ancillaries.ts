@@ -1,6 +1,5 @@
 import { decide, type Context } from '../model/context.ts';
 import type { AncillaryPart, Leg, OfferPassenger } from '../model/records.ts';
-import type { ProductCategoryCode } from '../rules/schemas.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { priceFor } from './pricing.ts';
@@ -38,7 +37,7 @@ export function offerAncillaries(
     const { outcomes } = decide<'ancillaryGroups', GroupOutcome>(ctx, 'ancillaryGroups', {
       touchesAirport,
       travelClass,
-      productCategory: leg.category as ProductCategoryCode,
+      productCategory: leg.category,
     });
     // An item costs the same for every passenger: priced once per leg.
     const prices = new Map(

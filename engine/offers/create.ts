@@ -1,7 +1,7 @@
 import { decide, enforce, type Context } from '../model/context.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model/records.ts';
-import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
+import type { Flexibility } from '../rules/schemas.ts';
 import { earliest, plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation, type Phrase } from '../rules/violation.ts';
@@ -80,7 +80,7 @@ export function createOffers(
       continue;
     }
     const main = trip.legs.find((l) => l.id === trip.mainLegId)!;
-    const category = rules.products.productCategories[main.category as ProductCategoryCode];
+    const category = rules.products.productCategories[main.category];
     if (!category) continue;
     // Nothing is sold once the train has left: an offer's bookable time ends at departure at the latest.
     const preBookableUntil = earliest(plus(ctx.now, rules.limits.offerBookableFor), trip.legs[0]!.departure);
@@ -140,7 +140,7 @@ function priceOffer(
   const { rules, ids } = ctx;
   const now = ctx.now.toISOString();
   const product = offeredProduct(ctx, choice.code, choice.flexibility);
-  const flex = rules.products.flexibilities[choice.flexibility]!;
+  const flex = rules.products.flexibilities[choice.flexibility];
   const offerMode = request.offerSearchCriteria?.offerMode ?? 'INDIVIDUAL';
 
   // Spec §2.6 rule 8: one admission per passenger for all legs (through fare).
@@ -177,7 +177,7 @@ function priceOffer(
   // Spec §2.6 rule 2: reservations cost what rules/reservation-prices.yaml says; one per passenger and leg that needs one (§2.3 rule 2, §2.5 rule 3).
   const legProducts = trip.legs.map((leg) => ({ leg, code: legProductCode(ctx, leg, choice.code) }));
   const reservations: ReservationPart[] = legProducts
-    .filter(({ leg }) => rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation === 'mandatory')
+    .filter(({ leg }) => rules.products.productCategories[leg.category]?.reservation === 'mandatory')
     .flatMap(({ leg, code }) => {
       const legProduct = offeredProduct(ctx, code, choice.flexibility);
       const { travelClass, accommodationType } = rules.products.products[code]!;
@@ -236,7 +236,7 @@ function priceOffer(
 
 function offeredProduct(ctx: Context, code: string, flexibility: Flexibility): OfferedProduct {
   const product = ctx.rules.products.products[code]!;
-  return { code, id: `${product.id}_${ctx.rules.products.flexibilities[flexibility]!.idSuffix}`, flexibility };
+  return { code, id: `${product.id}_${ctx.rules.products.flexibilities[flexibility].idSuffix}`, flexibility };
 }
 
 /**
@@ -244,7 +244,7 @@ function offeredProduct(ctx: Context, code: string, flexibility: Flexibility): O
  * same class, else to the first product of its category (e.g. first class falls back to second class).
  */
 function legProductCode(ctx: Context, leg: Leg, code: string): string {
-  const category = ctx.rules.products.productCategories[leg.category as ProductCategoryCode];
+  const category = ctx.rules.products.productCategories[leg.category];
   if (!category || category.products.includes(code)) return code;
   const wanted = ctx.rules.products.products[code]!;
   return category.products.find((c) => ctx.rules.products.products[c]!.travelClass === wanted.travelClass) ?? category.products[0]!;

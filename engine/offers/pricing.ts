@@ -13,7 +13,7 @@ export function fullFare(rules: RuleSet, category: ProductCategoryCode, minutes:
   const cat = rules.tariff.categories[category];
   if (!cat) return 0;
   const product = rules.products.products[productCode]!;
-  const flex = rules.products.flexibilities[flexibility]!;
+  const flex = rules.products.flexibilities[flexibility];
   return (cat.base + cat.perMinute * Math.max(0, minutes)) * product.priceFactor * flex.priceFactor;
 }
 

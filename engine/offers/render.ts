@@ -19,7 +19,7 @@ type ReservationOfferPart = z.infer<typeof R.ReservationOfferPart>;
 export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Language): z.infer<typeof R.Offer> {
   if (offer.pass) return renderPassOffer(rules, offer, language);
   const product = rules.products.products[offer.product.code]!;
-  const flex = rules.products.flexibilities[offer.product.flexibility]!;
+  const flex = rules.products.flexibilities[offer.product.flexibility];
   const { createdOn, preBookableUntil: validUntil, offerMode, trip } = offer;
   const passengerRefs = offer.passengers.map((p) => p.externalRef);
   const fulfillmentOptions = [{ type: 'ETICKET', media: 'PDF_A4' }];

@@ -1,7 +1,7 @@
 import { decide, type Context } from '../model/context.ts';
 import { findCustomer } from '../customers/lookup.ts';
 import type { OfferPassenger, Trip } from '../model/records.ts';
-import type { CustomerEntry, ProductCategoryCode, TravelPassEntry } from '../rules/schemas.ts';
+import type { CustomerEntry, TravelPassEntry } from '../rules/schemas.ts';
 
 /**
  * A travel pass by its card number: one of customers.yaml, or one sold through the API (spec §4.2 rule 6), with
@@ -50,11 +50,11 @@ export function coveringPass(
     const type = found && rules.customers.passTypes[found.cardType];
     if (!found || !type) continue;
     const bound =
-      !type.bound || (from.includes(found.origin!) && to.includes(found.destination!)) || (from.includes(found.destination!) && to.includes(found.origin!));
-    const categoryRank = (c: string) => rules.products.productCategories[c as ProductCategoryCode]?.speedRank ?? 0;
+      !type.bound || (from.includes(found.origin) && to.includes(found.destination)) || (from.includes(found.destination) && to.includes(found.origin));
+    const categoryRank = (c: string) => rules.products.productCategories[c]?.speedRank ?? 0;
     const tripRank = categoryRank(main.category);
     const categoryRelation =
-      !type.productCategories || type.productCategories.includes(main.category as ProductCategoryCode)
+      !type.productCategories || type.productCategories.includes(main.category)
         ? 'SAME'
         : tripRank > 0 && type.productCategories.some((c) => categoryRank(c) > tripRank)
           ? 'PASS_HIGHER'

@@ -14,7 +14,7 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 function valuesOf(kind: FactKind, conditions: readonly Condition[]): unknown[] {
   if (kind.kind === 'enum') return [...kind.values];
   if (kind.kind === 'boolean') return [false, true];
-  const named = conditions.flatMap((c) => (Array.isArray(c.value) ? c.value : [c.value]));
+  const named = conditions.flatMap((c) => (Array.isArray(c.value) ? (c.value as unknown[]) : [c.value]));
   if (kind.kind === 'string') return [...new Set([...named.filter((v) => typeof v === 'string'), 'OTHER'])];
   if (kind.kind === 'instant') {
     const offsets = new Set<number>([0]);

@@ -69,7 +69,7 @@ function candidates(kind: FactKind, conditions: Condition[]): unknown[] {
   if (kind.kind === 'instant') return ['2026-01-01T00:00:00Z'];
   if (kind.kind === 'enum') return [...kind.values];
   if (kind.kind === 'boolean') return [true, false];
-  if (kind.kind === 'string') return [...new Set(conditions.flatMap((c) => (Array.isArray(c.value) ? c.value : [c.value]))), '\u0000other'];
+  if (kind.kind === 'string') return [...new Set(conditions.flatMap((c) => (Array.isArray(c.value) ? (c.value as unknown[]) : [c.value]))), '\u0000other'];
   const points = new Set<number>([kind.min]);
   for (const c of conditions)
     for (const v of Array.isArray(c.value) ? c.value : [c.value]) {
@@ -128,7 +128,7 @@ export function checkDecision(table: DecisionFile, compiled: CompiledDecision, s
     for (const { path, expr } of expressionsIn(row.then)) {
       for (const f of factsOf(expr)) {
         if (!kinds[f]) p(['rows', i, 'then', ...path], `unknown fact "${f}" in a date expression`);
-        else if (kinds[f]!.kind !== 'instant') p(['rows', i, 'then', ...path], `${f} is ${describe(kinds[f]!)}; date expressions need instants`);
+        else if (kinds[f].kind !== 'instant') p(['rows', i, 'then', ...path], `${f} is ${describe(kinds[f])}; date expressions need instants`);
       }
     }
   });

@@ -12,7 +12,7 @@ type Expression = { fact: string; plus?: string; minus?: string } | { earliest: 
 function isExpression(v: unknown): v is Expression {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
   const keys = Object.keys(v);
-  return isInstantRef(v) || (keys.length === 1 && (keys[0] === 'earliest' || keys[0] === 'latest') && Array.isArray((v as Record<string, unknown>)[keys[0]!]));
+  return isInstantRef(v) || (keys.length === 1 && (keys[0] === 'earliest' || keys[0] === 'latest') && Array.isArray((v as Record<string, unknown>)[keys[0]]));
 }
 
 function instantOf(expr: unknown, facts: Readonly<Record<string, unknown>>): number {
@@ -31,7 +31,7 @@ function evaluateExpression(expr: Expression, facts: Readonly<Record<string, unk
 /** The facts an expression reads, for load-time checks. */
 export function factsOf(expr: unknown): string[] {
   if (isInstantRef(expr)) return [expr.fact];
-  if (isExpression(expr)) return Object.values(expr)[0].flatMap((x: unknown) => factsOf(x));
+  if (isExpression(expr)) return (Object.values(expr)[0] as unknown[]).flatMap((x: unknown) => factsOf(x));
   return [];
 }
 

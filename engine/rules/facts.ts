@@ -131,7 +131,7 @@ export type FactsOf<D extends DecisionName> = z.infer<(typeof factCatalogue)[D]>
  * `{"age":17,"cards":["SWE_STUDENT"]}` as an analyst would write it.
  */
 export function typingCardOf(codes: readonly string[]): z.infer<typeof TypingCard> {
-  return (codes.find((c) => c === 'SWE_STUDENT' || c === 'SWE_PENSIONER') as 'SWE_STUDENT' | 'SWE_PENSIONER' | undefined) ?? 'NONE';
+  return codes.find((c): c is 'SWE_STUDENT' | 'SWE_PENSIONER' => c === 'SWE_STUDENT' || c === 'SWE_PENSIONER') ?? 'NONE';
 }
 
 /** Facts an analyst may give in the request's words instead of the decision's, per decision. */

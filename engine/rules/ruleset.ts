@@ -163,7 +163,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
       problems.push(`rules/customers.yaml: pass type ${type} names ${code}, which is not a product category of products.yaml (${categories.join(', ')})`);
     }
   for (const d of Object.values(decisions))
-    for (const c of d!.rows.flatMap((r) => r.conditions))
+    for (const c of d.rows.flatMap((r) => r.conditions))
       if (c.fact === 'productCategory') {
         for (const code of [c.value].flat())
           if (typeof code !== 'string' || unknownCategory(code))

@@ -1,12 +1,11 @@
 import type { Context } from '../model/context.ts';
 import type { Leg } from '../model/records.ts';
-import type { ProductCategoryCode } from '../rules/schemas.ts';
 import { interval, type Holding } from '../holdings/place-holdings.ts';
 import { candidatesFor, compartmentTerms, selectable, type Candidate } from './places.ts';
 import { trainKey } from '../model/train.ts';
 
 /**
- * Issue "Seats": capacity drives offers. A product is offered only when every leg that needs a
+ * Capacity drives offers: a product is offered only when every leg that needs a
  * reservation still has a free place of that product for each passenger; a fully booked train therefore
  * gives empty offers (spec §2.3). A product whose passengers are each alone in a compartment (spec §2.4)
  * needs a whole free compartment per passenger. A train without seat data in rules/fleet.yaml is not limited here.
@@ -14,7 +13,7 @@ import { trainKey } from '../model/train.ts';
 export function hasRoom(ctx: Context, legs: ReadonlyArray<{ leg: Leg; code: string }>, passengers: number, held: readonly Holding[]): boolean {
   const { rules } = ctx;
   return legs.every(({ leg, code }) => {
-    if (rules.products.productCategories[leg.category as ProductCategoryCode]?.reservation !== 'mandatory') return true;
+    if (rules.products.productCategories[leg.category]?.reservation !== 'mandatory') return true;
     const candidates = candidatesFor(rules, leg.category, code);
     if (candidates.length === 0) return true;
     const train = trainKey(leg);

@@ -15,7 +15,7 @@ export interface Candidate {
 export function candidatesFor(rules: RuleSet, category: string, productCode: string): readonly Candidate[] {
   // The fleet is part of the rules: the list is made once per rule set, category and product.
   let known = candidateLists.get(rules);
-  if (!known) candidateLists.set(rules, (known = new Map()));
+  if (!known) candidateLists.set(rules, (known = new Map<string, readonly Candidate[]>()));
   const key = `${category}\u0000${productCode}`;
   let list = known.get(key);
   if (!list) {

@@ -14,13 +14,13 @@ const initials = new WeakMap<AnyStateMachine, string>();
 export function initialState<M extends AnyStateMachine>(machine: M): StateValueFrom<M> {
   let state = initials.get(machine);
   if (state === undefined) initials.set(machine, (state = initialTransition(machine as AnyStateMachine)[0].value as string));
-  return state as StateValueFrom<M>;
+  return state;
 }
 
 /** The next state for `event`, or undefined when the machine does not allow it in `state`. */
 export function step<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, event: EventFromLogic<M>): StateValueFrom<M> | undefined {
   let known = answers.get(machine);
-  if (!known) answers.set(machine, (known = new Map()));
+  if (!known) answers.set(machine, (known = new Map<string, string | null>()));
   const key = `${state}\u0000${event.type}`;
   let next = known.get(key);
   if (next === undefined) {
@@ -28,7 +28,7 @@ export function step<M extends AnyStateMachine>(machine: M, state: StateValueFro
     next = snapshot.can(event) ? (transition(machine as AnyStateMachine, snapshot, event)[0].value as string) : null;
     known.set(key, next);
   }
-  return (next ?? undefined) as StateValueFrom<M> | undefined;
+  return next ?? undefined;
 }
 
 export function can<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, event: EventFromLogic<M>): boolean {

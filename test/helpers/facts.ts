@@ -5,7 +5,7 @@ import { INSTANT } from '../../engine/rules/facts.ts';
 /** fast-check arbitraries for the facts of a decision, read off its zod schema in the fact catalogue. */
 export function factsArbitrary(schema: z.ZodObject): fc.Arbitrary<Record<string, unknown>> {
   const fields = Object.fromEntries(Object.entries(schema.shape).map(([name, s]) => [name, arbitraryOf(s as z.ZodType)]));
-  return fc.record(fields) as fc.Arbitrary<Record<string, unknown>>;
+  return fc.record(fields);
 }
 
 /** Instants within a few days, to the minute, so that ±24 h comparisons land on both sides (and on the boundary). */

@@ -39,7 +39,7 @@ export async function loadMachines(): Promise<AnyStateMachine[]> {
 function stateName(value: StateValue): string {
   if (typeof value === 'string') return value;
   return Object.entries(value)
-    .map(([k, v]) => (v === undefined ? k : `${k}.${stateName(v as StateValue)}`))
+    .map(([k, v]) => (v === undefined ? k : `${k}.${stateName(v)}`))
     .join(',');
 }
 

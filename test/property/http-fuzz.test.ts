@@ -53,7 +53,7 @@ interface Operation {
   query: string[];
 }
 
-const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
   paths: Record<
     string,
     Record<
@@ -66,7 +66,7 @@ const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() a
     >
   >;
   components: { schemas: Record<string, JsonSchema> };
-};
+}>();
 const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, ops]) =>
   Object.entries(ops).map(([method, op]) => {
     const [bodyType, content] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];

@@ -30,7 +30,7 @@ describe('the Reseller API against its model', () => {
     async () => {
       const stats = new Stats();
       await checkSequences(commandSequences(specs, SIZE), settings, 'model-based', stats);
-      console.info(`model-based: ${stats}`);
+      console.info(`model-based: ${stats.toString()}`);
     },
     Math.max(60_000, settings.numRuns * 2_000),
   );

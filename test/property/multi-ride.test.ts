@@ -130,7 +130,7 @@ describe('a multi-ride pass', () => {
       console.info(`multi-ride: ${usedUp} offers met a used-up pass`);
       expect(usedUp).toBeGreaterThan(0);
     },
-    // The work is linear in the runs (a run is some 75 requests, 50–100 ms on one core): the time allowed grows with
+    // The work is linear in the runs (a run is dozens of requests): the time allowed grows with
     // FC_RUNS, as model-based.test.ts's does, so test:deep's 2,000 runs fit on a busy machine.
     Math.max(120_000, settings.numRuns * 150),
   );

@@ -47,7 +47,7 @@ const rewriting = new Map(OFFSETS.map((o) => [o, offsetTarget(target, o, latest)
 /** How many instants went out written in an offset, across the run: the rewriting must have had something to rewrite. */
 let instantsSent = 0;
 const instantsIn = (exchanges: readonly Exchange[], offset: Offset) =>
-  [...JSON.stringify(exchanges.map((x) => [x.path, x.body])).matchAll(/"(\d{4}-\d\d-\d\dT[^"]*)"/g)].filter((m) => isInstant(m[1]) && m[1]!.endsWith(offset))
+  [...JSON.stringify(exchanges.map((x) => [x.path, x.body])).matchAll(/"(\d{4}-\d\d-\d\dT[^"]*)"/g)].filter((m) => isInstant(m[1]) && m[1].endsWith(offset))
     .length;
 
 /** Where the sale, sent with its instants in `offset`, answered otherwise than as written (empty: the same). */

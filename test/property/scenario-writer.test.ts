@@ -91,7 +91,7 @@ describe('a recorded command sequence as a scenario', () => {
     expect(steps).toContainEqual(expect.objectContaining({ post: '/v3/bookings/${booking1}/fulfillment', expect: { status: 202 } }));
     expect(steps).toContainEqual(expect.objectContaining({ advance: 'PT5M' }));
     expect(text).toContain('save: { booking1: booking.id, booking1Price: booking.provisionalPrice.amount, booking1Passenger1: "booking.passengers[0].id"');
-  }, 30_000); // the file's first test starts the model's server: ~3 s alone, over vitest's 5 s on a busy machine
+  }, 30_000); // the file's first test starts the model's server, which can take longer than vitest's 5 s on a busy machine
 
   it('runs green with node bin/signalbox.js test', async () => {
     const { system } = await runModel(sale());

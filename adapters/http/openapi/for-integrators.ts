@@ -25,7 +25,7 @@ function clean(text: string): string {
 
 export function forIntegrators<T>(value: T, key = ''): T {
   if (typeof value === 'string') return (key === 'description' || key === 'summary' ? clean(value) : value) as T;
-  if (Array.isArray(value)) return value.map((v) => forIntegrators(v)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => forIntegrators(v)) as T;
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forIntegrators(v, k)])) as T;
 }

@@ -84,9 +84,9 @@ export interface Call<P extends string = string> {
   body: unknown;
   service: Service;
   /** The Requestor of a Reseller API call, checked before the body was read (register.ts). */
-  requestor(): Promise<Requestor>;
+  requestor: () => Promise<Requestor>;
   /** The client of the request's token (any scope): a sandbox control acts for it. */
-  client(): Promise<string>;
+  client: () => Promise<string>;
 }
 
 /** What a handler answers; register.ts writes it. */
@@ -104,7 +104,7 @@ export interface Answer {
 export type Handler<P extends string = string> = (call: Call<P>) => Promise<Answer>;
 
 /** An entry of the table, its handler typed by its path: a parameter the path does not name does not compile. */
-export const operation = <const P extends string>(op: Operation<P>): Operation => op as unknown as Operation;
+export const operation = <const P extends string>(op: Operation<P>): Operation => op;
 
 /** `GET /v3/bookings/{bookingId}`: how tests, examples.json and reports name an operation. */
 export const keyOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} ${op.path}`;
