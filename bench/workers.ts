@@ -23,7 +23,7 @@ async function serveWorkers(workers: number, store: string) {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
       if (url) resolve(url);
