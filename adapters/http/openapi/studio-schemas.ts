@@ -299,6 +299,7 @@ export const ReferenceData = z.object({
 export type DecisionTable = z.infer<typeof DecisionTable>;
 export type TableEdit = z.infer<typeof TableEdit>;
 export type PlacedProblem = z.infer<typeof PlacedProblem>;
+export type FactField = z.infer<typeof FactField>;
 export type ScenarioRun = z.infer<typeof ScenarioRun>;
 export type JournalEntry = z.infer<typeof JournalEntry>;
 export type SeatMaps = z.infer<typeof SeatMaps>;

@@ -7,8 +7,8 @@ import { decisionOf, fileOf } from './decisions.ts';
 import { decisionParameter, studioEntry, type Studio } from './studio.ts';
 
 /**
- * Reading: the server's mode, the error catalogue, the reference data and the decision tables (one table last: saving
- * an edit of it, changeOperations, is the same path).
+ * Reading: the server's mode, the error catalogue, the reference data and the decision tables. One table comes last,
+ * just before saving an edit of it (change.ts), the same path: the document lists a path's methods together.
  */
 export const browseOperations = (studio: Studio): Operation[] => [
   operation({
