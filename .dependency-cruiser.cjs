@@ -110,6 +110,14 @@ module.exports = {
       to: { path: '^adapters/cli/' },
     },
     {
+      name: 'studio-client-imports-only-shapes',
+      comment:
+        "The studio's page script runs in a browser: besides its own modules it imports only the types of the JSON it reads (studio-schemas.ts, schemas.ts).",
+      severity: 'error',
+      from: { path: '^adapters/studio/client/' },
+      to: { path: '^(engine|machines|adapters)/', pathNot: '^adapters/studio/client/|^adapters/http/openapi/(studio-)?schemas[.]ts$' },
+    },
+    {
       name: 'engine-never-imports-adapters',
       comment: 'The functional core never reaches into the imperative shell.',
       severity: 'error',

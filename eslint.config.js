@@ -14,8 +14,8 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
   },
   { languageOptions: { globals: globals.node } },
-  // What the server hands to browsers (the studio's page scripts).
-  { files: ['adapters/**/public/**/*.js'], languageOptions: { globals: globals.browser } },
+  // What the server hands to browsers (the studio's page script, type-checked with the DOM by its own tsconfig).
+  { files: ['adapters/studio/client/**/*.ts'], languageOptions: { globals: globals.browser } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     rules: {

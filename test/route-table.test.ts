@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ANY_METHODS, fastifyPath, keyOf, operationOf, operationOfRoute, operations } from '../adapters/http/operations/index.ts';
+import { ANY_METHODS, fastifyPath, keyOf } from '../adapters/http/operations/index.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { DEFAULT_OSDM_DOCUMENT, defaultOsdmConformance } from '../adapters/harness/osdm-conformance.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
@@ -10,12 +10,13 @@ import { engine } from './helpers/server.ts';
 import { missingOracle } from './helpers/oracle.ts';
 
 /**
- * The route table (adapters/http/operations/) is the one place an operation is declared: the server's routes and
- * GET /openapi.json are made from it, and a route outside it cannot be registered. Served here whole: a sandbox
- * with the studio, as `signalbox serve --sandbox` runs.
+ * The route table (adapters/http/operations/, and the studio's entries in adapters/studio/routes/) is the one place
+ * an operation is declared: the server's routes and GET /openapi.json are made from it, and a route outside it cannot
+ * be registered. Served here whole: a sandbox with the studio, as `signalbox serve --sandbox` runs.
  */
 const app = await buildServer({ engine: engine(), store: memoryStore(), sandbox: true, jwtSecret: 'table', extensions: [studioExtension({ sandbox: true })] });
 await app.ready();
+const { operations, operationOf, operationOfRoute } = app.routeTable;
 afterAll(() => app.close());
 
 /** `ANY` is listed under each method it answers, with `*` as `{path}` (document.ts). */

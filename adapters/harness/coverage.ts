@@ -48,7 +48,7 @@ function machineTransitions(): { moves: Array<{ from: string; event: string; to:
 }
 
 /** The operations the coverage counts: the route table's, without the sandbox controls (a scenario's tools) and the studio (a page for analysts), neither of them the API. */
-const counted = (op: Operation | undefined): op is Operation => op !== undefined && !sandboxOnly(op.access) && op.tag !== 'Studio';
+const counted = (op: Operation | undefined): op is Operation => op !== undefined && !sandboxOnly(op.access);
 
 export function coverageMatrix(results: readonly ScenarioResult[], engine: Engine): CoverageMatrix {
   const rows = new Map<string, Set<string>>();

@@ -4,6 +4,7 @@ import type { Service } from '../service/service.ts';
 import type { Scope, TokenHolder } from './auth.ts';
 import type { RegisteredRoute } from './openapi/document.ts';
 import type { RequestJournal } from './journal.ts';
+import type { RouteTable } from './operations/index.ts';
 
 /**
  * What the HTTP adapter adds to Fastify's request and instance (server.ts sets them). A file of its own so that
@@ -40,6 +41,8 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest, scope: Scope): Promise<string>;
     /** Token (scope reseller) and Requestor of a /v3 request, checked once and kept on `request.requestor`. */
     requestorOf(request: FastifyRequest): Promise<Requestor>;
+    /** The operations this server serves: the API's and those of the wings it was built with (`extensions`). */
+    routeTable: RouteTable;
     /** Every route registered so far, HEAD twins included (for GET /openapi.json and tests). */
     registeredRoutes: readonly RegisteredRoute[];
     /** A sandbox's journal of the latest requests (the studio shows it); undefined elsewhere. */

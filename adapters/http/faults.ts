@@ -4,7 +4,6 @@ import { phrase, RuleViolation } from '../../engine/index.ts';
 import { type Limits, durationMs } from '../../engine/rules/index.ts';
 import type { InjectedFaults } from '../service/faults.ts';
 import { keyOf, type Operation } from './operations/operation.ts';
-import { operationOfRoute } from './operations/index.ts';
 
 /**
  * Faults on demand (docs/api-and-integration.md#faults-on-demand): a request to a `--sandbox` server names in this
@@ -182,7 +181,7 @@ export function registerFaults(app: FastifyInstance): void {
     if (header === undefined) return;
     const limits = app.engine.rules.limits;
     const path = request.url.split('?')[0]!;
-    const op = operationOfRoute(request.method, request.routeOptions.url ?? '');
+    const op = app.routeTable.operationOfRoute(request.method, request.routeOptions.url ?? '');
     const requested = readFaults([header].flat().join(','), op, path, request.method, limits);
     const delay = requested.find((f) => f.name === 'delay');
     if (delay?.value) await sleep(delay.value);

@@ -16,7 +16,7 @@ import { lazyChild, loggerOptions, serverLoggers, traceFields, traceOf, tracepar
 import type { RegisteredRoute } from './openapi/document.ts';
 import { docsRoutes, packageVersion } from './openapi/routes.ts';
 import { landingRoutes } from './landing.ts';
-import { operationOfRoute } from './operations/index.ts';
+import { apiTable, operations, routeTable, type Operation } from './operations/index.ts';
 import { registerOperations } from './operations/register.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { tokenRoutes } from './token.ts';
@@ -54,10 +54,10 @@ export interface ServerOptions {
   /** Published client secrets GET / shows on a sandbox (CONTRACT §10). */
   demoSecrets?: Readonly<Record<string, string>>;
   /**
-   * More routes under a prefix, registered after the API's own with every decoration in place: the analysts'
+   * Wings served beside the API, each with its entries of the route table, handlers included: the analysts'
    * workbench (adapters/studio/routes.ts `studioExtension`), which `signalbox serve` adds.
    */
-  extensions?: ReadonlyArray<{ prefix: string; plugin: (app: FastifyInstance) => Promise<void> }>;
+  extensions?: ReadonlyArray<{ operations: readonly Operation[] }>;
 }
 
 /**
@@ -157,12 +157,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Before any route: GET /openapi.json lists them, and 405 needs the methods each path takes. Every route is an
   // operation of the route table (adapters/http/operations/), which the document and the coverage matrix are made of.
   const routes: RegisteredRoute[] = [];
+  const table = options.extensions?.length ? routeTable([...operations, ...options.extensions.flatMap((wing) => wing.operations)]) : apiTable;
+  app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (!route.config?.notInRouteTable && !operationOfRoute(method, route.url)) {
+      if (!route.config?.notInRouteTable && !table.operationOfRoute(method, route.url)) {
         throw new Error(`${method} ${route.url} has no entry in the route table: declare it in adapters/http/operations/`);
       }
-      const notUnder = operationOfRoute(method, route.url)?.notUnder;
+      const notUnder = table.operationOfRoute(method, route.url)?.notUnder;
       routes.push({ method, url: route.url, ...(notUnder ? { notUnder } : {}) });
     }
   });
@@ -265,8 +267,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       request.language,
     );
   };
-  // Requests the onRequest hook did not answer: those a route passes on with reply.callNotFound() (the studio's page
-  // under /studio/api/).
+  // Requests the onRequest hook did not answer: those a route passes on with reply.callNotFound() (a catch-all under
+  // its `notUnder`: the studio's page under /studio/api/).
   app.setNotFoundHandler(unrouted);
 
   await app.register(docsRoutes(() => routes));
@@ -280,7 +282,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   );
   await app.register(tokenRoutes(auth));
   await app.register(async (api) => registerOperations(api, { sandbox: options.sandbox ?? false }));
-  for (const { prefix, plugin } of options.extensions ?? []) await app.register(plugin, { prefix });
   if (options.sandbox) {
     // The traces behind the last RECENT_TRACES responses, by x-request-id, so `signalbox test --target`
     // prints the same rule traces for a failing step as an in-process run does.

@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { studioScript } from './script.ts';
 
 /**
- * The studio's page: one HTML document whose script (public/studio.js) draws each view from the JSON endpoints,
- * and its style sheet. Both files are read once, from this folder, and served by the server itself: no CDN, no
- * build step, so the page works offline and a reader of the repository sees exactly what the browser runs.
+ * The studio's page: one HTML document whose script (client/, bundled by script.ts) draws each view from the JSON
+ * endpoints, and its style sheet (public/studio.css). Both files are served by the server itself: no CDN, so the
+ * page works offline.
  */
-const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
-const ASSETS: Record<string, { type: string; body: string }> = {
-  'studio.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(`${PUBLIC}studio.js`, 'utf8') },
-  'studio.css': { type: 'text/css; charset=utf-8', body: readFileSync(`${PUBLIC}studio.css`, 'utf8') },
-};
+const STYLE = readFileSync(new URL('./public/studio.css', import.meta.url), 'utf8');
 
-export const studioAsset = (name: string) => (Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined);
+/** One of the page's two files, or undefined for any other name. */
+export async function studioAsset(name: string): Promise<{ type: string; body: string } | undefined> {
+  if (name === 'studio.css') return { type: 'text/css; charset=utf-8', body: STYLE };
+  if (name === 'studio.js') return { type: 'text/javascript; charset=utf-8', body: await studioScript() };
+  return undefined;
+}
 
 const VIEWS: Array<[string, string]> = [
   ['#/tables', 'Decision tables'],

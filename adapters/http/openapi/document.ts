@@ -31,7 +31,7 @@ import {
 } from '../../../engine/model/osdm/index.ts';
 import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/index.ts';
 import { ClockChange } from '../operations/sandbox.ts';
-import { ANY_METHODS, fastifyPath, keyOf, operationOfRoute, operations, sandboxOnly, type Access, type Operation, type Response } from '../operations/index.ts';
+import { ANY_METHODS, apiTable, keyOf, sandboxOnly, type Access, type Operation, type Response, type RouteTable } from '../operations/index.ts';
 import { faultParameter, faultsOf } from '../faults.ts';
 import * as S from './schemas.ts';
 import type { Limits } from '../../../engine/rules/index.ts';
@@ -106,49 +106,51 @@ const methodsListed = (op: Operation): readonly string[] => (op.method === 'ANY'
 /** `{bookingId}` and a trailing `*` (listed as `{path}`): the path parameters' names. */
 const parameterNames = (path: string) => [...path.replace(/\*$/, '{path}').matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
 
-let operationIds: Map<string, string> | undefined;
-
 /**
  * `POST /v3/bookings/{bookingId}/fulfillment` → `postBookingsFulfillment`, from the literal segments. OpenAPI wants
  * each id once: where two operations would share one (`GET /docs` and `GET /docs/{file}`), the one with fewer path
  * parameters keeps it and the other names its parameters (`getDocsByFile`).
  */
-function operationId(op: Operation, method: string = methodsListed(op)[0]!): string {
-  if (!operationIds) {
-    const byBase = new Map<string, Array<{ key: string; parameters: string[] }>>();
-    for (const o of operations) {
-      for (const m of methodsListed(o)) {
-        const words = o.path
-          .split('/')
-          .filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
-          .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
-          .filter(Boolean);
-        const base = [m.toLowerCase(), ...words.map(capitalised)].join('');
-        byBase.set(base, [...(byBase.get(base) ?? []), { key: `${m} ${o.path}`, parameters: parameterNames(o.path) }]);
-      }
-    }
-    operationIds = new Map();
-    for (const [base, sharing] of byBase) {
-      const [first, ...others] = [...sharing].sort((a, b) => a.parameters.length - b.parameters.length);
-      operationIds.set(first!.key, base);
-      for (const o of others) operationIds.set(o.key, `${base}By${o.parameters.map(capitalised).join('And')}`);
+function operationIdsOf(operations: readonly Operation[]): Map<string, string> {
+  const byBase = new Map<string, Array<{ key: string; parameters: string[] }>>();
+  for (const o of operations) {
+    for (const m of methodsListed(o)) {
+      const words = o.path
+        .split('/')
+        .filter((s) => s && !s.startsWith('{') && s !== '*' && s !== 'v3')
+        .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
+        .filter(Boolean);
+      const base = [m.toLowerCase(), ...words.map(capitalised)].join('');
+      byBase.set(base, [...(byBase.get(base) ?? []), { key: `${m} ${o.path}`, parameters: parameterNames(o.path) }]);
     }
   }
-  return operationIds.get(`${method} ${op.path}`)!;
+  const operationIds = new Map<string, string>();
+  for (const [base, sharing] of byBase) {
+    const [first, ...others] = [...sharing].sort((a, b) => a.parameters.length - b.parameters.length);
+    operationIds.set(first!.key, base);
+    for (const o of others) operationIds.set(o.key, `${base}By${o.parameters.map(capitalised).join('And')}`);
+  }
+  return operationIds;
 }
+
+const operationId = (c: Components, op: Operation, method: string = methodsListed(op)[0]!) => c.operationIds.get(`${method} ${op.path}`)!;
 
 const capitalised = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
 interface Components {
   schemas: Record<string, unknown>;
   nameOf: Map<z.ZodType, string>;
+  operationIds: Map<string, string>;
 }
 
-let components: Components | undefined;
+/** Per route table: a server with the studio has more operations than one without. */
+const componentsOf = new WeakMap<readonly Operation[], Components>();
 
 /** Every schema the operations use, converted once: named ones under their name, the others after their operation. */
-function schemaComponents(): Components {
-  if (components) return components;
+function schemaComponents(operations: readonly Operation[]): Components {
+  const known = componentsOf.get(operations);
+  if (known) return known;
+  const operationIds = operationIdsOf(operations);
   const registry = z.registry<{ id: string }>();
   const nameOf = new Map<z.ZodType, string>();
   const add = (schema: z.ZodType, name: string) => {
@@ -158,7 +160,7 @@ function schemaComponents(): Components {
   };
   for (const [name, schema] of Object.entries(named)) add(schema, name);
   for (const op of operations) {
-    const cap = capitalised(operationId(op));
+    const cap = capitalised(operationIds.get(`${methodsListed(op)[0]!} ${op.path}`)!);
     if (op.request) add(op.request.schema, `${cap}Request`);
     for (const [status, response] of Object.entries(op.responses)) if (response.schema) add(response.schema, `${cap}Response${status}`);
   }
@@ -167,7 +169,8 @@ function schemaComponents(): Components {
     delete (schema as Record<string, unknown>)['$schema'];
     delete (schema as Record<string, unknown>)['$id'];
   }
-  components = { schemas, nameOf };
+  const components = { schemas, nameOf, operationIds };
+  componentsOf.set(operations, components);
   return components;
 }
 
@@ -297,7 +300,7 @@ function operationObject(
   }
   const status = registered ? undefined : 'planned';
   return {
-    operationId: operationId(op, method),
+    operationId: operationId(c, op, method),
     summary: op.summary,
     description: [
       op.description,
@@ -352,6 +355,8 @@ export interface DocumentOptions {
   version: string;
   /** The limits of rules/limits.yaml the description states. */
   limits: Pick<Limits, 'requestBodyLimitBytes' | 'requestTimeout' | 'requestArrayLimit' | 'problemPointerLimit' | 'sandboxFaults'>;
+  /** The server's route table (`app.routeTable`); without it, the API's own. */
+  table?: RouteTable;
 }
 
 const TAGS = [
@@ -368,18 +373,17 @@ const TAGS = [
 ];
 
 /** The whole document: the route table's operations, those no route serves yet marked as planned. */
-export function openApiDocument({ routes, version, limits }: DocumentOptions): Record<string, unknown> {
-  const c = schemaComponents();
+export function openApiDocument({ routes, version, limits, table = apiTable }: DocumentOptions): Record<string, unknown> {
+  const { operations, operationOfRoute } = table;
+  const c = schemaComponents(operations);
   const registered = new Set(routes.map((route) => operationOfRoute(route.method, route.url)));
   const sandbox = operations.some((op) => op.access === 'sandbox' && registered.has(op)) ? limits : undefined;
   const paths: Record<string, Record<string, unknown>> = {};
   const planned: string[] = [];
-  // The studio's routes are not in the route table: they are found by their own method and path.
-  const studio = new Set(routes.map((route) => `${route.method} ${route.url.replace(/(.)\/$/, '$1')}`));
   for (const op of operations) {
-    const served = registered.has(op) || (op.tag === 'Studio' && studio.has(`${op.method} ${fastifyPath(op.path)}`));
-    // Sandbox controls exist only with --sandbox (CONTRACT §8), the studio only where it is served.
-    if (!served && (sandboxOnly(op.access) || op.tag === 'Studio')) continue;
+    const served = registered.has(op);
+    // Sandbox controls exist only with --sandbox (CONTRACT §8).
+    if (!served && sandboxOnly(op.access)) continue;
     if (!served) planned.push(keyOf(op));
     const path = op.path.replace(/\*$/, '{path}');
     const item = (paths[path] ??= {});

@@ -80,7 +80,9 @@ export const docsRoutes = (routes: () => readonly RegisteredRoute[]) => async (a
   // Generated at the first request, when every route is registered, then kept: the routes do not change.
   let document: string | undefined;
   app.get('/openapi.json', async (_request, reply) => {
-    document ??= JSON.stringify(forIntegrators(openApiDocument({ routes: routes(), version: packageVersion, limits: app.engine.rules.limits })));
+    document ??= JSON.stringify(
+      forIntegrators(openApiDocument({ routes: routes(), version: packageVersion, limits: app.engine.rules.limits, table: app.routeTable })),
+    );
     return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
   });
 

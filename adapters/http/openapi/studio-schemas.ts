@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The shapes of the studio's JSON endpoints (routes.ts), one zod schema each: validation, types and /openapi.json. */
+/**
+ * The shapes of the studio's JSON endpoints (adapters/studio/routes/), one zod schema each: validation, the types the
+ * server and the page's script (adapters/studio/client/) share, and /openapi.json.
+ */
 
 const Cell = z.object({
   text: z.string().describe('The value as YAML flow text.'),
@@ -183,9 +186,132 @@ export const SimulateRequest = z.strictObject({
   boundaries: z.boolean().optional().describe('Add the boundary cases: every bound ±1, every enum value.'),
 });
 
+export const DecisionList = z.array(
+  z.object({ decision: z.string(), title: z.string(), file: z.string(), spec: z.string().optional(), hitPolicy: z.string(), rows: z.number().int() }),
+);
+
+const ConditionExplained = z.object({
+  fact: z.string(),
+  operator: z.string(),
+  expected: z.unknown(),
+  actual: z.unknown(),
+  against: z.unknown().optional(),
+  passed: z.boolean(),
+  at: z.string(),
+});
+
+export const Explanation = z.object({
+  explanation: z
+    .object({
+      decision: z.string(),
+      title: z.string(),
+      file: z.string(),
+      hitPolicy: z.string(),
+      facts: z.record(z.string(), z.unknown()),
+      outcome: z.unknown(),
+      rows: z.array(
+        z.object({
+          row: z.string(),
+          at: z.string(),
+          fired: z.boolean(),
+          conditions: z.array(ConditionExplained),
+          firstFailed: ConditionExplained.optional(),
+        }),
+      ),
+    })
+    .optional(),
+  problems: z.array(z.string()).optional().describe('Why the facts do not fit the decision (then there is no explanation).'),
+});
+
+export const SimulatedCases = z.object({
+  cases: z.array(
+    z.object({
+      facts: z.record(z.string(), z.unknown()),
+      row: z.string().nullable(),
+      at: z.string().nullable(),
+      outcome: z.unknown(),
+      problem: z.string().optional(),
+    }),
+  ),
+});
+
+export const EditCheck = z.object({
+  changed: z.boolean(),
+  problems: z.array(PlacedProblem),
+  text: z.string().describe('The file as the edit would write it.'),
+});
+
+const ImpactReport = z
+  .object({
+    decisions: z.array(
+      z.object({
+        decision: z.string(),
+        from: z.object({ row: z.string().nullable(), outcome: z.unknown() }),
+        to: z.object({ row: z.string().nullable(), outcome: z.unknown() }),
+        cases: z.array(z.record(z.string(), z.unknown())).describe('The fact rows that show the change.'),
+      }),
+    ),
+    scenarios: z.array(
+      z.object({
+        scenario: z.string(),
+        request: z.number().int(),
+        step: z.string(),
+        at: z.string().optional(),
+        status: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
+        code: z.object({ from: z.string().nullable(), to: z.string().nullable() }).optional(),
+        prices: z
+          .array(z.object({ at: z.string(), currency: z.string(), from: z.number().nullable(), to: z.number().nullable(), difference: z.number() }))
+          .describe('Money that changed, by its place in the answer; amounts in minor units.'),
+        missing: z
+          .object({ on: z.enum(['old', 'new']), failedStep: z.string().optional() })
+          .optional()
+          .describe('One side stopped earlier: its scenario failed a step the other passed.'),
+      }),
+    ),
+    summary: z.object({
+      changedRows: z.number().int(),
+      changedCases: z.number().int(),
+      changedSteps: z.number().int(),
+      changedPrices: z.number().int(),
+      scenarios: z.number().int(),
+    }),
+  })
+  .describe('The report of `signalbox diff`: changed rows with the cases that show them, and the scenario steps whose status, code or price change.');
+
+export const EditImpact = z.object({ problems: z.array(PlacedProblem), impact: ImpactReport.optional() });
+
+export const EditSaved = z.object({ saved: z.boolean(), file: z.string(), table: DecisionTable });
+
+export const OffersTried = z.object({
+  request: z.record(z.string(), z.unknown()),
+  status: z.number().int(),
+  response: z.record(z.string(), z.unknown()),
+  traces: z.array(z.unknown()),
+});
+
+export const ReferenceData = z.object({
+  products: z.record(z.string(), z.unknown()),
+  cards: z.record(z.string(), z.unknown()),
+  stations: z.array(z.record(z.string(), z.unknown())),
+  salesApplications: z.array(z.record(z.string(), z.unknown())),
+});
+
 export type DecisionTable = z.infer<typeof DecisionTable>;
 export type TableEdit = z.infer<typeof TableEdit>;
 export type PlacedProblem = z.infer<typeof PlacedProblem>;
+export type FactField = z.infer<typeof FactField>;
 export type ScenarioRun = z.infer<typeof ScenarioRun>;
 export type JournalEntry = z.infer<typeof JournalEntry>;
 export type SeatMaps = z.infer<typeof SeatMaps>;
+export type DecisionList = z.infer<typeof DecisionList>;
+export type Explanation = z.infer<typeof Explanation>;
+export type SimulatedCases = z.infer<typeof SimulatedCases>;
+export type EditCheck = z.infer<typeof EditCheck>;
+export type EditImpact = z.infer<typeof EditImpact>;
+export type EditSaved = z.infer<typeof EditSaved>;
+export type OffersTried = z.infer<typeof OffersTried>;
+export type ReferenceData = z.infer<typeof ReferenceData>;
+export type ScenarioList = z.infer<typeof ScenarioList>;
+export type Journal = z.infer<typeof Journal>;
+export type TripList = z.infer<typeof TripList>;
+export type EditMode = z.infer<typeof EditMode>;

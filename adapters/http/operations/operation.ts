@@ -16,7 +16,7 @@ export type Access =
   | 'sandbox' // no credentials; only with `signalbox serve --sandbox`
   | 'sandbox-client' // Bearer token of any scope, the control acting for its client only; only with --sandbox
   | 'bearer' // Bearer token of any scope: what it answers depends on the client (the studio's request journal)
-  | 'analyst'; // Bearer token with scope analyst: the studio (adapters/studio), whose routes it registers itself
+  | 'analyst'; // Bearer token with scope analyst: changing rules and running scenarios from the studio (adapters/studio)
 
 /** Whether an operation exists only on a sandbox (`signalbox serve --sandbox`, CONTRACT §8). */
 export const sandboxOnly = (access: Access): boolean => access === 'sandbox' || access === 'sandbox-client';
@@ -99,6 +99,8 @@ export interface Answer {
   traces?: readonly DecisionTrace[];
   /** A Content-Type other than JSON's. */
   type?: string;
+  /** More response headers (a page's Cache-Control and Content-Security-Policy). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type Handler<P extends string = string> = (call: Call<P>) => Promise<Answer>;

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { subscriptionKeyCheck } from '../subscription-key.ts';
-import { fastifyPath, operations, sandboxOnly } from './index.ts';
+import { fastifyPath, sandboxOnly } from './index.ts';
 import { ANY_METHODS, type Access, type Operation, type Answer } from './operation.ts';
 
 /**
- * Serves the route table: a Fastify route per operation with a handler, its credentials checked by `access`,
- * its handler called with the request's parts, and its answer written by `send`. Sandbox operations only with
- * --sandbox (CONTRACT §8).
+ * Serves the server's route table (`app.routeTable`: the API's and its wings'): a Fastify route per operation with
+ * a handler, its credentials checked by `access`, its handler called with the request's parts, and its answer
+ * written by `send`. Sandbox operations only with --sandbox (CONTRACT §8).
  */
 export async function registerOperations(app: FastifyInstance, options: { sandbox: boolean }): Promise<void> {
   const subscriptionKey = await subscriptionKeyCheck(app);
@@ -35,7 +35,7 @@ export async function registerOperations(app: FastifyInstance, options: { sandbo
       await app.authenticate(request, 'analyst');
     },
   };
-  for (const op of operations) {
+  for (const op of app.routeTable.operations) {
     const handle = op.handle;
     if (!handle || (sandboxOnly(op.access) && !options.sandbox)) continue;
     const onRequest = checks[op.access];
@@ -44,6 +44,7 @@ export async function registerOperations(app: FastifyInstance, options: { sandbo
       url: fastifyPath(op.path),
       ...(onRequest ? { onRequest } : {}),
       handler: async (request, reply) => {
+        if (op.notUnder && request.url.startsWith(op.notUnder)) return reply.callNotFound();
         const answer = await handle({
           request,
           params: request.params as Record<string, string>,
@@ -68,5 +69,6 @@ function send(request: FastifyRequest, reply: FastifyReply, _op: Operation, answ
   if (answer.traces) request.traces = answer.traces;
   reply.status(answer.status ?? 200);
   if (answer.type) reply.type(answer.type);
+  if (answer.headers) reply.headers(answer.headers);
   return reply.send(answer.body);
 }

@@ -1,0 +1,45 @@
+import type { EditMode } from '../../http/openapi/studio-schemas.ts';
+import { api, forgetToken, keepToken, token } from './api.ts';
+import { byId } from './dom.ts';
+
+/** What the server allows (GET /studio/api/mode): read once when the page loads. */
+export let mode: EditMode = { edit: false, sandbox: false, scenarios: [] };
+
+export async function readMode(): Promise<void> {
+  const answer = await api<EditMode>('GET', '/mode');
+  if (answer.ok) mode = answer.data;
+}
+
+/** The line beside the sign-in form: the server's mode and who is signed in (or why a sign-in was refused). */
+export function drawMode(refused?: string): void {
+  const el = byId('mode');
+  el.textContent = `${mode.sandbox ? 'Sandbox' : 'Server'} · ${mode.edit ? 'rules may be saved' : 'read-only rules'} · ${refused ?? (token() ? 'signed in as analyst' : 'not signed in')}`;
+  el.classList.toggle('bad', refused !== undefined);
+}
+
+/** The sign-in form: client credentials for a token with the `analyst` scope (POST /oauth2/token). */
+export function signInForm(): void {
+  const form = byId<HTMLFormElement>('sign-in');
+  const client = form.querySelector<HTMLInputElement>('[name=client]')!;
+  const secret = form.querySelector<HTMLInputElement>('[name=secret]')!;
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void signIn();
+  });
+  async function signIn() {
+    const res = await fetch('/oauth2/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.value, client_secret: secret.value, scope: 'analyst' }),
+    });
+    const data = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+    secret.value = '';
+    if (res.ok && data.access_token) {
+      keepToken(data.access_token);
+      drawMode();
+      return;
+    }
+    forgetToken();
+    drawMode(`sign-in refused: ${data.error_description ?? data.error ?? res.status}`);
+  }
+}

@@ -1,0 +1,103 @@
+import type { ScenarioList, ScenarioRun } from '../../http/openapi/studio-schemas.ts';
+import { api, token } from './api.ts';
+import { h, setView, show } from './dom.ts';
+import { problemBox } from './problems.ts';
+import { traceList } from './traces.ts';
+import { json } from './values.ts';
+
+/** The latest scenario run, shared by the Scenarios and Coverage views. */
+let lastRun: ScenarioRun | undefined;
+export const latestRun = (): ScenarioRun | undefined => lastRun;
+
+/** A note that an action needs an analyst's token, while none is there. */
+export const needsAnalyst = (what: string) => (token() ? '' : h('p', { class: 'note' }, `${what} needs an analyst\u2019s token: sign in above.`));
+
+/** Runs the scenarios (of a tag, or all), showing progress and a refusal in `out`. */
+export async function runScenarios(tag: string, out: HTMLElement): Promise<ScenarioRun | undefined> {
+  show(out, h('p', { class: 'busy' }, 'Running the scenarios…'));
+  const answer = await api<ScenarioRun>('POST', '/scenarios/run', tag ? { tag } : {});
+  if (!answer.ok) {
+    show(out, problemBox(answer.data));
+    return undefined;
+  }
+  lastRun = answer.data;
+  return answer.data;
+}
+
+/** The scenario corpus, run by tag against the serving rules. */
+export async function scenariosView(): Promise<void> {
+  const answer = await api<ScenarioList>('GET', '/scenarios');
+  if (!answer.ok) return setView('Scenarios', problemBox(answer.data));
+  const list = answer.data;
+  const tags = [...new Set(list.flatMap((s) => s.tags))].sort();
+  const out = h('div', { id: 'run-result', 'aria-live': 'polite' });
+  const tag = h(
+    'select',
+    { name: 'tag' },
+    h('option', { value: '' }, `every scenario (${list.length})`),
+    tags.map((t) => h('option', { value: t }, t)),
+  );
+  const form = h(
+    'form',
+    {
+      'aria-label': 'Run scenarios',
+      onsubmit: (e) => {
+        e.preventDefault();
+        void runScenarios(tag.value, out).then((run) => run && show(out, runView(run)));
+      },
+    },
+    h('label', {}, 'Tag ', tag),
+    ' ',
+    h('button', { type: 'submit' }, 'Run against the serving rules'),
+  );
+  setView('Scenarios', needsAnalyst('Running scenarios'), form, out);
+  if (lastRun) show(out, runView(lastRun));
+}
+
+/** Pass and fail per scenario and step, with the differences and the rule traces of each step. */
+function runView(run: ScenarioRun): HTMLElement {
+  return h(
+    'div',
+    {},
+    h('p', { class: run.failed ? 'bad' : 'good', role: 'status' }, `${run.passed} passed, ${run.failed} failed`),
+    run.scenarios.map((s) =>
+      h(
+        'details',
+        { class: `scenario ${s.passed ? 'passed' : 'failed'}`, open: !s.passed },
+        h('summary', {}, s.passed ? '✔ ' : '✘ ', s.name, ' ', h('code', {}, s.file)),
+        s.problems.map((p) => h('p', { class: 'bad' }, p)),
+        h(
+          'ol',
+          { class: 'steps' },
+          s.steps.map((st) =>
+            h(
+              'li',
+              { class: st.skipped ? 'skipped' : st.passed ? 'passed' : 'failed' },
+              st.skipped ? '– ' : st.passed ? '✔ ' : '✘ ',
+              st.name,
+              st.request ? h('code', {}, ` ${st.request.method} ${st.request.path}`) : '',
+              st.status ? ` → ${st.status}` : '',
+              st.error ? h('pre', { class: 'bad' }, st.error) : '',
+              st.mismatches.length
+                ? h(
+                    'ul',
+                    { class: 'diff' },
+                    st.mismatches.map((m) =>
+                      h(
+                        'li',
+                        {},
+                        h('code', {}, m.path),
+                        `: expected ${json(m.expected)}, got ${json(m.actual)}`,
+                        m.at ? h('code', { class: 'at' }, ` ${m.at}`) : '',
+                      ),
+                    ),
+                  )
+                : '',
+              st.traces?.length ? h('details', {}, h('summary', {}, 'Rule traces'), traceList(st.traces)) : '',
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}

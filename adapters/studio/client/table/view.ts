@@ -1,0 +1,54 @@
+import type { DecisionTable } from '../../../http/openapi/studio-schemas.ts';
+import { api } from '../api.ts';
+import { h, setView } from '../dom.ts';
+import { problemBox } from '../problems.ts';
+import { changePanel, editChecks } from './change.ts';
+import { examplesView } from './examples.ts';
+import { rowsGrid } from './grid.ts';
+import type { TableSession, TableState } from './session.ts';
+import { simulation } from './simulate.ts';
+import { tryCase } from './try.ts';
+
+/** One decision table: its rows, its examples, and panels to change it, try a case and simulate many. */
+export async function tableView(name: string, params: URLSearchParams): Promise<void> {
+  const answer = await api<DecisionTable>('GET', `/decisions/${encodeURIComponent(name)}`);
+  if (!answer.ok) return setView(name, problemBox(answer.data));
+  const table = answer.data;
+  const state: TableState = { table, params, editing: false, rows: null, problems: [], refused: undefined, explanation: null };
+  // The parts call each other through the session: the grid asks for a check, a check draws the grid again.
+  const session: TableSession = { state, draw: () => grid.draw(), edited: () => checks.schedule(), check: () => checks.check() };
+  const grid = rowsGrid(session);
+  const checks = editChecks(session);
+  const change = changePanel(session);
+  const trying = tryCase(session);
+  const simulating = simulation(session);
+
+  setView(
+    `${table.title}`,
+    h(
+      'p',
+      { class: 'meta' },
+      h('code', {}, table.decision),
+      ' · hit policy ',
+      h('strong', {}, table.hitPolicy),
+      table.spec ? [' · spec ', table.spec] : '',
+      ' · ',
+      h('code', {}, table.at),
+    ),
+    h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList),
+    examplesView(table),
+    h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), change.bar, change.impactBox, change.saveBox),
+    h(
+      'div',
+      { class: 'columns' },
+      h('section', { class: 'panel', 'aria-labelledby': 'try-h' }, h('h3', { id: 'try-h' }, 'Try a case'), trying.form, trying.out),
+      h('section', { class: 'panel', 'aria-labelledby': 'sim-h' }, h('h3', { id: 'sim-h' }, 'Simulate'), simulating.form, simulating.out),
+    ),
+  );
+  grid.draw();
+  change.draw();
+  // From a trace link: try the facts it carried.
+  const facts = params.get('facts');
+  if (facts) trying.tryFacts(JSON.parse(facts) as Record<string, unknown>);
+  document.getElementById(`row-${params.get('row')}`)?.scrollIntoView({ block: 'center' });
+}

@@ -1,0 +1,82 @@
+import { writeFileSync } from 'node:fs';
+import { createEngine, loadRules, RuleViolation, type Engine } from '../../../engine/index.ts';
+import { impactOf } from '../../analysis/impact.ts';
+import { DEMO_SECRETS } from '../../harness/demo-secrets.ts';
+import { json, operation, type Operation } from '../../http/operations/operation.ts';
+import * as S from '../../http/openapi/studio-schemas.ts';
+import { tableOf } from '../tables.ts';
+import { decisionOf, edited } from './decisions.ts';
+import { studioEntry, type Studio } from './studio.ts';
+
+/** Changing a table: checking an edit, previewing what it changes, saving it (an analyst's token for each). */
+export const changeOperations = (studio: Studio): Operation[] => [
+  operation({
+    method: 'PUT',
+    path: '/studio/api/decisions/{decision}',
+    ...studioEntry,
+    summary: 'Save an edit of the table',
+    access: 'analyst',
+    request: { schema: S.TableEdit, required: true },
+    description: 'Writes the file (comments and formatting kept) and reloads the rules, as `serve --watch` does. Only on a sandbox or with `serve --edit`.',
+    problems: {
+      403: 'X_STUDIO_READ_ONLY: this server does not change its rules.',
+      409: 'X_RULES_CHANGED: the file changed since the table was read (`version`); nothing was written.',
+      422: 'X_RULES_REFUSED: the edited rules have problems; nothing was written.',
+    },
+    responses: { 200: json('Saved (or nothing changed), and the table as it now is.', S.EditSaved) },
+    handle: async ({ request, params, body, service }) => {
+      if (!studio.editable) throw new RuleViolation('X_STUDIO_READ_ONLY', {});
+      const decision = decisionOf(service.engine, params.decision);
+      const x = edited(studio, service.engine, decision, body);
+      // `check` words its problems in English only: the Problem counts them, POST …/check places each at its cell.
+      if (!x.rules) {
+        const cells = new Set(x.problems.filter((p) => p.row !== undefined).map((p) => `#/rows/${p.row}${p.cell ? `/${p.cell.replace('.', '/')}` : ''}`));
+        throw new RuleViolation(
+          'X_RULES_REFUSED',
+          { count: x.problems.length },
+          [...cells].map((requestPointer) => ({ requestPointer })),
+        );
+      }
+      if (x.changed) {
+        writeFileSync(x.path, x.text);
+        // As `serve --watch` does: the whole folder is loaded and checked again, then replaces the engine.
+        const engine: Engine = createEngine({ rules: loadRules(studio.rulesDir), ...studio.engineOptions });
+        service.setEngine(engine);
+        request.log.info({ file: x.file }, 'rules saved from the studio and reloaded');
+      }
+      return { body: { saved: x.changed, file: x.file, table: tableOf(service.engine.rules, decision, x.text) } };
+    },
+  }),
+  operation({
+    method: 'POST',
+    path: '/studio/api/decisions/{decision}/check',
+    ...studioEntry,
+    summary: 'Check an edit of the table',
+    access: 'analyst',
+    request: { schema: S.TableEdit, required: true },
+    description:
+      'Writes the edited rows into the file\u2019s YAML (in memory) and runs `check` on the whole rule set; problems are placed at their row and cell.',
+    responses: { 200: json('The problems, and the text the file would have.', S.EditCheck) },
+    handle: async ({ params, body, service }) => {
+      // The whole rule set is compiled again for each edit: hence an analyst's token.
+      const x = edited(studio, service.engine, decisionOf(service.engine, params.decision), body);
+      return { body: { changed: x.changed, problems: x.problems, text: x.text } };
+    },
+  }),
+  operation({
+    method: 'POST',
+    path: '/studio/api/decisions/{decision}/impact',
+    ...studioEntry,
+    summary: 'Preview what an edit changes',
+    access: 'analyst',
+    request: { schema: S.TableEdit, required: true },
+    description:
+      'Compares the rules now serving with the edited ones, as `signalbox diff` does: every decision over its boundary cases, and the scenario corpus.',
+    responses: { 200: json('The impact report, or the problems that stop it.', S.EditImpact) },
+    handle: async ({ params, body, service }) => {
+      const x = edited(studio, service.engine, decisionOf(service.engine, params.decision), body);
+      if (!x.rules) return { body: { problems: x.problems } };
+      return { body: { problems: [], impact: await impactOf(service.engine.rules, x.rules, studio.scenarios(), DEMO_SECRETS) } };
+    },
+  }),
+];

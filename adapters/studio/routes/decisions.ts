@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { factCatalogue, phrase, readRuleSources, RuleViolation, type DecisionName, type Engine, type RuleSet } from '../../../engine/index.ts';
+import { parseRequest } from '../../../engine/rules/index.ts';
+import { TableEdit } from '../../http/openapi/studio-schemas.ts';
+import { checkEdited, editedText, versionOf } from '../tables.ts';
+import type { Studio } from './studio.ts';
+
+/** The decision a path names; 404 for a name the rules have no table for. */
+export function decisionOf(engine: Engine, name: string): DecisionName {
+  if (!Object.hasOwn(factCatalogue, name) || !Object.hasOwn(engine.rules.decisions, name)) {
+    throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-decision'), id: name });
+  }
+  return name as DecisionName;
+}
+
+/** The decision's file as it is on disk now: what the page shows, and what an edit starts from. */
+export function fileOf(studio: Studio, rules: RuleSet, decision: DecisionName) {
+  const file = rules.decisions[decision].file;
+  const path = join(studio.rulesDir, basename(file));
+  return { file, path, text: readFileSync(path, 'utf8') };
+}
+
+/** The whole rule set with the edited table in its file, and `check`'s problems placed at their cells. */
+export function edited(studio: Studio, engine: Engine, decision: DecisionName, body: unknown) {
+  const edit = parseRequest(TableEdit, body);
+  const { file, path, text } = fileOf(studio, engine.rules, decision);
+  if (edit.version !== undefined && edit.version !== versionOf(text)) throw new RuleViolation('X_RULES_CHANGED', { file: basename(file) });
+  const next = editedText(file, text, edit);
+  const checked = next.problems.length > 0 ? { problems: next.problems } : checkEdited(readRuleSources(studio.rulesDir), file, next.text);
+  return { file, path, text: next.text, changed: next.text !== text, ...checked };
+}

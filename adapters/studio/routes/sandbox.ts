@@ -1,0 +1,46 @@
+import { phrase, RuleViolation } from '../../../engine/index.ts';
+import { parseRequest } from '../../../engine/rules/index.ts';
+import { json, operation, type Operation } from '../../http/operations/operation.ts';
+import * as S from '../../http/openapi/studio-schemas.ts';
+import { seatMaps } from '../seats.ts';
+import { studioEntry, type Studio } from './studio.ts';
+
+/** What a sandbox keeps: its offers' and bookings' seats, and the journal of the latest requests. */
+export const sandboxOperations = (studio: Studio): Operation[] => [
+  operation({
+    method: 'GET',
+    path: '/studio/api/seats',
+    ...studioEntry,
+    summary: 'Seat maps of an offer or a booking',
+    access: 'sandbox',
+    query: {
+      contextType: { description: '`OFFER` or `BOOKING`', required: true, schema: S.SeatQuery.shape.contextType },
+      contextId: { description: 'The offer or booking id.', required: true, schema: S.SeatQuery.shape.contextId },
+    },
+    responses: { 200: json('Per leg, each coach as SVG with the places held.', S.SeatMaps) },
+    handle: async ({ request, query, service }) => ({ body: await seatMaps(service, parseRequest(S.SeatQuery, query, '#'), request.language) }),
+  }),
+  // Only a sandbox keeps the journal (adapters/http/journal.ts); elsewhere the path is not there at all.
+  ...(studio.sandbox
+    ? [
+        operation({
+          method: 'GET',
+          path: '/studio/api/journal',
+          ...studioEntry,
+          summary: 'The latest requests',
+          access: 'bearer',
+          description:
+            'On a sandbox only. A client reads the requests it authenticated; a token with scope `analyst` reads every request, ' +
+            'with personal data masked unless the server runs with `--journal-personal-data` (docs/studio.md).',
+          responses: { 200: json('Request, response and rule trace of the latest requests, newest first.', S.Journal) },
+          // Every client's requests and answers: a client reads its own, an analyst everyone's (personal data masked, journal.ts).
+          handle: async ({ request }) => {
+            const journal = request.server.requestJournal;
+            if (!journal) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `GET ${request.url.split('?')[0]!}` });
+            const { client, scopes } = await request.server.tokenHolder(request);
+            return { body: { size: journal.size, entries: journal.list(scopes.includes('analyst') ? 'analyst' : { client }) } };
+          },
+        }),
+      ]
+    : []),
+];
