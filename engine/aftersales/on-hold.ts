@@ -17,7 +17,7 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
   const moved = move(ctx, booking, { type: 'OFFER_ON_HOLD' }, phrase('operation-on-hold'));
   const contactOf = (d?: { email?: string; phoneNumber?: string }) => !!(d?.email && d.phoneNumber);
   const state = booking.machine.value;
-  const { outcome } = decide<'onHold', { reject?: string; pointer?: string; params?: Record<string, unknown>; confirmationTimeLimit?: string }>(ctx, 'onHold', {
+  const { outcome } = decide(ctx, 'onHold', {
     channelAllowsOnHold: ctx.salesApplication.permissions.onHold,
     bookingState: state === 'PREBOOKED' || state === 'ON_HOLD' ? 'PREBOOKED' : state === 'EXPIRED' ? 'EXPIRED' : 'FULFILLED',
     passPurchase: booking.pass !== undefined,
@@ -28,7 +28,7 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
     departure: booking.trip.legs[0]?.departure ?? ctx.now.toISOString(),
     provisionalTimeLimit: plus(booking.createdOn, ctx.rules.limits.provisionalBookingLifetime).toISOString(),
   });
-  if (!outcome || outcome.reject) {
+  if (!outcome || outcome.reject !== undefined) {
     throw violation(
       outcome?.reject ?? 'X_ON_HOLD_NOT_ALLOWED',
       { salesApplication: ctx.salesApplication.code, ...outcome?.params },
@@ -37,7 +37,7 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
     );
   }
   // The offer can be confirmed until it expires, and never after the booking's own time limit.
-  const offer = { ...newOffer(ctx, booking.confirmationTimeLimit), increasedTTL: outcome.confirmationTimeLimit! };
+  const offer = { ...newOffer(ctx, booking.confirmationTimeLimit), increasedTTL: outcome.confirmationTimeLimit };
   return { booking: { ...moved, onHoldOffer: offer }, offerId: offer.id };
 }
 

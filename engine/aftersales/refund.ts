@@ -47,7 +47,7 @@ export function priceRefund(
   let fees = 0;
   for (const ticket of tickets) {
     const terms = cleanup ??
-      decide<'refundFee', OutcomeOf<'refundFee'>>(ctx, 'refundFee', {
+      decide(ctx, 'refundFee', {
         salesApplication: booking.salesApplication,
         flexibility: booking.product.flexibility,
         overruleCode,

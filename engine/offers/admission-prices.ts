@@ -48,7 +48,7 @@ export function admissionPrices(
     let factor = ofClass.factors.get(p.externalRef);
     if (factor) ctx.traces.push(factor.trace);
     else {
-      factor = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
+      factor = decide(ctx, 'fareFactor', {
         internalType: p.internalType,
         age: p.age,
         trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p),

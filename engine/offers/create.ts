@@ -1,5 +1,4 @@
 import { decide, enforce, type Context } from '../model/context.ts';
-import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model/records.ts';
 import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { earliest, plus } from '../rules/time.ts';
@@ -87,7 +86,7 @@ export function createOffers(
     for (const productCode of category.products) {
       const product = rules.products.products[productCode]!;
       if (wantedClasses?.length && !wantedClasses.includes(product.travelClass)) continue;
-      const { outcome } = decide<'productAvailability', { offered: boolean }>(ctx, 'productAvailability', {
+      const { outcome } = decide(ctx, 'productAvailability', {
         compartment: product.compartment ?? 'NONE',
         accommodationType: product.accommodationType,
         travelClass: product.travelClass,
@@ -181,7 +180,7 @@ function priceOffer(
     .flatMap(({ leg, code }) => {
       const legProduct = offeredProduct(ctx, code, choice.flexibility);
       const { travelClass, accommodationType } = rules.products.products[code]!;
-      const { outcome } = decide<'reservationPrice', OutcomeOf<'reservationPrice'>>(ctx, 'reservationPrice', {
+      const { outcome } = decide(ctx, 'reservationPrice', {
         productCategory: leg.category,
         travelClass,
         accommodationType,

@@ -10,7 +10,7 @@ export function familyDiscounted(ctx: Context, passengers: readonly OfferPasseng
   let grants = 0;
   const children: string[] = [];
   for (const p of passengers) {
-    const { outcome } = decide<'familyDiscountRole', { role: 'grantor' | 'child' | 'none'; grants?: number }>(ctx, 'familyDiscountRole', {
+    const { outcome } = decide(ctx, 'familyDiscountRole', {
       internalType: p.internalType,
       age: p.age,
       travelClass,

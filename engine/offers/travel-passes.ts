@@ -59,7 +59,7 @@ export function coveringPass(
         : tripRank > 0 && type.productCategories.some((c) => categoryRank(c) > tripRank)
           ? 'PASS_HIGHER'
           : 'OTHER';
-    const { outcome } = decide<'travelPassCoverage', { covers: boolean }>(ctx, 'travelPassCoverage', {
+    const { outcome } = decide(ctx, 'travelPassCoverage', {
       passKind: type.kind,
       withinValidity: found.validFrom <= day && day <= found.validTo,
       ridesLeft: Math.max(0, (found.ridesLeft ?? 0) - taken(found.cardNumber)),
