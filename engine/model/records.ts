@@ -2,7 +2,7 @@ import type { BookingState } from '../../machines/booking.ts';
 import type { ExchangeState } from '../../machines/exchange.ts';
 import type { FulfillmentState } from '../../machines/fulfillment.ts';
 import type { AftersalesOfferState } from '../../machines/offers.ts';
-import type { Language, TravelPassEntry } from '../rules/schemas.ts';
+import type { Currency, Language, TravelPassEntry } from '../rules/schemas.ts';
 import type { InternalPassengerType } from '../rules/facts.ts';
 import type { CardReference } from './osdm/offer-request.ts';
 import type { PaymentMethod } from './osdm/booking-patch-requests.ts';
@@ -20,7 +20,7 @@ interface Vat {
 }
 /** OSDM Price: amount in minor units, scale 2 (CONTRACT §4). */
 export interface Money {
-  currency: 'SEK' | 'EUR';
+  currency: Currency;
   amount: number;
   scale: 2;
   vats?: Vat[];
@@ -118,7 +118,7 @@ export interface StoredOffer {
   salesApplication: string;
   createdOn: string;
   preBookableUntil: string;
-  currency: 'SEK' | 'EUR';
+  currency: Currency;
   /** A journey's trip; a pass offer has a trip without legs and `pass`. */
   trip: Trip;
   pass?: PassOffer;
@@ -287,7 +287,7 @@ export interface Booking {
   machine: { value: BookingState };
   confirmationTimeLimit: string;
   confirmedOn?: string;
-  currency: 'SEK' | 'EUR';
+  currency: Currency;
   offerId: string;
   trip: Trip;
   product: OfferedProduct;

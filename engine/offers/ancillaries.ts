@@ -1,8 +1,9 @@
 import { decide, type Context } from '../model/context.ts';
 import type { AncillaryPart, Leg, OfferPassenger } from '../model/records.ts';
-import type { ProductCategoryCode } from '../rules/schemas.ts';
+import type { Currency, ProductCategoryCode } from '../rules/schemas.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { priceFor } from './pricing.ts';
+import type { TravelClass } from '../rules/facts.ts';
 
 /**
  * Spec §2.8: the ancillary groups of each leg (rules/ancillaries.yaml) offered to each passenger, one
@@ -11,9 +12,9 @@ import { priceFor } from './pricing.ts';
  */
 export function offerAncillaries(
   ctx: Context,
-  legs: Array<{ leg: Leg; travelClass: 'FIRST' | 'SECOND' }>,
+  legs: Array<{ leg: Leg; travelClass: TravelClass }>,
   passengers: readonly OfferPassenger[],
-  currency: 'SEK' | 'EUR',
+  currency: Currency,
   international: boolean,
   admission: { refundable: string; exchangeable: string },
 ): AncillaryPart[] {

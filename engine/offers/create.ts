@@ -1,6 +1,6 @@
 import { decide, enforce, type Context } from '../model/context.ts';
 import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model/records.ts';
-import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
+import type { Currency, Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 import { earliest, plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation, type Phrase } from '../rules/violation.ts';
@@ -130,7 +130,7 @@ function priceOffer(
   trip: Trip,
   passengers: OfferPassenger[],
   choice: { code: string; flexibility: Flexibility },
-  currency: 'SEK' | 'EUR',
+  currency: Currency,
   request: OfferCollectionRequest,
   passUses: readonly PassUse[],
   preBookableUntil: string,

@@ -2,6 +2,7 @@ import { decide, type Context } from '../model/context.ts';
 import { findCustomer } from '../customers/lookup.ts';
 import type { OfferPassenger, Trip } from '../model/records.ts';
 import type { CustomerEntry, ProductCategoryCode, TravelPassEntry } from '../rules/schemas.ts';
+import type { TravelClass } from '../rules/facts.ts';
 
 /**
  * A travel pass by its card number: one of customers.yaml, or one sold through the API (spec §4.2 rule 6), with
@@ -28,7 +29,7 @@ export function coveringPass(
   ctx: Context,
   passenger: OfferPassenger,
   trip: Trip,
-  tripClass: 'FIRST' | 'SECOND',
+  tripClass: TravelClass,
   busy: (pass: string) => boolean = () => false,
   taken: (pass: string) => number = () => 0,
 ): string | undefined {
