@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { enforce, type Context } from '../model/context.ts';
 import { chooseAncillaries } from '../booking/ancillaries.ts';
 import { issueFulfillments } from '../booking/lifecycle.ts';
-import { move } from '../state/booking-state.ts';
+import { move, movePart } from '../state/booking-state.ts';
 import { mapPlaceSelections } from '../booking/places.ts';
 import { PlaceSelection } from '../model/osdm/shapes.ts';
 import { initialState, step } from '../state/machine.ts';
-import type { Booking, ExchangeOperation, StoredOffer } from '../model/records.ts';
+import type { Booking, BookingPartStatus, ExchangeOperation, StoredOffer } from '../model/records.ts';
 import { createOffers, readOfferRequest } from '../offers/create.ts';
 import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 import { plus } from '../rules/time.ts';
@@ -226,7 +226,7 @@ export function createExchangeOperation(
     mode: 'create',
     pointerOf: (id) => pointers.get(id)!,
   }).reservations;
-  const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'EXCHANGE_ONGOING');
+  const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'START_EXCHANGE');
   const next = { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };
   // Spec §2.7 rule 8: the new journey may not overlap another journey the same pass pays for.
   assertPassesFree(ctx, next, passUses, () => '#/exchangeOffers/0/offerId');
@@ -260,7 +260,7 @@ export function deleteExchangeOperation(ctx: Context, booking: Booking, id: stri
   const op = findOperation(booking, id);
   if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   moveOperation(ctx, op, { type: 'DELETE' });
-  const restored = withStatus(booking, new Set(op.originalPartIds), 'FULFILLED');
+  const restored = withStatus(booking, new Set(op.originalPartIds), 'CANCEL_EXCHANGE');
   return { ...restored, exchangeOperations: (booking.exchangeOperations ?? []).filter((o) => o.id !== id) };
 }
 
@@ -274,7 +274,7 @@ export function expireOperations(ctx: Context, booking: Booking): Booking {
   let next = booking;
   for (const op of booking.exchangeOperations ?? []) {
     if (op.state !== 'PREBOOKED' || ctx.now.getTime() < new Date(op.validUntil).getTime()) continue;
-    next = withStatus(next, new Set(op.originalPartIds), 'FULFILLED');
+    next = withStatus(next, new Set(op.originalPartIds), 'CANCEL_EXCHANGE');
     next = { ...next, exchangeOperations: replace(next, moveOperation(ctx, op, { type: 'EXPIRE' })) };
   }
   return next;
@@ -297,9 +297,9 @@ export function confirmPendingExchange(ctx: Context, booking: Booking): Booking 
 function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation): Booking {
   const confirmed = moveOperation(ctx, op, { type: 'CONFIRM' });
   const now = ctx.now.toISOString();
-  const fulfilled = <T extends { status: string }>(p: T) => ({ ...p, status: 'FULFILLED' as const, confirmedOn: now });
+  const fulfilled = <T extends { id: string; status: BookingPartStatus }>(p: T) => ({ ...movePart(p, 'CONFIRM'), confirmedOn: now });
   const parts = { admissions: op.admissions.map(fulfilled), reservations: op.reservations.map(fulfilled), ancillaries: op.ancillaries.map(fulfilled) };
-  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGED', 'EXCHANGE');
+  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGE', 'EXCHANGE');
   const withTrip = { ...exchanged, exchangeOperations: replace(exchanged, confirmed) };
   return {
     ...withTrip,

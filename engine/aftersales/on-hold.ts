@@ -47,7 +47,7 @@ export function confirmOnHoldOffer(ctx: Context, booking: Booking, offerId: stri
   const { offer, confirmed } = confirming;
   const moved = move(ctx, booking, { type: 'PUT_ON_HOLD' }, phrase('operation-on-hold'));
   const parts = new Set([...booking.admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.id));
-  return { ...withStatus(moved, parts, 'ON_HOLD'), onHoldOffer: confirmed, onHoldUsed: true, confirmationTimeLimit: offer.increasedTTL };
+  return { ...withStatus(moved, parts, 'PUT_ON_HOLD'), onHoldOffer: confirmed, onHoldUsed: true, confirmationTimeLimit: offer.increasedTTL };
 }
 
 export function deleteOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {

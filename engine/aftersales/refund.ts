@@ -95,7 +95,7 @@ export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: stri
 /** Spec §3: parts CANCELLED with their refundAmount, fulfillments REFUNDED, the offer CONFIRMED and kept. */
 export function applyRefund(ctx: Context, booking: Booking, offer: RefundOffer): Booking {
   const amounts = new Map(offer.parts.map((p) => [p.partId, p.refundAmount]));
-  let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUND', (id) => ({ refundAmount: amounts.get(id) }));
+  let next = withStatus(booking, new Set(offer.bookingPartIds), 'REFUND', 'REFUND', (id) => ({ refundAmount: amounts.get(id) }));
   next = { ...next, refundOffers: [...(booking.refundOffers ?? []).filter((o) => o.id !== offer.id), offer] };
   // Nothing left to travel on: the booking is cancelled as a whole (machines/booking.ts CANCEL_ALL).
   if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED'))

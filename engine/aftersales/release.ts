@@ -32,7 +32,7 @@ export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: str
   if (!confirming) return booking;
   const { offer, confirmed } = confirming;
   assertStillLive(booking, offer.fulfillmentIds, 'RELEASE');
-  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASE');
+  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASE', 'RELEASE');
   return { ...next, releaseOffers: (booking.releaseOffers ?? []).map((o) => (o.id === offerId ? confirmed : o)) };
 }
 

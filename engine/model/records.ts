@@ -1,4 +1,5 @@
 import type { BookingState } from '../../machines/booking.ts';
+import type { BookingPartState } from '../../machines/booking-part.ts';
 import type { ExchangeState } from '../../machines/exchange.ts';
 import type { FulfillmentState } from '../../machines/fulfillment.ts';
 import type { AftersalesOfferState } from '../../machines/offers.ts';
@@ -156,7 +157,8 @@ export interface BookedPassenger {
   pricedAs?: { type: string; description: Record<Language, string> };
 }
 
-export type BookingPartStatus = 'PREBOOKED' | 'ON_HOLD' | 'FULFILLED' | 'CANCELLED' | 'EXCHANGE_ONGOING' | 'EXCHANGED' | 'RELEASED';
+/** machines/booking-part.ts. */
+export type BookingPartStatus = BookingPartState;
 
 export interface BookedAdmission extends Omit<AdmissionPart, 'passengerRefs'> {
   passengerIds: string[];
