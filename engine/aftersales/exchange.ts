@@ -5,7 +5,8 @@ import { issueFulfillments } from '../booking/lifecycle.ts';
 import { move, movePart } from '../state/booking-state.ts';
 import { mapPlaceSelections } from '../booking/places.ts';
 import { PlaceSelection } from '../model/osdm/shapes.ts';
-import { initialState, step } from '../state/machine.ts';
+import { can, initialState, step } from '../state/machine.ts';
+import { fulfillmentMachine } from '../../machines/fulfillment.ts';
 import type { Booking, BookingPartStatus, ExchangeOperation, StoredOffer } from '../model/records.ts';
 import { createOffers, readOfferRequest } from '../offers/create.ts';
 import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
@@ -20,6 +21,7 @@ import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts'
 import { assertNoOtherOperation } from './offers.ts';
 import { whatRemains } from './refund.ts';
 import { selectTickets, withStatus } from './tickets.ts';
+import { isConfirmedOperation, isLiveOperation, isPendingOperation } from '../state/aftersales-state.ts';
 
 /**
  * Exchange (spec §3, §4.1 rule 7): exchange offers for a new trip (the booking is unchanged), an exchange
@@ -165,7 +167,12 @@ export function createExchangeOperation(
   }
   if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime())
     throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/exchangeOffers/0/offerId');
-  if (offer.exchange.fulfillmentIds.some((id) => booking.fulfillments.find((f) => f.id === id)?.status !== 'FULFILLED')) {
+  if (
+    offer.exchange.fulfillmentIds.some((id) => {
+      const f = booking.fulfillments.find((x) => x.id === id);
+      return !f || !can(fulfillmentMachine, f.status, { type: 'EXCHANGE' });
+    })
+  ) {
     throw violation(
       'X_BOOKING_STATE',
       { operation: phrase('operation-this-exchange'), state: phrase('state-changed-since-exchange-offer') },
@@ -237,7 +244,7 @@ export function createExchangeOperation(
 function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent): ExchangeOperation {
   const next = step(exchangeMachine, op.state, event);
   if (!next) throw violation('X_BOOKING_STATE', { operation: phrase(`operation-exchange-${event.type.toLowerCase()}`, { id: op.id }), state: op.state });
-  return { ...op, state: next, ...(next === 'FULFILLED' ? { confirmedOn: ctx.now.toISOString() } : {}) };
+  return { ...op, state: next, ...(isConfirmedOperation(next) ? { confirmedOn: ctx.now.toISOString() } : {}) };
 }
 
 export function findOperation(booking: Booking, id: string): ExchangeOperation {
@@ -251,14 +258,14 @@ const replace = (booking: Booking, op: ExchangeOperation) => (booking.exchangeOp
 export function patchExchangeOperation(ctx: Context, booking: Booking, id: string, body: unknown): Booking {
   parseRequest(ExchangeOperationPatch, body);
   const op = findOperation(booking, id);
-  if (op.state === 'PREBOOKED' && !liveOperation(ctx, booking)) throw violation('X_BOOKING_EXPIRED', { id: op.id, until: op.validUntil });
+  if (isPendingOperation(op.state) && !liveOperation(ctx, booking)) throw violation('X_BOOKING_EXPIRED', { id: op.id, until: op.validUntil });
   moveOperation(ctx, op, { type: 'PATCH' });
   return booking;
 }
 
 export function deleteExchangeOperation(ctx: Context, booking: Booking, id: string): Booking {
   const op = findOperation(booking, id);
-  if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
+  if (isConfirmedOperation(op.state)) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   moveOperation(ctx, op, { type: 'DELETE' });
   const restored = withStatus(booking, new Set(op.originalPartIds), 'CANCEL_EXCHANGE');
   return { ...restored, exchangeOperations: (booking.exchangeOperations ?? []).filter((o) => o.id !== id) };
@@ -266,14 +273,14 @@ export function deleteExchangeOperation(ctx: Context, booking: Booking, id: stri
 
 /** The operation being pre-booked on this booking, if one is live. */
 function liveOperation(ctx: Context, booking: Booking): ExchangeOperation | undefined {
-  return booking.exchangeOperations?.find((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
+  return booking.exchangeOperations?.find((o) => isLiveOperation(ctx.now, o));
 }
 
 /** Expired operations give their parts back (called before any aftersales decision). */
 export function expireOperations(ctx: Context, booking: Booking): Booking {
   let next = booking;
   for (const op of booking.exchangeOperations ?? []) {
-    if (op.state !== 'PREBOOKED' || ctx.now.getTime() < new Date(op.validUntil).getTime()) continue;
+    if (!isPendingOperation(op.state) || ctx.now.getTime() < new Date(op.validUntil).getTime()) continue;
     next = withStatus(next, new Set(op.originalPartIds), 'CANCEL_EXCHANGE');
     next = { ...next, exchangeOperations: replace(next, moveOperation(ctx, op, { type: 'EXPIRE' })) };
   }

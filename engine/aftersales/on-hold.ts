@@ -1,10 +1,10 @@
 import { decide, type Context } from '../model/context.ts';
-import { move } from '../state/booking-state.ts';
+import { isStoredExpired, move, PROVISIONAL_STATES } from '../state/booking-state.ts';
 import type { Booking } from '../model/records.ts';
 import { plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
-import { confirmOffer, findOffer, isLive, moveOffer, newOffer } from './offers.ts';
+import { confirmOffer, deleteOffer, isLive, newOffer } from './offers.ts';
 import { OnHoldOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { withStatus } from './tickets.ts';
 
@@ -19,7 +19,7 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
   const state = booking.machine.value;
   const { outcome } = decide(ctx, 'onHold', {
     channelAllowsOnHold: ctx.salesApplication.permissions.onHold,
-    bookingState: state === 'PREBOOKED' || state === 'ON_HOLD' ? 'PREBOOKED' : state === 'EXPIRED' ? 'EXPIRED' : 'FULFILLED',
+    bookingState: PROVISIONAL_STATES.has(state) ? 'PREBOOKED' : isStoredExpired(state) ? 'EXPIRED' : 'FULFILLED',
     passPurchase: booking.pass !== undefined,
     activeOnHoldOffer: isLive(ctx, booking.onHoldOffer),
     alreadyOnHold: booking.onHoldUsed === true,
@@ -51,9 +51,7 @@ export function confirmOnHoldOffer(ctx: Context, booking: Booking, offerId: stri
 }
 
 export function deleteOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-on-hold-offer'), id: offerId });
-  moveOffer(ctx, offer, { type: 'DELETE' });
+  deleteOffer(ctx, booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
   const { onHoldOffer: _removed, ...rest } = booking;
   return rest;
 }

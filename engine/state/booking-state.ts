@@ -30,6 +30,15 @@ export function movePart<P extends { id: string; status: BookingPartStatus }>(pa
   return { ...part, status };
 }
 
+/** Confirmed, and something of it still travels (FULFILLED; a cancelled booking is not): the booking machine's tag. */
+export const isConfirmed = (state: BookingState): boolean => hasTag(bookingMachine, state, 'confirmed');
+
+/** Stored as expired: the state the machine's EXPIRE leads to. */
+export const isStoredExpired = (state: BookingState): boolean => hasTag(bookingMachine, state, 'expired');
+
+/** A part that an exchange operation would replace, while the operation is pending (EXCHANGE_ONGOING). */
+export const isBeingExchanged = (status: BookingPartStatus): boolean => can(bookingPartMachine, status, { type: 'EXCHANGE' });
+
 /**
  * A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked: the
  * machine's EXPIRE is taken in thought, never stored, because reading a booking never writes it (docs/architecture.md).
