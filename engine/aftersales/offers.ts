@@ -41,7 +41,7 @@ export function assertNoOtherOperation(ctx: Context, booking: Booking): void {
   if (active) throw violation('X_CONCURRENT_AFTERSALES', {});
 }
 
-export function findOffer<O extends OfferLike>(offers: readonly O[] | undefined, id: string, resource: Phrase): O {
+function findOffer<O extends OfferLike>(offers: readonly O[] | undefined, id: string, resource: Phrase): O {
   const offer = offers?.find((o) => o.id === id);
   if (!offer) throw violation('RESOURCE_NOT_FOUND', { resource, id });
   return offer;
