@@ -25,7 +25,7 @@ import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';
 import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
 import { trainKeysOfOfferRequest } from './model/train.ts';
 import { asOsdmAge } from './model/osdm/offer-request.ts';
-import { isExpired } from './state/booking-state.ts';
+import { isConfirmed, isExpired } from './state/booking-state.ts';
 import { cleanupWindowEnd } from './aftersales/cleanup.ts';
 import { travelPassesOfOfferRequest, type PassUse } from './holdings/pass-uses.ts';
 import { bookingIdOf, holdingsOf, type OnTrain } from './holdings/place-holdings.ts';
@@ -268,7 +268,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     confirm(call, booking) {
       const ctx = context(call);
       // Spec §3: confirming a confirmed booking confirms its pre-booked exchange, if any; otherwise nothing changes.
-      return traced(ctx, () => (booking.machine.value === 'FULFILLED' ? confirmPendingExchange(ctx, booking) : confirmBooking(ctx, booking)));
+      return traced(ctx, () => (isConfirmed(booking.machine.value) ? confirmPendingExchange(ctx, booking) : confirmBooking(ctx, booking)));
     },
     patchPassenger(call, booking, passengerId, body) {
       const ctx = context(call);
@@ -406,7 +406,8 @@ export function boundaryCasesOf(rules: RuleSet, decision: DecisionName, also?: R
 export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, type Said } from './rules/violation.ts';
 export { inBothLanguages } from './rules/validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
-export type { DecisionTrace, Explanation } from './rules/decision.ts';
+export { DecisionTrace, type Explanation } from './rules/decision.ts';
+export { decodeStoredBooking } from './model/records.ts';
 export type { Booking, Leg, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
 export type { AftersalesCommand, AftersalesOutcome } from './aftersales/commands.ts';

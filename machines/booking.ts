@@ -5,7 +5,8 @@ import { setup, type StateValueFrom } from 'xstate';
  * confirmed (its parts become FULFILLED) or passes its time limit. The engine drives it with the pure
  * API (`transition`), never with an actor, and stores `snapshot.value` with the booking.
  *
- * The machine owns "may I": which operation is possible in which state. Rules own "on what terms".
+ * The machine owns "may I": which operation is possible in which state. Rules own "on what terms". Its tags answer
+ * what a state is: `confirmed` (confirmed, and something of it still travels), `expired`.
  */
 export type BookingEvent =
   | { type: 'CONFIRM' }
@@ -58,6 +59,7 @@ export const bookingMachine = setup({
     },
     /** Confirmed: fulfillments exist; passenger data are frozen (spec §2.7 rule 5), the purchaser is not. */
     FULFILLED: {
+      tags: ['confirmed'],
       on: {
         PATCH_PURCHASER: { target: 'FULFILLED' },
         ADD_PAYMENT: { target: 'FULFILLED' },
@@ -77,7 +79,7 @@ export const bookingMachine = setup({
       on: { PATCH_PURCHASER: { target: 'CANCELLED' }, OFFER_ON_HOLD: { target: 'CANCELLED' } },
     },
     /** The time limit passed before confirmation: only reading is left. */
-    EXPIRED: { type: 'final' },
+    EXPIRED: { type: 'final', tags: ['expired'] },
   },
 });
 

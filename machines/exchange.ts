@@ -3,7 +3,8 @@ import { setup, type StateValueFrom } from 'xstate';
 /**
  * An exchange operation (spec §3, §4.1 rule 7): pre-booked on a new trip while the original parts are
  * EXCHANGE_ONGOING; confirmed by the booking's fulfillment call, deleted by the caller, or expired after
- * the provisional lifetime. It stays in the booking once FULFILLED.
+ * the provisional lifetime. It stays in the booking once FULFILLED. It is pending while the machine takes its CONFIRM;
+ * the state it is confirmed in is tagged `confirmed`.
  */
 export type ExchangeEvent = { type: 'CONFIRM' } | { type: 'DELETE' } | { type: 'EXPIRE' } | { type: 'PATCH' };
 
@@ -14,7 +15,7 @@ export const exchangeMachine = setup({
   initial: 'PREBOOKED',
   states: {
     PREBOOKED: { on: { CONFIRM: 'FULFILLED', DELETE: 'DELETED', EXPIRE: 'EXPIRED', PATCH: { target: 'PREBOOKED' } } },
-    FULFILLED: { type: 'final' },
+    FULFILLED: { type: 'final', tags: ['confirmed'] },
     DELETED: { type: 'final' },
     EXPIRED: { type: 'final' },
   },

@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Booking } from '../../engine/index.ts';
+import { decodeStoredBooking, type Booking } from '../../engine/index.ts';
 
 /**
  * How the SQLite store keeps a booking in its row: the booking's JSON, deflated (RFC 1951) when the text would not
@@ -19,6 +19,16 @@ export const TEXT_UP_TO = 3900;
 /** The writer thread (sqlite-writer.cjs, plain CommonJS) encodes the same way, with LEVEL and TEXT_UP_TO handed to it; the bench's seeder uses this. */
 export const encodeBookingJson = (json: string): Buffer | string => (Buffer.byteLength(json) <= TEXT_UP_TO ? json : deflateRawSync(json, { level: LEVEL }));
 
-export function decodeBooking(data: Uint8Array | string): Booking {
-  return JSON.parse(typeof data === 'string' ? data : inflateRawSync(data).toString('utf8')) as Booking;
+/** A booking's row read back: text or deflated JSON, checked against the stored booking's schema (X_BOOKING_UNREADABLE). */
+export function decodeBooking(id: string, data: Uint8Array | string): Booking {
+  return decodeStoredBooking(id, jsonOf(data));
+}
+
+/** The row's JSON, or undefined when it is not JSON at all (the schema then refuses it as a whole). */
+function jsonOf(data: Uint8Array | string): unknown {
+  try {
+    return JSON.parse(typeof data === 'string' ? data : inflateRawSync(data).toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }

@@ -10,6 +10,7 @@ import {
   type SoldPass,
   type TrainHoldings,
 } from '../../engine/index.ts';
+import { decodeStoredBooking } from '../../engine/index.ts';
 import { jsonCopy } from './json-copy.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
@@ -62,7 +63,7 @@ export function memoryStore(): Store {
     },
     async getBooking(id): Promise<VersionedBooking | undefined> {
       const b = bookings.get(id);
-      return b ? { booking: jsonCopy(b.booking), version: b.version } : undefined;
+      return b ? { booking: decodeStoredBooking(id, jsonCopy(b.booking)), version: b.version } : undefined;
     },
     async insertBooking(booking) {
       if (bookings.has(booking.id)) throw new StoreConflict(booking.id);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { decodeStoredBooking } from '../../engine/index.ts';
 import { trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
 import { StoreConflict, type Store } from './store.ts';
@@ -97,9 +98,9 @@ export async function postgresStore(url: string): Promise<Store> {
     },
 
     async getBooking(id) {
-      const { rows } = await pool.query<{ data: Booking; version: number }>('SELECT data, version FROM bookings WHERE id = $1', [id]);
+      const { rows } = await pool.query<{ data: unknown; version: number }>('SELECT data, version FROM bookings WHERE id = $1', [id]);
       const row = rows[0];
-      return row ? { booking: row.data, version: row.version } : undefined;
+      return row ? { booking: decodeStoredBooking(id, row.data), version: row.version } : undefined;
     },
 
     async insertBooking(b) {
@@ -234,9 +235,9 @@ async function createSchema(pool: pg.Pool): Promise<void> {
     `);
     // A database written before the holdings index existed gets it built once, from its bookings.
     if (!fresh.rows[0]?.present) {
-      const { rows } = await client.query<{ data: Booking }>('SELECT data FROM bookings');
-      for (const { data } of rows) {
-        for (const h of trainHoldingsOf(data)) {
+      const { rows } = await client.query<{ id: string; data: unknown }>('SELECT id, data FROM bookings');
+      for (const { id, data } of rows) {
+        for (const h of trainHoldingsOf(decodeStoredBooking(id, data))) {
           await client.query('INSERT INTO train_holdings (train_key, booking_id, data) VALUES ($1, $2, $3::json) ON CONFLICT DO NOTHING', [
             h.train,
             h.bookingId,

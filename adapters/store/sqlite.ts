@@ -107,8 +107,8 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     const put = db.prepare('INSERT OR REPLACE INTO train_holdings (train_key, booking_id, data) VALUES (?, ?, ?)');
     db.exec('PRAGMA synchronous = FULL');
     inTransaction(db, () => {
-      for (const row of db.prepare('SELECT data FROM bookings').iterate() as Iterable<{ data: Uint8Array | string }>) {
-        for (const h of trainHoldingsOf(decodeBooking(row.data))) put.run(h.train, h.bookingId, JSON.stringify(h));
+      for (const row of db.prepare('SELECT id, data FROM bookings').iterate() as Iterable<{ id: string; data: Uint8Array | string }>) {
+        for (const h of trainHoldingsOf(decodeBooking(row.id, row.data))) put.run(h.train, h.bookingId, JSON.stringify(h));
       }
     });
   }
@@ -259,9 +259,9 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
       const known = recent.get(id);
       // Another handle on the file may have written since: the text serves only while the file holds its version.
       if (known && (selectVersion.get(id) as { version: number } | undefined)?.version === known.version)
-        return { booking: JSON.parse(known.json) as Booking, version: known.version };
+        return { booking: decodeBooking(id, known.json), version: known.version };
       const row = selectBooking.get(id) as { data: Uint8Array | string; version: number } | undefined;
-      return row ? { booking: decodeBooking(row.data), version: row.version } : undefined;
+      return row ? { booking: decodeBooking(id, row.data), version: row.version } : undefined;
     },
     insertBooking: (b) => write(b),
     updateBooking: (b, version) => write(b, version),

@@ -2,7 +2,7 @@ import { phrase } from '../rules/violation.ts';
 import { enforce, type Context } from '../model/context.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import { factCatalogue } from '../rules/facts.ts';
-import { move } from '../state/booking-state.ts';
+import { isConfirmed, isStoredExpired, move } from '../state/booking-state.ts';
 import { can } from '../state/machine.ts';
 import { fulfillmentMachine } from '../../machines/fulfillment.ts';
 import type { Booking } from '../model/records.ts';
@@ -21,7 +21,7 @@ export function cleanupBooking(ctx: Context, booking: Booking, body: unknown, os
   const request = parseRequest(CleanupRequest, body ?? {});
   const state = booking.machine.value;
   const terms = enforce(ctx, 'cleanup', {
-    bookingState: state === 'FULFILLED' ? 'FULFILLED' : state === 'EXPIRED' ? 'EXPIRED' : 'PREBOOKED',
+    bookingState: isConfirmed(state) ? 'FULFILLED' : isStoredExpired(state) ? 'EXPIRED' : 'PREBOOKED',
     overruleCodeGiven: request.overruleCode !== undefined,
     osdmVersion,
     now: ctx.now.toISOString(),

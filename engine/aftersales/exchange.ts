@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { enforce, type Context } from '../model/context.ts';
 import { chooseAncillaries } from '../booking/ancillaries.ts';
 import { issueFulfillments } from '../booking/lifecycle.ts';
-import { move } from '../state/booking-state.ts';
+import { move, movePart } from '../state/booking-state.ts';
 import { mapPlaceSelections } from '../booking/places.ts';
 import { PlaceSelection } from '../model/osdm/shapes.ts';
-import { initialState, step } from '../state/machine.ts';
-import type { Booking, ExchangeOperation, StoredOffer } from '../model/records.ts';
+import { can, initialState, step } from '../state/machine.ts';
+import { fulfillmentMachine } from '../../machines/fulfillment.ts';
+import type { Booking, BookingPartStatus, ExchangeOperation, StoredOffer } from '../model/records.ts';
 import { createOffers, readOfferRequest } from '../offers/create.ts';
 import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 import { plus } from '../rules/time.ts';
@@ -20,6 +21,7 @@ import { exchangeMachine, type ExchangeEvent } from '../../machines/exchange.ts'
 import { assertNoOtherOperation } from './offers.ts';
 import { whatRemains } from './refund.ts';
 import { selectTickets, withStatus } from './tickets.ts';
+import { isConfirmedOperation, isLiveOperation, isPendingOperation } from '../state/aftersales-state.ts';
 
 /**
  * Exchange (spec §3, §4.1 rule 7): exchange offers for a new trip (the booking is unchanged), an exchange
@@ -165,7 +167,12 @@ export function createExchangeOperation(
   }
   if (ctx.now.getTime() > new Date(offer.preBookableUntil).getTime())
     throw violation('X_OFFER_EXPIRED', { id: offer.offerId, until: offer.preBookableUntil }, '#/exchangeOffers/0/offerId');
-  if (offer.exchange.fulfillmentIds.some((id) => booking.fulfillments.find((f) => f.id === id)?.status !== 'FULFILLED')) {
+  if (
+    offer.exchange.fulfillmentIds.some((id) => {
+      const f = booking.fulfillments.find((x) => x.id === id);
+      return !f || !can(fulfillmentMachine, f.status, { type: 'EXCHANGE' });
+    })
+  ) {
     throw violation(
       'X_BOOKING_STATE',
       { operation: phrase('operation-this-exchange'), state: phrase('state-changed-since-exchange-offer') },
@@ -226,7 +233,7 @@ export function createExchangeOperation(
     mode: 'create',
     pointerOf: (id) => pointers.get(id)!,
   }).reservations;
-  const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'EXCHANGE_ONGOING');
+  const ongoing = withStatus(booking, new Set(operation.originalPartIds), 'START_EXCHANGE');
   const next = { ...ongoing, exchangeOperations: [...(booking.exchangeOperations ?? []), { ...operation, reservations: placed }] };
   // Spec §2.7 rule 8: the new journey may not overlap another journey the same pass pays for.
   assertPassesFree(ctx, next, passUses, () => '#/exchangeOffers/0/offerId');
@@ -237,7 +244,7 @@ export function createExchangeOperation(
 function moveOperation(ctx: Context, op: ExchangeOperation, event: ExchangeEvent): ExchangeOperation {
   const next = step(exchangeMachine, op.state, event);
   if (!next) throw violation('X_BOOKING_STATE', { operation: phrase(`operation-exchange-${event.type.toLowerCase()}`, { id: op.id }), state: op.state });
-  return { ...op, state: next, ...(next === 'FULFILLED' ? { confirmedOn: ctx.now.toISOString() } : {}) };
+  return { ...op, state: next, ...(isConfirmedOperation(next) ? { confirmedOn: ctx.now.toISOString() } : {}) };
 }
 
 export function findOperation(booking: Booking, id: string): ExchangeOperation {
@@ -251,30 +258,30 @@ const replace = (booking: Booking, op: ExchangeOperation) => (booking.exchangeOp
 export function patchExchangeOperation(ctx: Context, booking: Booking, id: string, body: unknown): Booking {
   parseRequest(ExchangeOperationPatch, body);
   const op = findOperation(booking, id);
-  if (op.state === 'PREBOOKED' && !liveOperation(ctx, booking)) throw violation('X_BOOKING_EXPIRED', { id: op.id, until: op.validUntil });
+  if (isPendingOperation(op.state) && !liveOperation(ctx, booking)) throw violation('X_BOOKING_EXPIRED', { id: op.id, until: op.validUntil });
   moveOperation(ctx, op, { type: 'PATCH' });
   return booking;
 }
 
 export function deleteExchangeOperation(ctx: Context, booking: Booking, id: string): Booking {
   const op = findOperation(booking, id);
-  if (op.state === 'FULFILLED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
+  if (isConfirmedOperation(op.state)) throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-exchange-operation'), id });
   moveOperation(ctx, op, { type: 'DELETE' });
-  const restored = withStatus(booking, new Set(op.originalPartIds), 'FULFILLED');
+  const restored = withStatus(booking, new Set(op.originalPartIds), 'CANCEL_EXCHANGE');
   return { ...restored, exchangeOperations: (booking.exchangeOperations ?? []).filter((o) => o.id !== id) };
 }
 
 /** The operation being pre-booked on this booking, if one is live. */
 function liveOperation(ctx: Context, booking: Booking): ExchangeOperation | undefined {
-  return booking.exchangeOperations?.find((o) => o.state === 'PREBOOKED' && ctx.now.getTime() < new Date(o.validUntil).getTime());
+  return booking.exchangeOperations?.find((o) => isLiveOperation(ctx.now, o));
 }
 
 /** Expired operations give their parts back (called before any aftersales decision). */
 export function expireOperations(ctx: Context, booking: Booking): Booking {
   let next = booking;
   for (const op of booking.exchangeOperations ?? []) {
-    if (op.state !== 'PREBOOKED' || ctx.now.getTime() < new Date(op.validUntil).getTime()) continue;
-    next = withStatus(next, new Set(op.originalPartIds), 'FULFILLED');
+    if (!isPendingOperation(op.state) || ctx.now.getTime() < new Date(op.validUntil).getTime()) continue;
+    next = withStatus(next, new Set(op.originalPartIds), 'CANCEL_EXCHANGE');
     next = { ...next, exchangeOperations: replace(next, moveOperation(ctx, op, { type: 'EXPIRE' })) };
   }
   return next;
@@ -297,9 +304,9 @@ export function confirmPendingExchange(ctx: Context, booking: Booking): Booking 
 function confirmExchange(ctx: Context, booking: Booking, op: ExchangeOperation): Booking {
   const confirmed = moveOperation(ctx, op, { type: 'CONFIRM' });
   const now = ctx.now.toISOString();
-  const fulfilled = <T extends { status: string }>(p: T) => ({ ...p, status: 'FULFILLED' as const, confirmedOn: now });
+  const fulfilled = <T extends { id: string; status: BookingPartStatus }>(p: T) => ({ ...movePart(p, 'CONFIRM'), confirmedOn: now });
   const parts = { admissions: op.admissions.map(fulfilled), reservations: op.reservations.map(fulfilled), ancillaries: op.ancillaries.map(fulfilled) };
-  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGED', 'EXCHANGE');
+  const exchanged = withStatus(booking, new Set(op.originalPartIds), 'EXCHANGE', 'EXCHANGE');
   const withTrip = { ...exchanged, exchangeOperations: replace(exchanged, confirmed) };
   return {
     ...withTrip,

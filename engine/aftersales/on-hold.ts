@@ -1,10 +1,10 @@
 import { decide, type Context } from '../model/context.ts';
-import { move } from '../state/booking-state.ts';
+import { isStoredExpired, move, PROVISIONAL_STATES } from '../state/booking-state.ts';
 import type { Booking } from '../model/records.ts';
 import { plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
-import { confirmOffer, findOffer, isLive, moveOffer, newOffer } from './offers.ts';
+import { confirmOffer, deleteOffer, isLive, newOffer } from './offers.ts';
 import { OnHoldOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { withStatus } from './tickets.ts';
 
@@ -17,9 +17,9 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
   const moved = move(ctx, booking, { type: 'OFFER_ON_HOLD' }, phrase('operation-on-hold'));
   const contactOf = (d?: { email?: string; phoneNumber?: string }) => !!(d?.email && d.phoneNumber);
   const state = booking.machine.value;
-  const { outcome } = decide<'onHold', { reject?: string; pointer?: string; params?: Record<string, unknown>; confirmationTimeLimit?: string }>(ctx, 'onHold', {
+  const { outcome } = decide(ctx, 'onHold', {
     channelAllowsOnHold: ctx.salesApplication.permissions.onHold,
-    bookingState: state === 'PREBOOKED' || state === 'ON_HOLD' ? 'PREBOOKED' : state === 'EXPIRED' ? 'EXPIRED' : 'FULFILLED',
+    bookingState: PROVISIONAL_STATES.has(state) ? 'PREBOOKED' : isStoredExpired(state) ? 'EXPIRED' : 'FULFILLED',
     passPurchase: booking.pass !== undefined,
     activeOnHoldOffer: isLive(ctx, booking.onHoldOffer),
     alreadyOnHold: booking.onHoldUsed === true,
@@ -28,7 +28,7 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
     departure: booking.trip.legs[0]?.departure ?? ctx.now.toISOString(),
     provisionalTimeLimit: plus(booking.createdOn, ctx.rules.limits.provisionalBookingLifetime).toISOString(),
   });
-  if (!outcome || outcome.reject) {
+  if (!outcome || outcome.reject !== undefined) {
     throw violation(
       outcome?.reject ?? 'X_ON_HOLD_NOT_ALLOWED',
       { salesApplication: ctx.salesApplication.code, ...outcome?.params },
@@ -37,7 +37,7 @@ export function createOnHoldOffer(ctx: Context, booking: Booking, body: unknown)
     );
   }
   // The offer can be confirmed until it expires, and never after the booking's own time limit.
-  const offer = { ...newOffer(ctx, booking.confirmationTimeLimit), increasedTTL: outcome.confirmationTimeLimit! };
+  const offer = { ...newOffer(ctx, booking.confirmationTimeLimit), increasedTTL: outcome.confirmationTimeLimit };
   return { booking: { ...moved, onHoldOffer: offer }, offerId: offer.id };
 }
 
@@ -47,13 +47,11 @@ export function confirmOnHoldOffer(ctx: Context, booking: Booking, offerId: stri
   const { offer, confirmed } = confirming;
   const moved = move(ctx, booking, { type: 'PUT_ON_HOLD' }, phrase('operation-on-hold'));
   const parts = new Set([...booking.admissions, ...booking.reservations, ...booking.ancillaries].map((p) => p.id));
-  return { ...withStatus(moved, parts, 'ON_HOLD'), onHoldOffer: confirmed, onHoldUsed: true, confirmationTimeLimit: offer.increasedTTL };
+  return { ...withStatus(moved, parts, 'PUT_ON_HOLD'), onHoldOffer: confirmed, onHoldUsed: true, confirmationTimeLimit: offer.increasedTTL };
 }
 
 export function deleteOnHoldOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-on-hold-offer'), id: offerId });
-  moveOffer(ctx, offer, { type: 'DELETE' });
+  deleteOffer(ctx, booking.onHoldOffer ? [booking.onHoldOffer] : [], offerId, phrase('resource-on-hold-offer'));
   const { onHoldOffer: _removed, ...rest } = booking;
   return rest;
 }

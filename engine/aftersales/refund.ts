@@ -1,5 +1,7 @@
 import { decide, enforce, type Context } from '../model/context.ts';
 import { move } from '../state/booking-state.ts';
+import { can } from '../state/machine.ts';
+import { bookingMachine } from '../../machines/booking.ts';
 import type { Booking, Money, RefundOffer } from '../model/records.ts';
 import { familyDiscounted } from '../offers/family-discount.ts';
 import { typePassenger } from '../offers/passengers.ts';
@@ -7,8 +9,8 @@ import { sum, withVat } from '../offers/pricing.ts';
 import { overruleFact } from '../rules/facts.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import { parseRequest } from '../rules/validate.ts';
-import { phrase, violation } from '../rules/violation.ts';
-import { assertNoOtherOperation, confirmOffer, findOffer, moveOffer, newOffer } from './offers.ts';
+import { phrase } from '../rules/violation.ts';
+import { assertNoOtherOperation, confirmOffer, deleteOffer, newOffer } from './offers.ts';
 import { OfferConfirmation, RefundOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { assertStillLive, selectTickets, withStatus, type Ticket } from './tickets.ts';
 
@@ -47,7 +49,7 @@ export function priceRefund(
   let fees = 0;
   for (const ticket of tickets) {
     const terms = cleanup ??
-      decide<'refundFee', OutcomeOf<'refundFee'>>(ctx, 'refundFee', {
+      decide(ctx, 'refundFee', {
         salesApplication: booking.salesApplication,
         flexibility: booking.product.flexibility,
         overruleCode,
@@ -95,19 +97,16 @@ export function confirmRefundOffer(ctx: Context, booking: Booking, offerId: stri
 /** Spec §3: parts CANCELLED with their refundAmount, fulfillments REFUNDED, the offer CONFIRMED and kept. */
 export function applyRefund(ctx: Context, booking: Booking, offer: RefundOffer): Booking {
   const amounts = new Map(offer.parts.map((p) => [p.partId, p.refundAmount]));
-  let next = withStatus(booking, new Set(offer.bookingPartIds), 'CANCELLED', 'REFUND', (id) => ({ refundAmount: amounts.get(id) }));
+  let next = withStatus(booking, new Set(offer.bookingPartIds), 'REFUND', 'REFUND', (id) => ({ refundAmount: amounts.get(id) }));
   next = { ...next, refundOffers: [...(booking.refundOffers ?? []).filter((o) => o.id !== offer.id), offer] };
   // Nothing left to travel on: the booking is cancelled as a whole (machines/booking.ts CANCEL_ALL).
-  if (next.machine.value === 'FULFILLED' && next.admissions.every((a) => a.status === 'CANCELLED'))
+  if (can(bookingMachine, next.machine.value, { type: 'CANCEL_ALL' }) && next.admissions.every((a) => a.status === 'CANCELLED'))
     next = move(ctx, next, { type: 'CANCEL_ALL' }, phrase('operation-cancelling'));
   return next;
 }
 
 export function deleteRefundOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.refundOffers, offerId, phrase('resource-refund-offer'));
-  // CONTRACT §6: a confirmed refund offer cannot be deleted; it answers as if it were not there.
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: offerId });
-  moveOffer(ctx, offer, { type: 'DELETE' });
+  deleteOffer(ctx, booking.refundOffers, offerId, phrase('resource-refund-offer'));
   return { ...booking, refundOffers: (booking.refundOffers ?? []).filter((o) => o.id !== offerId) };
 }
 

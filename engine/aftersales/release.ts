@@ -4,7 +4,7 @@ import type { Booking } from '../model/records.ts';
 import { overruleFact } from '../rules/facts.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
-import { assertNoOtherOperation, confirmOffer, findOffer, moveOffer, newOffer } from './offers.ts';
+import { assertNoOtherOperation, confirmOffer, deleteOffer, newOffer } from './offers.ts';
 import { whatRemains } from './refund.ts';
 import { OfferConfirmation, ReleaseOfferRequest } from '../model/osdm/aftersales-requests.ts';
 import { assertStillLive, selectTickets, withStatus } from './tickets.ts';
@@ -32,13 +32,11 @@ export function confirmReleaseOffer(ctx: Context, booking: Booking, offerId: str
   if (!confirming) return booking;
   const { offer, confirmed } = confirming;
   assertStillLive(booking, offer.fulfillmentIds, 'RELEASE');
-  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASED', 'RELEASE');
+  const next = withStatus(booking, new Set(offer.bookingPartIds), 'RELEASE', 'RELEASE');
   return { ...next, releaseOffers: (booking.releaseOffers ?? []).map((o) => (o.id === offerId ? confirmed : o)) };
 }
 
 export function deleteReleaseOffer(ctx: Context, booking: Booking, offerId: string): Booking {
-  const offer = findOffer(booking.releaseOffers, offerId, phrase('resource-release-offer'));
-  if (offer.state === 'CONFIRMED') throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: offerId });
-  moveOffer(ctx, offer, { type: 'DELETE' });
+  deleteOffer(ctx, booking.releaseOffers, offerId, phrase('resource-release-offer'));
   return { ...booking, releaseOffers: (booking.releaseOffers ?? []).filter((o) => o.id !== offerId) };
 }

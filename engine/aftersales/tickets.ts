@@ -1,6 +1,8 @@
 import type { Booking, BookingPartStatus, Fulfillment, Money } from '../model/records.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { can, step } from '../state/machine.ts';
+import { movePart } from '../state/booking-state.ts';
+import type { BookingPartEvent } from '../../machines/booking-part.ts';
 import { fulfillmentMachine, type FulfillmentEvent } from '../../machines/fulfillment.ts';
 
 /**
@@ -79,18 +81,18 @@ export function ticketsOf(booking: Booking): Ticket[] {
 }
 
 /**
- * Sets a status on parts (spec §3: CANCELLED, RELEASED, EXCHANGE_ONGOING…) and, with `fulfillmentEvent`, moves their
+ * Moves parts by the part machine (spec §3: CANCELLED, RELEASED, EXCHANGE_ONGOING…) and, with `fulfillmentEvent`, their
  * fulfillments by the fulfillment machine (REFUNDED, RELEASED, EXCHANGED). The operation listed only fulfillments the
  * machine lets take the event (`selectTickets`, `assertStillLive`), so a refusal here is a bug.
  */
 export function withStatus(
   booking: Booking,
   partIds: ReadonlySet<string>,
-  partStatus: BookingPartStatus,
+  partEvent: BookingPartEvent['type'],
   fulfillmentEvent?: FulfillmentEvent['type'],
   extra: (id: string) => Record<string, unknown> = () => ({}),
 ): Booking {
-  const set = <T extends { id: string }>(p: T): T => (partIds.has(p.id) ? { ...p, status: partStatus, ...extra(p.id) } : p);
+  const set = <T extends { id: string; status: BookingPartStatus }>(p: T): T => (partIds.has(p.id) ? { ...movePart(p, partEvent), ...extra(p.id) } : p);
   const moved = (f: Fulfillment): Fulfillment => {
     const status = step(fulfillmentMachine, f.status, { type: fulfillmentEvent! });
     if (!status) throw new Error(`fulfillment ${f.id} cannot take ${fulfillmentEvent} in ${f.status}`);

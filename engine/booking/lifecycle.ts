@@ -1,9 +1,9 @@
 import type { Context } from '../model/context.ts';
-import type { Booking, Fulfillment } from '../model/records.ts';
+import type { Booking, BookingPartStatus, Fulfillment } from '../model/records.ts';
 import { phrase, violation, type ProblemPointer } from '../rules/violation.ts';
 import { missingPassengerData } from './contact.ts';
 import { encodeTicket } from './barcodes.ts';
-import { isExpired, move } from '../state/booking-state.ts';
+import { isExpired, move, movePart } from '../state/booking-state.ts';
 import { initialState } from '../state/machine.ts';
 import { fulfillmentMachine } from '../../machines/fulfillment.ts';
 import { tripOfPart } from '../model/trips.ts';
@@ -25,7 +25,7 @@ export function confirmBooking(ctx: Context, booking: Booking): Booking {
 
   const moved = move(ctx, booking, { type: 'CONFIRM' }, phrase('operation-confirmation'));
   const now = ctx.now.toISOString();
-  const fulfilled = <T extends { status: string }>(part: T) => ({ ...part, status: 'FULFILLED' as const, confirmedOn: now });
+  const fulfilled = <T extends { id: string; status: BookingPartStatus }>(part: T) => ({ ...movePart(part, 'CONFIRM'), confirmedOn: now });
   if (booking.pass) {
     // Spec §4.2 rule 6: the pass number is the control number; a pass fulfillment never carries a barcode.
     const admission = booking.admissions[0]!;

@@ -3,8 +3,9 @@ import type { Booking } from '../model/records.ts';
 import { violation } from '../rules/violation.ts';
 import { overlaps } from '../holdings/place-holdings.ts';
 import { passUsesOf, ridesTaken, type PassUse } from '../holdings/pass-uses.ts';
-import { ENDED_PART_STATUSES } from '../state/booking-state.ts';
+import { ENDED_PART_STATUSES, isBeingExchanged } from '../state/booking-state.ts';
 import { findPass } from '../offers/travel-passes.ts';
+import { isPendingOperation } from '../state/aftersales-state.ts';
 
 /**
  * Refuses a booking whose admissions use a pass another booking uses over an overlapping journey at `now`
@@ -33,8 +34,8 @@ export function assertRidesLeft(ctx: Context, booking: Booking, others: readonly
     ctx.now,
   );
   const live = [
-    ...booking.admissions.filter((a) => !ENDED_PART_STATUSES.has(a.status) && a.status !== 'EXCHANGE_ONGOING'),
-    ...(booking.exchangeOperations ?? []).filter((o) => o.state === 'PREBOOKED').flatMap((o) => o.admissions),
+    ...booking.admissions.filter((a) => !ENDED_PART_STATUSES.has(a.status) && !isBeingExchanged(a.status)),
+    ...(booking.exchangeOperations ?? []).filter((o) => isPendingOperation(o.state)).flatMap((o) => o.admissions),
   ];
   for (const pass of new Set(live.flatMap((a) => a.travelPasses ?? []))) {
     const start = findPass(ctx, pass)?.pass.ridesLeft;

@@ -16,6 +16,7 @@ import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';
 import type * as R from '../model/osdm/aftersales-response.ts';
+import { isConfirmedOffer } from '../state/aftersales-state.ts';
 
 /** OSDM 3.4 RefundOffer, ReleaseOffer and OnHoldOffer rendered from the booking's records. */
 /** The fields every refund and release offer shows. */
@@ -25,7 +26,7 @@ function offerHeader(booking: Booking, o: AftersalesOfferRecord & CoversTickets)
     createdOn: o.createdOn,
     validFrom: o.createdOn,
     validUntil: o.validUntil,
-    status: o.state === 'CONFIRMED' ? ('CONFIRMED' as const) : ('PROPOSED' as const),
+    status: isConfirmedOffer(o.state) ? ('CONFIRMED' as const) : ('PROPOSED' as const),
     ...(o.confirmedOn ? { confirmedOn: o.confirmedOn } : {}),
     // An offer covers fulfillments of its own booking (refund.ts, release.ts).
     fulfillments: fulfillmentsOf(booking, o.fulfillmentIds),
@@ -48,7 +49,7 @@ const zero = (m: Money): Money => ({ ...m, amount: 0, ...(m.vats ? { vats: m.vat
  * the booking and its parts as `refundAmount` (spec §2.6 rule 10).
  */
 export function renderRefundOffer(booking: Booking, o: RefundOffer): z.infer<typeof R.RefundOffer> {
-  const refundable = (m: Money) => (o.state === 'CONFIRMED' ? zero(m) : m);
+  const refundable = (m: Money) => (isConfirmedOffer(o.state) ? zero(m) : m);
   return {
     ...offerHeader(booking, o),
     refundFee: o.refundFee,

@@ -9,6 +9,8 @@ import { tripOfPart } from '../model/trips.ts';
 import type { Language } from '../rules/schemas.ts';
 import type { z } from 'zod';
 import type * as R from '../model/osdm/booking-response.ts';
+import { isConfirmedOperation, isOpenOffer, isPendingOperation } from '../state/aftersales-state.ts';
+import { isConfirmed } from '../state/booking-state.ts';
 
 /** OSDM 3.4 Booking rendered from the stored booking (spec §2.6 booking response facts). */
 export function renderBooking(rules: RuleSet, booking: Booking, language: Language): z.infer<typeof R.Booking> {
@@ -76,7 +78,7 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     bookingCode: booking.id, // spec §2.6 rule 1
     externalRef: booking.externalRef,
     createdOn: booking.createdOn,
-    ...(booking.machine.value !== 'FULFILLED' ? { confirmationTimeLimit: booking.confirmationTimeLimit } : {}),
+    ...(!isConfirmed(booking.machine.value) ? { confirmationTimeLimit: booking.confirmationTimeLimit } : {}),
     ...(booking.purchaser ? { purchaser: renderPerson(booking.purchaser) } : {}),
     passengers: booking.passengers.map((p) => ({
       id: p.id,
@@ -120,13 +122,13 @@ export function renderBooking(rules: RuleSet, booking: Booking, language: Langua
     fulfillments: booking.fulfillments.map((f) => fulfillmentSummary(booking, f)),
     // Spec §3 rules 1–2: refund offers stay in the booking; a release offer shows only while provisional.
     ...(booking.refundOffers?.length ? { refundOffers: booking.refundOffers.map((o) => renderRefundOffer(booking, o)) } : {}),
-    ...(booking.releaseOffers?.some((o) => o.state === 'PROPOSED')
-      ? { releaseOffers: booking.releaseOffers.filter((o) => o.state === 'PROPOSED').map((o) => renderReleaseOffer(booking, o)) }
+    ...(booking.releaseOffers?.some((o) => isOpenOffer(o.state))
+      ? { releaseOffers: booking.releaseOffers.filter((o) => isOpenOffer(o.state)).map((o) => renderReleaseOffer(booking, o)) }
       : {}),
     ...(booking.exchangeOperations?.length
       ? {
           exchangeOperations: booking.exchangeOperations
-            .filter((o) => o.state === 'PREBOOKED' || o.state === 'FULFILLED')
+            .filter((o) => isPendingOperation(o.state) || isConfirmedOperation(o.state))
             .map((o) => renderExchangeOperation(rules, booking, o, language)),
         }
       : {}),

@@ -3,6 +3,7 @@ import type { BookedAdmission, Booking } from '../model/records.ts';
 import { interval, overlaps } from './place-holdings.ts';
 import { ENDED_PART_STATUSES, PROVISIONAL_STATES } from '../state/booking-state.ts';
 import { tripOfPart } from '../model/trips.ts';
+import { isPendingOperation } from '../state/aftersales-state.ts';
 
 /**
  * Spec §2.7 rule 8: "two concurrent trips with the same pass are not allowed". A travel pass that pays for an
@@ -32,7 +33,7 @@ export function passUsesOf(booking: Booking): PassUse[] {
     for (const pass of a.travelPasses) uses.push({ pass, bookingId: booking.id, ...span, ...(limit ? { until: limit } : {}) });
   };
   for (const a of booking.admissions) add(a, until);
-  for (const op of booking.exchangeOperations ?? []) if (op.state === 'PREBOOKED') for (const a of op.admissions) add(a, op.validUntil);
+  for (const op of booking.exchangeOperations ?? []) if (isPendingOperation(op.state)) for (const a of op.admissions) add(a, op.validUntil);
   return uses;
 }
 

@@ -2,6 +2,7 @@ import { ENDED_PART_STATUSES, isExpired, PROVISIONAL_STATES } from '../state/boo
 import type { Booking, BookedReservation, Leg } from '../model/records.ts';
 import { trainKey } from '../model/train.ts';
 import { tripOfPart } from '../model/trips.ts';
+import { isPendingOperation } from '../state/aftersales-state.ts';
 
 /** A place held on a train over the interval of the leg holding it. */
 export interface Holding {
@@ -67,7 +68,7 @@ export function trainHoldingsOf(booking: Booking): TrainHoldings[] {
       tripOfPart(booking, r.id).legs.find((l) => l.id === r.legId),
     );
   for (const op of operations) {
-    if (op.state !== 'PREBOOKED') continue;
+    if (!isPendingOperation(op.state)) continue;
     for (const r of op.reservations)
       add(
         r,

@@ -1,4 +1,5 @@
 import type { Booking, SoldPass } from '../model/records.ts';
+import { isValidFulfillment } from '../state/aftersales-state.ts';
 
 /** The index keys a sold pass is found by. */
 export const soldPassKey = {
@@ -9,7 +10,7 @@ export const soldPassKey = {
 /** What a pass purchase says about its pass once confirmed; nothing for another booking, or once refunded. */
 function soldPassOf(booking: Booking): SoldPass | undefined {
   const fulfillment = booking.fulfillments[0];
-  if (!booking.pass?.lastDay || !fulfillment?.controlNumber || fulfillment.status !== 'FULFILLED') return undefined;
+  if (!booking.pass?.lastDay || !fulfillment?.controlNumber || !isValidFulfillment(fulfillment.status)) return undefined;
   const { pass } = booking;
   return {
     bookingId: booking.id,

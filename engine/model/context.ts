@@ -1,6 +1,6 @@
 import type { DecisionName, FactsOf } from '../rules/facts.ts';
 import type { DecisionResult, DecisionTrace } from '../rules/decision.ts';
-import type { OutcomeOf, RejectOutcome } from '../rules/outcomes.ts';
+import type { DecidedOf, OutcomeOf, RejectOutcome } from '../rules/outcomes.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { SalesApplication } from '../rules/schemas.ts';
 import type { IdSource, Requestor, SoldPass } from './records.ts';
@@ -33,9 +33,13 @@ export function makeContext(rules: RuleSet, requestor: Requestor, now: Date, ids
   return { rules, now, ids, requestor, salesApplication, traces: [], ticketKey, soldPasses };
 }
 
-/** Evaluates a decision and keeps its trace in the context. */
-export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx: Context, name: D, facts: FactsOf<D>): DecisionResult<O> {
-  const result = ctx.rules.decisions[name].evaluate<O>(facts);
+/** Evaluates a decision and keeps its trace in the context; its outcome is typed by the outcome catalogue (rules/outcomes.ts). */
+export function decide<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>): DecisionResult<DecidedOf<D>> {
+  return evaluated(ctx, name, facts);
+}
+
+function evaluated<O>(ctx: Context, name: DecisionName, facts: object): DecisionResult<O> {
+  const result = ctx.rules.decisions[name].evaluate<O>(facts as Record<string, unknown>);
   ctx.traces.push(result.trace);
   return result;
 }
@@ -47,7 +51,7 @@ export function decide<D extends DecisionName, O = Record<string, unknown>>(ctx:
  * A rejection's texts are filled from the row's params, the facts and the sales application (as `check` expects).
  */
 export function enforce<D extends DecisionName>(ctx: Context, name: D, facts: FactsOf<D>, at?: string): OutcomeOf<D> | undefined {
-  const { outcome } = decide<D, Partial<RejectOutcome>>(ctx, name, facts);
+  const { outcome } = evaluated<Partial<RejectOutcome>>(ctx, name, facts);
   if (outcome?.reject) {
     throw violation(
       outcome.reject,

@@ -1,7 +1,7 @@
 import { decide, type Context } from '../model/context.ts';
 import type { DecisionResult, DecisionTrace } from '../rules/decision.ts';
 import type { Money, OfferPassenger, Trip } from '../model/records.ts';
-import type { Flexibility } from '../rules/schemas.ts';
+import type { Currency, Flexibility } from '../rules/schemas.ts';
 import { minutesBetween } from '../rules/time.ts';
 import { familyDiscounted } from './family-discount.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
@@ -9,6 +9,7 @@ import { fullFare, priceFor } from './pricing.ts';
 import { coveringPass } from './travel-passes.ts';
 import { busyPasses, ridesTaken, type PassUse } from '../holdings/pass-uses.ts';
 import { interval } from '../holdings/place-holdings.ts';
+import type { TravelClass } from '../rules/facts.ts';
 
 /**
  * Each passenger's admission price for a trip and product: the tariff's full fare × the passenger's share
@@ -22,7 +23,7 @@ export function admissionPrices(
   productCode: string,
   flexibility: Flexibility,
   passengers: readonly OfferPassenger[],
-  currency: 'SEK' | 'EUR',
+  currency: Currency,
   passUses: readonly PassUse[] = [],
   shares: PassengerShares = passengerShares(),
 ): Map<string, { price: Money; travelPass?: string }> {
@@ -48,7 +49,7 @@ export function admissionPrices(
     let factor = ofClass.factors.get(p.externalRef);
     if (factor) ctx.traces.push(factor.trace);
     else {
-      factor = decide<'fareFactor', { factor: number }>(ctx, 'fareFactor', {
+      factor = decide(ctx, 'fareFactor', {
         internalType: p.internalType,
         age: p.age,
         trafficDisturbanceTicket: isTrafficDisturbanceTicket(ctx, p),
@@ -70,7 +71,7 @@ export function admissionPrices(
  * again at the same places, so the traces read exactly as if they had been evaluated for each offer.
  */
 export type PassengerShares = Map<
-  'FIRST' | 'SECOND',
+  TravelClass,
   {
     discounted: { granted: Set<string>; traces: DecisionTrace[] };
     factors: Map<string, DecisionResult<{ factor: number }>>;
@@ -79,7 +80,7 @@ export type PassengerShares = Map<
 export const passengerShares = (): PassengerShares => new Map();
 
 /** `familyDiscounted`, with the traces it left. */
-function familyDiscountedTraced(ctx: Context, passengers: readonly OfferPassenger[], travelClass: 'FIRST' | 'SECOND') {
+function familyDiscountedTraced(ctx: Context, passengers: readonly OfferPassenger[], travelClass: TravelClass) {
   const from = ctx.traces.length;
   const granted = familyDiscounted(ctx, passengers, travelClass);
   return { granted, traces: ctx.traces.slice(from) };

@@ -1,27 +1,20 @@
 import { decide, type Context } from '../model/context.ts';
 import type { AncillaryPart, Leg, OfferPassenger } from '../model/records.ts';
-import type { OutcomeOf } from '../rules/outcomes.ts';
+import type { Currency } from '../rules/schemas.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
 import { priceFor } from './pricing.ts';
+import type { TravelClass } from '../rules/facts.ts';
 
 /**
  * Spec §2.8: the ancillary groups of each leg (rules/ancillaries.yaml) offered to each passenger, one
  * offer part per item. The airport fee inherits its admission's flexibility (§2.8 rule 5); other items
  * follow the item's own terms (refundable with the admission, not exchangeable: meals are not carried over).
  */
-interface GroupOutcome {
-  group: string;
-  min: number;
-  items: string[];
-  default?: string;
-  included?: boolean;
-}
-
 export function offerAncillaries(
   ctx: Context,
-  legs: Array<{ leg: Leg; travelClass: 'FIRST' | 'SECOND' }>,
+  legs: Array<{ leg: Leg; travelClass: TravelClass }>,
   passengers: readonly OfferPassenger[],
-  currency: 'SEK' | 'EUR',
+  currency: Currency,
   international: boolean,
   admission: { refundable: string; exchangeable: string },
 ): AncillaryPart[] {
@@ -29,12 +22,12 @@ export function offerAncillaries(
   const parts: AncillaryPart[] = [];
   // Spec §4.1 rule 9, CONTRACT §4a: with SWE_TDT on every passenger the whole booking costs 0 (ancillary-prices.yaml).
   const withTicket = passengers.filter((p) => isTrafficDisturbanceTicket(ctx, p)).length;
-  const { outcome: share } = decide<'ancillaryPriceFactor', OutcomeOf<'ancillaryPriceFactor'>>(ctx, 'ancillaryPriceFactor', {
+  const { outcome: share } = decide(ctx, 'ancillaryPriceFactor', {
     trafficDisturbanceTickets: withTicket === 0 ? 'NONE' : withTicket === passengers.length ? 'ALL' : 'SOME',
   });
   for (const { leg, travelClass } of legs) {
     const touchesAirport = [leg.origin, leg.destination].some((ref) => rules.stations.byRef(ref)?.airport === true);
-    const { outcomes } = decide<'ancillaryGroups', GroupOutcome>(ctx, 'ancillaryGroups', {
+    const { outcomes } = decide(ctx, 'ancillaryGroups', {
       touchesAirport,
       travelClass,
       productCategory: leg.category,

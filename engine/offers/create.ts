@@ -1,7 +1,6 @@
 import { decide, enforce, type Context } from '../model/context.ts';
-import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { AdmissionPart, Leg, Money, OfferedProduct, OfferPassenger, ReservationPart, StoredOffer, Trip } from '../model/records.ts';
-import type { Flexibility } from '../rules/schemas.ts';
+import type { Currency, Flexibility } from '../rules/schemas.ts';
 import { earliest, plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation, type Phrase } from '../rules/violation.ts';
@@ -87,7 +86,7 @@ export function createOffers(
     for (const productCode of category.products) {
       const product = rules.products.products[productCode]!;
       if (wantedClasses?.length && !wantedClasses.includes(product.travelClass)) continue;
-      const { outcome } = decide<'productAvailability', { offered: boolean }>(ctx, 'productAvailability', {
+      const { outcome } = decide(ctx, 'productAvailability', {
         compartment: product.compartment ?? 'NONE',
         accommodationType: product.accommodationType,
         travelClass: product.travelClass,
@@ -131,7 +130,7 @@ function priceOffer(
   trip: Trip,
   passengers: OfferPassenger[],
   choice: { code: string; flexibility: Flexibility },
-  currency: 'SEK' | 'EUR',
+  currency: Currency,
   request: OfferCollectionRequest,
   passUses: readonly PassUse[],
   preBookableUntil: string,
@@ -181,7 +180,7 @@ function priceOffer(
     .flatMap(({ leg, code }) => {
       const legProduct = offeredProduct(ctx, code, choice.flexibility);
       const { travelClass, accommodationType } = rules.products.products[code]!;
-      const { outcome } = decide<'reservationPrice', OutcomeOf<'reservationPrice'>>(ctx, 'reservationPrice', {
+      const { outcome } = decide(ctx, 'reservationPrice', {
         productCategory: leg.category,
         travelClass,
         accommodationType,

@@ -1,7 +1,6 @@
 import { decide, type Context } from '../model/context.ts';
 import type { OfferPassenger } from '../model/records.ts';
-import { typingCardOf, type InternalPassengerType } from '../rules/facts.ts';
-import type { Language } from '../rules/schemas.ts';
+import { typingCardOf } from '../rules/facts.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import type { AnonymousPassengerSpecification } from '../model/osdm/offer-request.ts';
 
@@ -24,11 +23,7 @@ export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecificatio
   const typingCard = typingCardOf(
     spec.cards.filter((c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType').map((c) => c.code),
   );
-  const { outcome } = decide<'passengerType', { internalType: InternalPassengerType; responseType: string; description: Record<Language, string> }>(
-    ctx,
-    'passengerType',
-    { age, typingCard },
-  );
+  const { outcome } = decide(ctx, 'passengerType', { age, typingCard });
   if (!outcome) throw violation('86001', { reason: phrase('no-passenger-type', { age }) }, `${pointer}/age`, ctx.traces);
   return {
     externalRef: spec.externalRef,

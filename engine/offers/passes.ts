@@ -5,13 +5,14 @@ import { phrase, violation } from '../rules/violation.ts';
 import { typePassenger } from './passengers.ts';
 import { priceFor, sum } from './pricing.ts';
 import type { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
+import type { Currency } from '../rules/schemas.ts';
 
 /**
  * Spec §4.2 rules 2–3: travel pass offers. `places` holds two stations (either order) for a bound pass,
  * or nothing; a bound request also returns the passes valid everywhere. One offer per pass type, one
  * admission part referencing the pass product, one fulfillment option per pass (rule 5).
  */
-export function createPassOffers(ctx: Context, request: OfferCollectionRequest, currency: 'SEK' | 'EUR'): StoredOffer[] {
+export function createPassOffers(ctx: Context, request: OfferCollectionRequest, currency: Currency): StoredOffer[] {
   const { rules } = ctx;
   const criteria = request.nonTripSearchCriteria;
   if (!criteria?.validFrom) throw violation('86001', { reason: phrase('pass-needs-valid-from') }, '#/nonTripSearchCriteria/validFrom');

@@ -1,6 +1,6 @@
 import type { Money } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
-import type { Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
+import type { Currency, Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
 
 /**
  * The tariff model of rules/tariff.yaml (rules/README.md "The tariff model"). All numbers come from rules/;
@@ -18,7 +18,7 @@ export function fullFare(rules: RuleSet, category: ProductCategoryCode, minutes:
 }
 
 /** A passenger's share of the full fare, rounded and converted to the sales currency, with VAT when domestic. */
-export function priceFor(rules: RuleSet, fullFareSek: number, factor: number, currency: 'SEK' | 'EUR', international: boolean): Money {
+export function priceFor(rules: RuleSet, fullFareSek: number, factor: number, currency: Currency, international: boolean): Money {
   const { tariff } = rules;
   let amount = roundTo(fullFareSek * factor, tariff.roundTo);
   if (currency !== tariff.currency) {
@@ -37,7 +37,7 @@ export function withVat(rules: RuleSet, price: Money, international: boolean): M
 }
 
 /** The sum of prices; its VAT is the sum of theirs, so totals and parts always agree. */
-export function sum(rules: RuleSet, prices: Money[], currency: 'SEK' | 'EUR', international: boolean): Money {
+export function sum(rules: RuleSet, prices: Money[], currency: Currency, international: boolean): Money {
   const amount = prices.reduce((n, p) => n + p.amount, 0);
   if (international) return { currency, amount, scale: 2 };
   const { percentage, countryCode } = rules.tariff.vat;

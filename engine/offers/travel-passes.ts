@@ -2,6 +2,7 @@ import { decide, type Context } from '../model/context.ts';
 import { findCustomer } from '../customers/lookup.ts';
 import type { OfferPassenger, Trip } from '../model/records.ts';
 import type { CustomerEntry, TravelPassEntry } from '../rules/schemas.ts';
+import type { TravelClass } from '../rules/facts.ts';
 
 /**
  * A travel pass by its card number: one of customers.yaml, or one sold through the API (spec §4.2 rule 6), with
@@ -28,7 +29,7 @@ export function coveringPass(
   ctx: Context,
   passenger: OfferPassenger,
   trip: Trip,
-  tripClass: 'FIRST' | 'SECOND',
+  tripClass: TravelClass,
   busy: (pass: string) => boolean = () => false,
   taken: (pass: string) => number = () => 0,
 ): string | undefined {
@@ -59,7 +60,7 @@ export function coveringPass(
         : tripRank > 0 && type.productCategories.some((c) => categoryRank(c) > tripRank)
           ? 'PASS_HIGHER'
           : 'OTHER';
-    const { outcome } = decide<'travelPassCoverage', { covers: boolean }>(ctx, 'travelPassCoverage', {
+    const { outcome } = decide(ctx, 'travelPassCoverage', {
       passKind: type.kind,
       withinValidity: found.validFrom <= day && day <= found.validTo,
       ridesLeft: Math.max(0, (found.ridesLeft ?? 0) - taken(found.cardNumber)),

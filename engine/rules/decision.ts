@@ -1,4 +1,5 @@
 import type { RuleProperties } from 'json-rules-engine';
+import { z } from 'zod';
 import { hasExpressions, resolveThen } from './expressions.ts';
 import {
   isInstantRef,
@@ -11,7 +12,7 @@ import {
   type OperatorName,
   type TimeOperator,
 } from './operators.ts';
-import type { DecisionFile } from './schemas.ts';
+import { DecisionFile } from './schemas.ts';
 import type { SourceFile } from './source.ts';
 
 /**
@@ -42,14 +43,18 @@ interface CompiledRow {
   readonly firstFailing: (facts: Readonly<Record<string, unknown>>) => number;
 }
 
-/** What a decision returns every time: the outcome and which row gave it, with the facts it saw. */
-export interface DecisionTrace {
-  readonly decision: string;
-  readonly file: string;
-  readonly hitPolicy: DecisionFile['hitPolicy'];
-  readonly facts: Readonly<Record<string, unknown>>;
-  readonly fired: ReadonlyArray<{ row: string; at: string }>;
-}
+/**
+ * What a decision returns every time: which rows gave the outcome, with the facts it saw. The sandbox answers
+ * traces as they are (GET /sandbox/traces), so the OpenAPI document names this schema.
+ */
+export const DecisionTrace = z.strictObject({
+  decision: z.string(),
+  file: z.string(),
+  hitPolicy: DecisionFile.shape.hitPolicy,
+  facts: z.record(z.string(), z.unknown()),
+  fired: z.array(z.strictObject({ row: z.string(), at: z.string().describe('file:line:col') })).readonly(),
+});
+export type DecisionTrace = Readonly<z.infer<typeof DecisionTrace>>;
 
 export interface DecisionResult<O = Record<string, unknown>> {
   /** The `then` of the row that fired (first / unique), or undefined when none did. */

@@ -18,7 +18,10 @@ export const INSTANT = 'instant';
 const instant = z.string().regex(DATE_TIME_WITH_OFFSET).describe(INSTANT);
 const age = z.number().int().min(0).max(130);
 const count = z.number().int().min(0).max(1000);
-const travelClass = z.enum(['FIRST', 'SECOND']);
+/** A train's classes: the products of products.yaml are in one of them. */
+export const TravelClass = z.enum(['FIRST', 'SECOND']);
+export type TravelClass = z.infer<typeof TravelClass>;
+const travelClass = TravelClass;
 export const AccommodationType = z.enum(['SEAT', 'COUCHETTE', 'BERTH']);
 const flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 /** Spec §4.1 rule 6 names these; OSDM's other overrule codes are accepted as OTHER. */

@@ -27,13 +27,17 @@ const accept = z.strictObject({ accept: z.literal(true) });
 const allow = z.strictObject({ allow: z.literal(true) });
 const refundTerms = z.strictObject({ refundPercent: percent, fee: minorUnits });
 
-interface OutcomeEntry<S extends z.ZodObject = z.ZodObject> {
+interface OutcomeEntry<S extends z.ZodObject = z.ZodObject, R extends boolean = boolean> {
   /** What a row that does not refuse says. */
   readonly outcome: S;
   /** Whether rows may refuse with `reject`. */
-  readonly rejects: boolean;
+  readonly rejects: R;
 }
-const entry = <S extends z.ZodObject>(outcome: S, rejects = false): OutcomeEntry<S> => ({ outcome, rejects });
+function entry<S extends z.ZodObject>(outcome: S): OutcomeEntry<S, false>;
+function entry<S extends z.ZodObject>(outcome: S, rejects: true): OutcomeEntry<S, true>;
+function entry<S extends z.ZodObject>(outcome: S, rejects = false): OutcomeEntry<S> {
+  return { outcome, rejects };
+}
 
 export const outcomeCatalogue = {
   passengerType: entry(
@@ -71,3 +75,8 @@ export const outcomeCatalogue = {
 
 /** What a decision's row says when it does not refuse. */
 export type OutcomeOf<D extends DecisionName> = z.infer<(typeof outcomeCatalogue)[D]['outcome']>;
+
+/** What a decision's row says: for a decision that may refuse, either what it accepts with or its refusal. */
+export type DecidedOf<D extends DecisionName> = (typeof outcomeCatalogue)[D]['rejects'] extends true
+  ? (OutcomeOf<D> & { reject?: undefined }) | RejectOutcome
+  : OutcomeOf<D>;

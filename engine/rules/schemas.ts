@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CoachLayoutsFile, FleetFile } from './seat-schemas.ts';
-import { AccommodationType } from './facts.ts';
+import { AccommodationType, TravelClass } from './facts.ts';
 import { jreOperatorNames, timeOperatorNames } from './operators.ts';
 import { isTimeZone } from './calendar.ts';
 
@@ -109,7 +109,9 @@ const LimitsFile = z.strictObject({
 });
 export type Limits = z.infer<typeof LimitsFile>;
 
-const Currency = z.enum(['SEK', 'EUR']);
+/** The currencies prices are given in (spec §1.6): a sales application's. */
+export const Currency = z.enum(['SEK', 'EUR']);
+export type Currency = z.infer<typeof Currency>;
 const StationCodes = z.enum(['x_swe', 'uic']);
 
 const SalesApplicationsFile = z.strictObject({
@@ -160,7 +162,6 @@ const StationsFile = z.strictObject({
 });
 export type Station = z.infer<typeof StationsFile>['stations'][number];
 
-const TravelClass = z.enum(['FIRST', 'SECOND']);
 export const Flexibility = z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE']);
 export type Flexibility = z.infer<typeof Flexibility>;
 /** A product category's code (urn:x_swe:sbc:<code>); products.yaml lists them, the other files are checked against it. */

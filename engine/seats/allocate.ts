@@ -1,5 +1,4 @@
 import { decide, type Context } from '../model/context.ts';
-import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { Booking, BookedReservation } from '../model/records.ts';
 import type { Warning } from '../model/records.ts';
 import type { PlaceSelection } from '../model/osdm/shapes.ts';
@@ -93,7 +92,7 @@ export function allocate(ctx: Context, req: AllocationRequest): { reservations: 
       const inOurs = pool.filter((c) => ours.some((h) => h.coachNumber === c.coach.number && h.compartment === c.place.compartment));
       if (inOurs.length > 0) pool = inOurs;
       else if (
-        decide<'privateGroup', OutcomeOf<'privateGroup'>>(ctx, 'privateGroup', {
+        decide(ctx, 'privateGroup', {
           travelClass: product.travelClass,
           accommodationType: product.accommodationType,
           compartmentEach: product.compartmentEach,

@@ -1,8 +1,9 @@
 import { bookingMachine, type BookingEvent, type BookingState } from '../../machines/booking.ts';
+import { bookingPartMachine, type BookingPartEvent } from '../../machines/booking-part.ts';
 import type { Context } from '../model/context.ts';
 import type { Booking, BookingPartStatus } from '../model/records.ts';
 import { violation, type Phrase } from '../rules/violation.ts';
-import { can, step } from './machine.ts';
+import { can, hasTag, step } from './machine.ts';
 
 /**
  * Booking states that live until `confirmationTimeLimit` unless confirmed: those the booking machine lets EXPIRE
@@ -11,8 +12,32 @@ import { can, step } from './machine.ts';
 export const PROVISIONAL_STATES: ReadonlySet<BookingState> = new Set(
   (Object.keys(bookingMachine.root.states) as BookingState[]).filter((state) => can(bookingMachine, state, { type: 'EXPIRE' })),
 );
-/** Parts that no longer travel: refunded (CANCELLED), released, exchanged for another; they hold no place or pass. */
-export const ENDED_PART_STATUSES: ReadonlySet<BookingPartStatus> = new Set(['CANCELLED', 'RELEASED', 'EXCHANGED']);
+/**
+ * Parts that no longer travel: refunded (CANCELLED), released, exchanged for another; they hold no place or pass. The
+ * part machine tags them `ended`.
+ */
+export const ENDED_PART_STATUSES: ReadonlySet<BookingPartStatus> = new Set(
+  (Object.keys(bookingPartMachine.root.states) as BookingPartStatus[]).filter((status) => hasTag(bookingPartMachine, status, 'ended')),
+);
+
+/**
+ * Moves a booking part by its machine (machines/booking-part.ts). A part's status follows a transition another
+ * machine already allowed (the booking's, an offer's, a fulfillment's, an exchange operation's), so a refusal here is a bug.
+ */
+export function movePart<P extends { id: string; status: BookingPartStatus }>(part: P, event: BookingPartEvent['type']): P {
+  const status = step(bookingPartMachine, part.status, { type: event });
+  if (!status) throw new Error(`booking part ${part.id} cannot take ${event} in ${part.status}`);
+  return { ...part, status };
+}
+
+/** Confirmed, and something of it still travels (FULFILLED; a cancelled booking is not): the booking machine's tag. */
+export const isConfirmed = (state: BookingState): boolean => hasTag(bookingMachine, state, 'confirmed');
+
+/** Stored as expired: the state the machine's EXPIRE leads to. */
+export const isStoredExpired = (state: BookingState): boolean => hasTag(bookingMachine, state, 'expired');
+
+/** A part that an exchange operation would replace, while the operation is pending (EXCHANGE_ONGOING). */
+export const isBeingExchanged = (status: BookingPartStatus): boolean => can(bookingPartMachine, status, { type: 'EXCHANGE' });
 
 /**
  * A provisional booking whose time limit has passed is expired (spec §3, §8), whether or not anyone looked: the

@@ -31,6 +31,11 @@ export function step<M extends AnyStateMachine>(machine: M, state: StateValueFro
   return next ?? undefined;
 }
 
+/** Whether the machine tags `state` with `tag` (a question the machine answers for each of its states). */
+export function hasTag<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, tag: string): boolean {
+  return machine.root.states[state as string]?.tags.includes(tag) ?? false;
+}
+
 export function can<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, event: EventFromLogic<M>): boolean {
   return step(machine, state, event) !== undefined;
 }

@@ -4,6 +4,7 @@ import { durationMs } from '../../engine/rules/time.ts';
 import { bookingMachine, type BookingEvent, type BookingState } from '../../machines/booking.ts';
 import { exchangeMachine } from '../../machines/exchange.ts';
 import { fulfillmentMachine } from '../../machines/fulfillment.ts';
+import { bookingPartMachine } from '../../machines/booking-part.ts';
 import { aftersalesOfferMachine } from '../../machines/offers.ts';
 import { engine } from './server.ts';
 
@@ -66,6 +67,10 @@ export interface ModelBooking {
   confirmedAt?: number;
   /** The status of each fulfillment (by variable) as the model knows it: FULFILLED, REFUNDED, RELEASED, EXCHANGED. */
   fulfillmentStatus: Record<string, string>;
+  /** Its parts' status until it is confirmed (machines/booking-part.ts): PREBOOKED, ON_HOLD, then FULFILLED. */
+  readonly parts: { state: string };
+  /** From the confirmation on, the status of the parts of each fulfillment (by variable): they move together. */
+  partStatus: Record<string, string>;
   /** Whether an exchange was confirmed on it (its parts then have a second generation). */
   exchanged: boolean;
   /** Invariant bookkeeping: each CANCELLED part's refundAmount as first seen (a part is refunded once). */
@@ -228,7 +233,11 @@ export function busy(m: Readonly<Model>, b: Readonly<ModelBooking>): boolean {
  * (engine/aftersales/exchange.ts expireOperations): EXPIRED, its originals FULFILLED again.
  */
 export function settleOperations(m: Model, b: ModelBooking): void {
-  for (const o of m.operations) if (o.booking === b.id && o.state === 'PREBOOKED' && m.now >= o.validUntil) fire(m, exchangeMachine, o, 'EXPIRE');
+  for (const o of m.operations) {
+    if (o.booking !== b.id || o.state !== 'PREBOOKED' || m.now < o.validUntil) continue;
+    fire(m, exchangeMachine, o, 'EXPIRE');
+    for (const f of o.fulfillments) firePart(m, b, f, 'CANCEL_EXCHANGE');
+  }
 }
 
 /** The fulfillments of `b` in `statuses`. */
@@ -242,9 +251,18 @@ export function fireFulfillment(m: Model, b: ModelBooking, f: string, event: str
   const fulfillment = { state: b.fulfillmentStatus[f] ?? 'FULFILLED' };
   fire(m, fulfillmentMachine, fulfillment, event);
   b.fulfillmentStatus[f] = fulfillment.state;
+  // The parts of the fulfillment follow it (engine/aftersales/tickets.ts withStatus); the events have the same names.
+  firePart(m, b, f, event);
 }
 
-export { aftersalesOfferMachine, bookingMachine, exchangeMachine, fulfillmentMachine };
+/** Moves the parts of fulfillment `f` of `b` by the part machine, recording the transition. */
+export function firePart(m: Model, b: ModelBooking, f: string, event: string): void {
+  const parts = { state: b.partStatus[f] ?? 'FULFILLED' };
+  fire(m, bookingPartMachine, parts, event);
+  b.partStatus[f] = parts.state;
+}
+
+export { aftersalesOfferMachine, bookingMachine, bookingPartMachine, exchangeMachine, fulfillmentMachine };
 export const iso = (ms: number) => new Date(ms).toISOString();
 /** `${name}`: a reference to a scenario variable. */
 export const ref = (name: string) => '${' + name + '}';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DecisionTrace } from '../../../engine/index.ts';
 
 /**
  * Response shapes the OpenAPI document names that the engine does not define (DESIGN: one source per shape):
@@ -126,14 +127,7 @@ export const SandboxClock = z.strictObject({ now: z.string().describe('ISO 8601'
 export const SandboxReset = z.strictObject({ status: z.literal('reset') });
 export const SandboxAfterSalesOverride = z.strictObject({ bookingId: z.string(), afterSalesOverride: z.boolean() });
 
-/** One decision the engine made (engine/rules/decision.ts DecisionTrace): its facts and the rows that fired, with file:line. */
-export const DecisionTrace = z.strictObject({
-  decision: z.string(),
-  file: z.string(),
-  hitPolicy: z.enum(['first', 'unique', 'collect']),
-  facts: z.record(z.string(), z.unknown()),
-  fired: z.array(z.strictObject({ row: z.string(), at: z.string().describe('file:line:col') })).readonly(),
-});
+export { DecisionTrace };
 export const SandboxTraces = z.strictObject({ requestId: z.string(), traces: z.array(DecisionTrace) });
 
 /** GET /openapi.json: this document. Its paths and components are OpenAPI 3.1's own, described by that standard. */

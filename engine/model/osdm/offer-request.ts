@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../../rules/time.ts';
+import { TravelClass } from '../../rules/facts.ts';
+import { Currency } from '../../rules/schemas.ts';
 
 /**
  * OfferCollectionRequest as the operator accepts it (spec §2.2), in OSDM 3.4 field names.
@@ -90,9 +92,9 @@ export function asOsdmAge<P extends { Age?: unknown; age?: unknown }>({ Age, ...
 }
 
 export const OfferSearchCriteria = z.strictObject({
-  currency: z.enum(['SEK', 'EUR']).optional(), // spec §1.6
+  currency: Currency.optional(), // spec §1.6
   flexibilities: z.array(z.enum(['NON_FLEXIBLE', 'FULL_FLEXIBLE', 'SEMI_FLEXIBLE'])).optional(),
-  travelClasses: z.array(z.enum(['FIRST', 'SECOND', 'ANY_CLASS'])).optional(),
+  travelClasses: z.array(z.enum([...TravelClass.options, 'ANY_CLASS'])).optional(),
   productTags: z.array(z.string()).optional(),
   offerMode: z.enum(['INDIVIDUAL', 'COLLECTIVE']).optional(),
   requestedOfferParts: ignored,

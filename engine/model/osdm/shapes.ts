@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATE_TIME_WITH_OFFSET } from '../../rules/time.ts';
+import { Currency } from '../../rules/schemas.ts';
 
 /**
  * The small OSDM 3.4 shapes every response is built from, each defined once here (DESIGN: one source per
@@ -21,7 +22,7 @@ export const Vat = z.strictObject({
 
 /** OSDM Price: an amount in minor units, scale 2 (CONTRACT §4), SEK or EUR (spec §1.6); VAT on domestic trips (spec §2.6 rule 9). */
 export const Price = z.strictObject({
-  currency: z.enum(['SEK', 'EUR']),
+  currency: Currency,
   amount: z.number().int().describe('In minor units (öre, cents).'),
   scale: z.number().int().describe('Always 2 (CONTRACT §4).'),
   vats: z.array(Vat).optional(),

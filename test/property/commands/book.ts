@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { bookingMachine, enter, iso, isBookable, lifetimes, pick, ref, roomsLeft, type Model, type SalesApplication } from '../../helpers/model.ts';
+import {
+  bookingMachine,
+  bookingPartMachine,
+  enter,
+  iso,
+  isBookable,
+  lifetimes,
+  pick,
+  ref,
+  roomsLeft,
+  type Model,
+  type SalesApplication,
+} from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { RequestOffers } from './offers.ts';
 
@@ -137,6 +149,8 @@ export class Book extends ApiCommand {
       exchangeable: admissions.every((a) => a.exchangeable === 'YES'),
       onHoldUsed: false,
       fulfillmentStatus: {},
+      parts: { state: enter(m, bookingPartMachine) },
+      partStatus: {},
       exchanged: false,
       refunded: new Map(),
     });
@@ -163,6 +177,10 @@ export const spec: CommandSpec = {
     .map(([offer, completeness, who, withAges, path, gender, app]) => new Book(offer, completeness, who, withAges, path, gender, app)),
   drives: {
     'booking:xstate.init': () => [
+      new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0),
+      new Book(0, 'complete', 0, true, '/v3/booking', 'MEN', 'AGENT_SE'),
+    ],
+    'bookingPart:xstate.init': () => [
       new RequestOffers('sto-gbg-0800', [35], 'SECOND', 'FULL_FLEXIBLE', 0),
       new Book(0, 'complete', 0, true, '/v3/booking', 'MEN', 'AGENT_SE'),
     ],

@@ -3,6 +3,7 @@ import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import {
   aftersalesOfferMachine,
   bookingMachine,
+  bookingPartMachine,
   findBooking,
   fire,
   fireFulfillment,
@@ -85,6 +86,7 @@ export class ConfirmAftersalesOffer extends ApiCommand {
     fire(m, aftersalesOfferMachine, o, 'CONFIRM');
     if (o.kind === 'onHold') {
       fire(m, bookingMachine, b, 'PUT_ON_HOLD');
+      fire(m, bookingPartMachine, b.parts, 'PUT_ON_HOLD');
       b.timeLimit = o.increasedTTL!;
       b.onHoldUsed = true;
       return;
@@ -111,5 +113,6 @@ export const spec: CommandSpec = {
     'booking:PUT_ON_HOLD': () => [new CreateOnHoldOffer(0, 'own'), new ConfirmAftersalesOffer(0)],
     'aftersalesOffer:CONFIRM': () => [new ConfirmAftersalesOffer(0)],
     'aftersalesOffer:EXPIRE': () => [new AdvanceClock(31), new ConfirmAftersalesOffer(0)],
+    'bookingPart:PUT_ON_HOLD': () => [new CreateOnHoldOffer(0, 'own'), new ConfirmAftersalesOffer(0)],
   },
 };

@@ -3,6 +3,7 @@ import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
 import { readBooking } from '../../helpers/model-invariants.ts';
 import {
   bookingMachine,
+  bookingPartMachine,
   bookingRefusal,
   bookingStateAt,
   enter,
@@ -59,6 +60,8 @@ export class Confirm extends ApiCommand {
         fire(m, exchangeMachine, op, 'CONFIRM');
         for (const f of op.fulfillments) fireFulfillment(m, b, f, 'EXCHANGE');
         b.exchanged = true;
+        // The new journey's parts are booked and confirmed with the operation.
+        fire(m, bookingPartMachine, { state: enter(m, bookingPartMachine) }, 'CONFIRM');
         await this.learnFulfillments(m, s, b);
         return;
       }
@@ -88,6 +91,7 @@ export class Confirm extends ApiCommand {
     }
     await s.send({ name: `confirm ${b.id}`, method: 'post', path, expect: done });
     fire(m, bookingMachine, b, 'CONFIRM');
+    fire(m, bookingPartMachine, b.parts, 'CONFIRM');
     b.confirmedAt = m.now;
     await this.learnFulfillments(m, s, b);
   }
@@ -130,5 +134,8 @@ export const spec: CommandSpec = {
     // The booking's fulfillment call confirms its pre-booked exchange; past the operation's lifetime it settles it EXPIRED instead.
     'exchangeOperation:CONFIRM': () => [new Confirm(0, 'fulfillment')],
     'exchangeOperation:EXPIRE': () => [new AdvanceClock(61), new Confirm(0, 'fulfillment')],
+    'bookingPart:CONFIRM': () => [new Confirm(0, 'fulfillment')],
+    // The pre-booked exchange's original parts are EXCHANGED when the booking's fulfillment call confirms it.
+    'bookingPart:EXCHANGE': () => [new Confirm(0, 'fulfillment')],
   },
 };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { exchangeMachine, findBooking, fire, isLiveOperation, pick, settleOperations, type Model } from '../../helpers/model.ts';
+import { exchangeMachine, findBooking, fire, firePart, isLiveOperation, pick, settleOperations, type Model } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { bookingPath, problem } from './_aftersales.ts';
 
@@ -42,6 +42,8 @@ export class ChangeExchangeOperation extends ApiCommand {
     }
     await s.send({ ...request, expect: this.action === 'patch' ? { status: 200, body: { exchangeOperation: { status: 'PREBOOKED' } } } : { status: 204 } });
     fire(m, exchangeMachine, o, this.action === 'patch' ? 'PATCH' : 'DELETE');
+    // The original parts travel again.
+    if (this.action === 'delete') for (const f of o.fulfillments) firePart(m, findBooking(m, o.booking), f, 'CANCEL_EXCHANGE');
   }
 
   toString() {
@@ -55,5 +57,6 @@ export const spec: CommandSpec = {
   drives: {
     'exchangeOperation:PATCH': () => [new ChangeExchangeOperation(0, 'patch')],
     'exchangeOperation:DELETE': () => [new ChangeExchangeOperation(0, 'delete')],
+    'bookingPart:CANCEL_EXCHANGE': () => [new ChangeExchangeOperation(0, 'delete')],
   },
 };

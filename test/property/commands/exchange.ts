@@ -1,6 +1,19 @@
 import fc from 'fast-check';
 import { ApiCommand, type CommandSpec } from '../../helpers/model-command.ts';
-import { bookingMachine, busy, enter, exchangeMachine, fire, fulfillmentsIn, lifetimes, pick, ref, settleOperations, type Model } from '../../helpers/model.ts';
+import {
+  bookingMachine,
+  busy,
+  enter,
+  exchangeMachine,
+  fire,
+  firePart,
+  fulfillmentsIn,
+  lifetimes,
+  pick,
+  ref,
+  settleOperations,
+  type Model,
+} from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { fixtureTrip } from '../../helpers/model-trips.ts';
 import { bookingPath, machineRefusal, problem } from './_aftersales.ts';
@@ -83,6 +96,7 @@ export class RequestExchange extends ApiCommand {
       validUntil: m.now + lifetimes().provisionalBooking,
       fulfillments: [...b.fulfillments],
     });
+    for (const f of b.fulfillments) firePart(m, b, f, 'START_EXCHANGE');
   }
 
   toString() {
@@ -99,5 +113,6 @@ export const spec: CommandSpec = {
     'exchangeOperation:xstate.init': () => [...agentBooking(), new Confirm(0, 'fulfillment'), new RequestExchange(0)],
     // The booking's fulfillment call confirms the pre-booked exchange: the original fulfillments are EXCHANGED.
     'fulfillment:EXCHANGE': () => [new RequestExchange(0), new Confirm(0, 'fulfillment')],
+    'bookingPart:START_EXCHANGE': () => [new RequestExchange(0)],
   },
 };

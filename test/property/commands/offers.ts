@@ -4,6 +4,7 @@ import { iso, lifetimes, type Model } from '../../helpers/model.ts';
 import type { System } from '../../helpers/model-system.ts';
 import { fixtureTrip, TRIP_NAMES, type TripName } from '../../helpers/model-trips.ts';
 import { engine } from '../../helpers/server.ts';
+import type { TravelClass } from '../../../engine/rules/facts.ts';
 
 /**
  * The ids of products that give each passenger a compartment of their own (rules/products.yaml `compartmentEach`,
@@ -23,7 +24,7 @@ export class RequestOffers extends ApiCommand {
   constructor(
     readonly trip: TripName,
     readonly ages: readonly number[],
-    readonly travelClass: 'FIRST' | 'SECOND' | undefined,
+    readonly travelClass: TravelClass | undefined,
     readonly flexibility: 'NON_FLEXIBLE' | 'FULL_FLEXIBLE' | undefined,
     /** Which of the offers the model keeps (modulo their number). */
     readonly keep: number,

@@ -113,6 +113,7 @@ export const spec: CommandSpec = {
     'booking:CANCEL_ALL': () => [new CreateRefundOffer(0, 'whole'), new ConfirmAftersalesOffer(0)],
     // A released ticket is refunded with REFUND_BLOCKED_TICKET (spec §4.1 rule 6); a fulfilled one takes it too.
     'fulfillment:REFUND': () => [new CreateRefundOffer(0, 'blocked'), new ConfirmAftersalesOffer(0)],
+    'bookingPart:REFUND': () => [new CreateRefundOffer(0, 'blocked'), new ConfirmAftersalesOffer(0)],
     'aftersalesOffer:xstate.init': () => [...agentBooking(), new Confirm(0, 'fulfillment'), new CreateRefundOffer(0, 'whole')],
   },
 };

@@ -105,5 +105,6 @@ export const spec: CommandSpec = {
     // Confirming a booking issues its fulfillments.
     'fulfillment:xstate.init': () => [...agentBooking(), new Confirm(0, 'fulfillment')],
     'fulfillment:RELEASE': () => [new CreateReleaseOffer(0, 'own'), new ConfirmAftersalesOffer(0)],
+    'bookingPart:RELEASE': () => [new CreateReleaseOffer(0, 'own'), new ConfirmAftersalesOffer(0)],
   },
 };
