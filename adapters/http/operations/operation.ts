@@ -91,7 +91,10 @@ export interface Call<P extends string = string> {
 
 /** What a handler answers; register.ts writes it. */
 export interface Answer {
-  /** Defaults to 200. */
+  /**
+   * The entry's success status comes from its `responses` (`successStatus`); a handler names one only where the
+   * entry lists several 2xx answers, and then another of those.
+   */
   status?: number;
   /** Undefined: an empty body. */
   body?: unknown;
@@ -115,3 +118,18 @@ export const noContent: Response = { description: 'Done; empty body.' };
 
 /** A decided result as the answer: its value is the body, its traces are kept. */
 export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }): Answer => ({ body: result.value, traces: result.traces });
+
+/** A decided result answered without a body (a deletion, a cleanup): only its traces are kept. */
+export const bodiless = (result: { traces: readonly DecisionTrace[] }): Answer => ({ traces: result.traces });
+
+/**
+ * The status of an entry's successful answer: its 2xx response, the lowest where it lists several (a handler names
+ * another of those in its answer), or 200 for an entry that lists none (it only ever refuses).
+ */
+export function successStatus(op: Pick<Operation, 'responses'>): number {
+  const statuses = Object.keys(op.responses)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 300)
+    .sort((a, b) => a - b);
+  return statuses[0] ?? 200;
+}
