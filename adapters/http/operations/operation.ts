@@ -66,7 +66,7 @@ export interface Operation<P extends string = string> {
   osdm?: readonly string[];
   /**
    * The service call and how its result becomes the answer. Absent: the route is registered by hand (the token
-   * endpoint, the landing page, /docs; server.ts), or not at all yet (published as planned).
+   * endpoint, token.ts, with body parsers and RFC 6749 errors of its own), or not at all yet (published as planned).
    */
   handle?: Handler<P>;
 }
@@ -102,6 +102,8 @@ export interface Answer {
   traces?: readonly DecisionTrace[];
   /** A Content-Type other than JSON's. */
   type?: string;
+  /** Headers of this answer besides those every answer gets (caching, a page's Content-Security-Policy). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type Handler<P extends string = string> = (call: Call<P>) => Promise<Answer>;

@@ -70,5 +70,6 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: Answer, stat
   if (answer.traces) request.traces = answer.traces;
   reply.status(answer.status ?? status);
   if (answer.type) reply.type(answer.type);
+  if (answer.headers) reply.headers(answer.headers);
   return reply.send(answer.body);
 }
