@@ -75,7 +75,7 @@ export interface Operation<P extends string = string> {
 type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamsOf<Rest> : never;
 
 /** What a handler gets: the request's parts, the service, and the Requestor (Reseller API only). */
-export interface Call<P extends string = string> {
+interface Call<P extends string = string> {
   request: FastifyRequest;
   /** The path's parameters, by the names of the operation's path template. */
   params: Readonly<Record<ParamsOf<P>, string>>;
