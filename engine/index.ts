@@ -18,15 +18,19 @@ import { limitPointers } from './rules/pointer-limit.ts';
 import type { RuleSet } from './rules/ruleset.ts';
 import type { Language } from './rules/schemas.ts';
 import { parseRequest } from './rules/validate.ts';
-import { fill, renderProblem, type Problem, RuleViolation } from './rules/violation.ts';
+import { fill, phrase, renderProblem, type Problem, RuleViolation, violation } from './rules/violation.ts';
 import { makeContext, type Context } from './model/context.ts';
 import { BookingPatch } from './model/osdm/booking-patch-requests.ts';
+import type * as A from './model/osdm/aftersales-response.ts';
+import type * as B from './model/osdm/booking-response.ts';
 import type { OfferCollectionRequest } from './model/osdm/offer-request.ts';
-import type { Booking, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
+import type { OfferCollectionResponse as OfferCollectionResponseSchema } from './model/osdm/offer-response.ts';
+import type * as P from './model/osdm/seat-response.ts';
+import type { Booking, ExchangeOperation, IdSource, Requestor, SoldPass, StoredOffer, Warning } from './model/records.ts';
 import { trainKeysOfOfferRequest } from './model/train.ts';
 import { asOsdmAge } from './model/osdm/offer-request.ts';
 import { isConfirmed, isExpired } from './state/booking-state.ts';
-import { cleanupWindowEnd } from './aftersales/cleanup.ts';
+import { cleanupBooking, cleanupWindowEnd } from './aftersales/cleanup.ts';
 import { travelPassesOfOfferRequest, type PassUse } from './holdings/pass-uses.ts';
 import { bookingIdOf, holdingsOf, type OnTrain } from './holdings/place-holdings.ts';
 import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seats/availability.ts';
@@ -36,14 +40,19 @@ import { renderOfferCollection, type OfferCollection } from './offers/render.ts'
 import { createBooking, readBookingRequest } from './booking/create.ts';
 import { confirmBooking } from './booking/lifecycle.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
-import { renderExchangeOffer, renderExchangeOperation } from './booking/render-aftersales.ts';
+import { renderExchangeOffer, renderExchangeOperation, renderOnHoldOffer, renderRefundOffer, renderReleaseOffer } from './booking/render-aftersales.ts';
 import { renderBooking, renderFulfillment } from './booking/render.ts';
-import { runAftersales, type AftersalesCommand, type AftersalesOutcome } from './aftersales/commands.ts';
+import { confirmOnHoldOffer, createOnHoldOffer, deleteOnHoldOffer } from './aftersales/on-hold.ts';
+import { confirmRefundOffer, createRefundOffer, deleteRefundOffer } from './aftersales/refund.ts';
+import { confirmReleaseOffer, createReleaseOffer, deleteReleaseOffer } from './aftersales/release.ts';
 import {
   confirmPendingExchange,
   createExchangeOffers,
   createExchangeOperation,
+  deleteExchangeOperation,
   expireOperations,
+  findOperation,
+  patchExchangeOperation,
   ExchangeOfferRequest,
   ExchangeOperationRequest,
 } from './aftersales/exchange.ts';
@@ -89,114 +98,37 @@ export interface Decided<T> {
   traces: readonly DecisionTrace[];
 }
 
-export interface Engine {
-  readonly rules: RuleSet;
-  /**
-   * POST /offers, first phase: the request validated (its counts decided first, spec §8), and what to load for it:
-   * the bookings on the trains it names (`trains`: Store.holdingsOnTrain) and its travel passes (`travelPasses`:
-   * Store.soldPasses, Store.passUses).
-   */
-  readOfferRequest(call: Call, body: unknown): Decided<OfferRequestRead>;
-  /**
-   * POST /offers, second phase: the offers to store and the OfferCollectionResponse, decided on what was loaded:
-   * `onTrains`, the bookings on `read.trains`, whole or as their index entries (`trainHoldingsOf`); `passUses`, what
-   * `read.travelPasses` already pay for (a pass busy at the trip's time is ignored); `call.soldPasses`, those sold.
-   */
-  decideOffers(
-    call: Call,
-    read: Decided<OfferRequestRead>,
-    onTrains?: readonly OnTrain[],
-    passUses?: readonly PassUse[],
-  ): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
-  /** POST /offers in one call, both phases, for a caller with nothing to load (no store): every place and pass free. */
-  offers(call: Call, body: unknown): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
-  /** Validates a booking request and names the offers it needs (the caller loads them). */
-  readBookingRequest(body: unknown): { request: ReturnType<typeof readBookingRequest>; offerIds: string[] };
-  /** POST /booking: the provisional booking to store and the BookingResponse. */
-  /** `passUses`: what the passes paying for the offers' admissions are busy with (`Store.passUses`, spec §2.7 rule 8). */
-  book(
-    call: Call,
-    request: ReturnType<typeof readBookingRequest>,
-    offers: ReadonlyMap<string, StoredOffer>,
-    onTrains?: readonly OnTrain[],
-    passUses?: readonly PassUse[],
-  ): Decided<{ booking: Booking; response: Record<string, unknown> }>;
-  /** POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). */
-  confirm(call: Call, booking: Booking): Decided<Booking>;
-  /** PATCH /bookings/{id}/passengers/{passengerId}, …/purchaser, /bookings/{id}: the changed booking. */
-  patchPassenger(call: Call, booking: Booking, passengerId: string, body: unknown): Decided<Booking>;
-  patchPurchaser(call: Call, booking: Booking, body: unknown): Decided<Booking>;
-  /** PATCH /bookings/{id}, first phase: the patch validated; with place selections, the caller loads the bookings on its trains. */
-  readBookingPatch(body: unknown): { patch: BookingPatch; placeSelections: boolean };
-  patchBooking(call: Call, booking: Booking, patch: BookingPatch, onTrains?: readonly OnTrain[]): Decided<Booking>;
-  /** GET passenger / purchaser: PassengerResponse and PurchaserResponse bodies. */
-  renderPassenger(booking: Booking, passengerId: string, language: Language): Record<string, unknown> | undefined;
-  renderPurchaser(booking: Booking, language: Language): Record<string, unknown> | undefined;
-  /** Aftersales (spec §3, §4.1 rules 5, 6, 11, 12): each returns the changed booking and what to answer. */
-  aftersales(
-    call: Call,
-    booking: Booking,
-    command: AftersalesCommand,
-  ): Decided<{ booking: Booking; response?: Record<string, unknown>; outcome: AftersalesOutcome }>;
-  /** POST /bookings/{id}/exchange-offers, first phase: the request validated, and its trains and travel passes to load. */
-  readExchangeOfferRequest(body: unknown): { request: ExchangeOfferRequest; trains: string[]; travelPasses: string[] };
-  /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
-  exchangeOffers(
-    call: Call,
-    booking: Booking,
-    request: ExchangeOfferRequest,
-    onTrains?: readonly OnTrain[],
-    passUses?: readonly PassUse[],
-  ): Decided<{ offers: StoredOffer[]; response: Record<string, unknown> }>;
-  /** POST /bookings/{id}/exchange-operations, first phase: the request validated, and the exchange offers it names. */
-  readExchangeOperationRequest(body: unknown): { request: ExchangeOperationRequest; offerIds: string[] };
-  /**
-   * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
-   * named and what the bookings on the new trip's trains hold (`onTrains`).
-   */
-  exchangeOperation(
-    call: Call,
-    booking: Booking,
-    request: ExchangeOperationRequest,
-    offers: ReadonlyMap<string, StoredOffer>,
-    onTrains?: readonly OnTrain[],
-    passUses?: readonly PassUse[],
-  ): Decided<{ booking: Booking; response: Record<string, unknown> }>;
-  /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
-  readAvailabilityQuery(query: unknown): AvailabilityQuery;
-  /**
-   * GET /availabilities, …/preferences, …/place-map (spec §2.11): for the offer or booking the query names
-   * (loaded by the caller, `found`) and the bookings on its train (`onTrains`).
-   */
-  availability(
-    call: Call,
-    kind: AvailabilityKind,
-    query: AvailabilityQuery,
-    found: { offer?: StoredOffer; booking?: Booking },
-    onTrains: readonly OnTrain[],
-  ): Decided<Record<string, unknown>>;
-  /** GET /coach-layouts/{layoutId}: the CoachLayoutResponse, or undefined for an unknown id. */
-  coachLayout(layoutId: string): Record<string, unknown> | undefined;
-  /**
-   * The booking as it stands at `now`, for reading: an exchange operation past its time limit has expired and
-   * the original parts travel again (spec §3). Nothing is stored; the next change stores it so.
-   */
-  asOf(call: Call, booking: Booking): Booking;
-  /** Spec §4.1 rule 8: the booking with the operator's after-sales override profile set or taken away. */
-  setAfterSalesOverride(booking: Booking, on: boolean): Booking;
-  /** Whether a provisional booking's time limit has passed at `now`. */
-  isExpired(booking: Booking, now: Date): boolean;
-  /** Where a confirmed booking's cleanup window closes (rules/cleanup.yaml); undefined before confirmation. */
-  cleanupWindowEnd(booking: Booking): string | undefined;
-  renderBooking(booking: Booking, language: Language, warnings?: Warning[]): Record<string, unknown>;
-  renderFulfillment(booking: Booking, fulfillmentId: string, language: Language): Record<string, unknown> | undefined;
-  /** The Problem body for a rule violation, in the caller's language. */
-  problem(error: RuleViolation, language: Language, instance?: string): Problem;
-  /** Evaluates one decision and explains every row (`signalbox explain`); facts that do not fit throw FactsError. */
-  explain(decision: string, facts: unknown): Explanation;
+/** What a command on a stored booking decided: the booking to store (the one given when nothing changed) and the answer. */
+export interface Changed<R> {
+  booking: Booking;
+  response: R;
 }
 
-export function createEngine(options: EngineOptions = {}): Engine {
+/** The OSDM answers the engine renders, typed from their schemas (engine/model/osdm/). */
+export type OfferCollectionResponse = z.output<typeof OfferCollectionResponseSchema>;
+export type BookingResponse = z.output<typeof B.BookingResponse>;
+export type PassengerResponse = z.output<typeof B.PassengerResponse>;
+export type PurchaserResponse = z.output<typeof B.PurchaserResponse>;
+export type FulfillmentResponse = z.output<typeof B.FulfillmentResponse>;
+export type RefundOfferCollectionResponse = z.output<typeof A.RefundOfferCollectionResponse>;
+export type RefundOfferResponse = z.output<typeof A.RefundOfferResponse>;
+export type ReleaseOfferCollectionResponse = z.output<typeof A.ReleaseOfferCollectionResponse>;
+export type ReleaseOfferResponse = z.output<typeof A.ReleaseOfferResponse>;
+export type OnHoldOfferResponse = z.output<typeof A.OnHoldOfferResponse>;
+export type ExchangeOfferCollectionResponse = z.output<typeof A.ExchangeOfferCollectionResponse>;
+export type ExchangeOperationResponse = z.output<typeof A.ExchangeOperationResponse>;
+export type CoachLayoutResponse = z.output<typeof P.CoachLayoutResponse>;
+/** The answer of each availability kind (CONTRACT §6). */
+export interface AvailabilityResponses {
+  counts: z.output<typeof P.AvailabilityCountResponse>;
+  preferences: z.output<typeof P.PlacePreferencesResponse>;
+  'place-map': z.output<typeof P.PlaceAvailabilityResponse>;
+}
+
+/** The engine's embedding API, as createEngine makes it: go to a method's definition to read what it does. */
+export type Engine = ReturnType<typeof createEngine>;
+
+export function createEngine(options: EngineOptions = {}) {
   const rules = options.rules ?? loadRules(options.rulesDir);
   const ticketKey = options.ticketKey ?? 'signalbox-sandbox-ticket-key';
   const context = (call: Call): Context => makeContext(rules, call.requestor, call.now, call.ids, ticketKey, call.soldPasses);
@@ -210,6 +142,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
       throw e;
     }
   };
+  /** One call decided in a context of its own, with the traces of every decision behind it. */
+  const decided = <T>(call: Call, run: (ctx: Context) => T): Decided<T> => {
+    const ctx = context(call);
+    return traced(ctx, () => run(ctx));
+  };
+  /**
+   * A command on a stored booking: an exchange left pre-booked past its time limit gives its parts back before
+   * anything is decided (spec §3), so `run` gets the booking as it stands at `call.now`.
+   */
+  const onBooking = <T>(call: Call, booking: Booking, run: (ctx: Context, booking: Booking) => T): Decided<T> =>
+    decided(call, (ctx) => run(ctx, expireOperations(ctx, booking)));
   const renderWarnings = (warnings: Warning[], language: Language) =>
     warnings.length === 0
       ? {}
@@ -221,94 +164,233 @@ export function createEngine(options: EngineOptions = {}): Engine {
             })),
           },
         };
+  const bookingResponse = (booking: Booking, language: Language, warnings: Warning[] = []): BookingResponse => ({
+    booking: renderBooking(rules, booking, language),
+    ...renderWarnings(warnings, language),
+  });
+  const refundOfferResponse = (booking: Booking, refundOfferId: string): RefundOfferResponse => ({
+    refundOffer: renderRefundOffer(
+      booking,
+      booking.refundOffers!.find((o) => o.id === refundOfferId)!,
+    ),
+  });
+  const releaseOfferResponse = (booking: Booking, releaseOfferId: string): ReleaseOfferResponse => ({
+    releaseOffer: renderReleaseOffer(
+      booking,
+      booking.releaseOffers!.find((o) => o.id === releaseOfferId)!,
+    ),
+  });
+  const onHoldOfferResponse = (booking: Booking, language: Language): OnHoldOfferResponse => ({
+    onHoldOffer: renderOnHoldOffer(rules, booking, booking.onHoldOffer!, language),
+  });
+  const exchangeOperationResponse = (booking: Booking, operation: ExchangeOperation, language: Language): ExchangeOperationResponse => ({
+    exchangeOperation: renderExchangeOperation(rules, booking, operation, language),
+  });
 
-  const engine: Engine = {
+  /**
+   * POST /offers, first phase: the request validated (its counts decided first, spec §8), and what to load for it:
+   * the bookings on the trains it names (`trains`: Store.holdingsOnTrain) and its travel passes (`travelPasses`:
+   * Store.soldPasses, Store.passUses).
+   */
+  function readOfferRequestOf(call: Call, body: unknown): Decided<OfferRequestRead> {
+    return decided(call, (ctx) => {
+      const request = readOfferRequest(ctx, body);
+      // The passengers are echoed as sent, not as read (reading fills in defaults such as `cards: []`), the spec's
+      // `Age` in OSDM's name.
+      const sentPassengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications.map(asOsdmAge);
+      return { request, sentPassengers, trains: trainKeysOfOfferRequest(request, rules.calendar), travelPasses: travelPassesOfOfferRequest(request) };
+    });
+  }
+
+  /**
+   * POST /offers, second phase: the offers to store and the OfferCollectionResponse, decided on what was loaded:
+   * `onTrains`, the bookings on `read.trains`, whole or as their index entries (`trainHoldingsOf`); `passUses`, what
+   * `read.travelPasses` already pay for (a pass busy at the trip's time is ignored); `call.soldPasses`, those sold.
+   */
+  function decideOffers(
+    call: Call,
+    read: Decided<OfferRequestRead>,
+    onTrains: readonly OnTrain[] = [],
+    passUses: readonly PassUse[] = [],
+  ): Decided<{ offers: StoredOffer[]; response: OfferCollectionResponse }> {
+    const ctx = context(call);
+    // One command, one trace: the decisions of reading it come first.
+    ctx.traces.push(...read.traces);
+    return traced(ctx, () => {
+      const warnings: Warning[] = [];
+      const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
+      return {
+        offers,
+        response: Object.assign(
+          renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers),
+          renderWarnings(warnings, call.requestor.language),
+        ),
+      };
+    });
+  }
+
+  return {
     rules,
-    readOfferRequest(call, body) {
-      const ctx = context(call);
-      return traced(ctx, () => {
-        const request = readOfferRequest(ctx, body);
-        // The passengers are echoed as sent, not as read (reading fills in defaults such as `cards: []`), the spec's
-        // `Age` in OSDM's name.
-        const sentPassengers = (body as Pick<OfferCollection, 'anonymousPassengerSpecifications'>).anonymousPassengerSpecifications.map(asOsdmAge);
-        return { request, sentPassengers, trains: trainKeysOfOfferRequest(request, rules.calendar), travelPasses: travelPassesOfOfferRequest(request) };
-      });
+    readOfferRequest: readOfferRequestOf,
+    decideOffers,
+    /** POST /offers in one call, both phases, for a caller with nothing to load (no store): every place and pass free. */
+    offers(call: Call, body: unknown) {
+      return decideOffers(call, readOfferRequestOf(call, body));
     },
-    decideOffers(call, read, onTrains = [], passUses = []) {
-      const ctx = context(call);
-      // One command, one trace: the decisions of reading it come first.
-      ctx.traces.push(...read.traces);
-      return traced(ctx, () => {
-        const warnings: Warning[] = [];
-        const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
-        return {
-          offers,
-          response: Object.assign(
-            renderOfferCollection(rules, offers, call.requestor.language, read.value.sentPassengers),
-            renderWarnings(warnings, call.requestor.language),
-          ),
-        };
-      });
-    },
-    offers(call, body) {
-      return engine.decideOffers(call, engine.readOfferRequest(call, body));
-    },
-    readBookingRequest(body) {
+    /** Validates a booking request and names the offers it needs (the caller loads them). */
+    readBookingRequest(body: unknown) {
       const request = readBookingRequest(body);
       return { request, offerIds: request.offers.map((o) => o.offerId) };
     },
-    book(call, request, offers, onTrains = [], passUses = []) {
-      const ctx = context(call);
-      return traced(ctx, () => {
-        // `onTrains`: the bookings on the offer's trains (the service loads them), whose places are taken.
+    /**
+     * POST /booking: the provisional booking to store and the BookingResponse. `onTrains`: the bookings on the
+     * offers' trains, whose places are taken; `passUses`: what the passes paying for the offers' admissions are
+     * busy with (`Store.passUses`, spec §2.7 rule 8).
+     */
+    book(
+      call: Call,
+      request: ReturnType<typeof readBookingRequest>,
+      offers: ReadonlyMap<string, StoredOffer>,
+      onTrains: readonly OnTrain[] = [],
+      passUses: readonly PassUse[] = [],
+    ): Decided<Changed<BookingResponse>> {
+      return decided(call, (ctx) => {
         const { booking, warnings } = createBooking(ctx, request, offers, holdingsOf(onTrains, call.now), passUses);
-        return { booking, response: engine.renderBooking(booking, call.requestor.language, warnings) };
+        return { booking, response: bookingResponse(booking, call.requestor.language, warnings) };
       });
     },
-    confirm(call, booking) {
-      const ctx = context(call);
-      // Spec §3: confirming a confirmed booking confirms its pre-booked exchange, if any; otherwise nothing changes.
-      return traced(ctx, () => (isConfirmed(booking.machine.value) ? confirmPendingExchange(ctx, booking) : confirmBooking(ctx, booking)));
+    /**
+     * POST /bookings/{id}/fulfillment: the confirmed booking (unchanged when it already was). Spec §3: confirming a
+     * confirmed booking confirms its pre-booked exchange, if any.
+     */
+    confirm(call: Call, booking: Booking): Decided<Booking> {
+      return decided(call, (ctx) => (isConfirmed(booking.machine.value) ? confirmPendingExchange(ctx, booking) : confirmBooking(ctx, booking)));
     },
-    patchPassenger(call, booking, passengerId, body) {
-      const ctx = context(call);
-      return traced(ctx, () => patchPassenger(ctx, booking, passengerId, body));
+    /** PATCH /bookings/{id}/passengers/{passengerId}: the changed booking. */
+    patchPassenger(call: Call, booking: Booking, passengerId: string, body: unknown): Decided<Booking> {
+      return decided(call, (ctx) => patchPassenger(ctx, booking, passengerId, body));
     },
-    patchPurchaser(call, booking, body) {
-      const ctx = context(call);
-      return traced(ctx, () => patchPurchaser(ctx, booking, body));
+    /** PATCH /bookings/{id}/purchaser: the changed booking. */
+    patchPurchaser(call: Call, booking: Booking, body: unknown): Decided<Booking> {
+      return decided(call, (ctx) => patchPurchaser(ctx, booking, body));
     },
-    readBookingPatch(body) {
+    /** PATCH /bookings/{id}, first phase: the patch validated; with place selections, the caller loads the bookings on its trains. */
+    readBookingPatch(body: unknown): { patch: BookingPatch; placeSelections: boolean } {
       const patch = parseRequest(BookingPatch, body);
       return { patch, placeSelections: patch.placeSelections !== undefined };
     },
-    patchBooking(call, booking, patch, onTrains = []) {
-      const ctx = context(call);
-      return traced(ctx, () => patchBooking(ctx, booking, patch, holdingsOf([...onTrains.filter((b) => bookingIdOf(b) !== booking.id), booking], call.now)));
+    /** PATCH /bookings/{id}: the changed booking, its place selections decided against `onTrains`. */
+    patchBooking(call: Call, booking: Booking, patch: BookingPatch, onTrains: readonly OnTrain[] = []): Decided<Booking> {
+      return decided(call, (ctx) =>
+        patchBooking(ctx, booking, patch, holdingsOf([...onTrains.filter((b) => bookingIdOf(b) !== booking.id), booking], call.now)),
+      );
     },
-    renderPassenger(booking, passengerId, language) {
-      const passenger = (renderBooking(rules, booking, language)['passengers'] as Array<{ id: string }>).find((p) => p.id === passengerId);
+    /** GET /bookings/{id}/passengers/{passengerId}: the PassengerResponse, or undefined for a passenger the booking does not have. */
+    renderPassenger(booking: Booking, passengerId: string, language: Language): PassengerResponse | undefined {
+      const passenger = renderBooking(rules, booking, language).passengers.find((p) => p.id === passengerId);
       return passenger ? { passenger } : undefined;
     },
-    renderPurchaser(booking, language) {
-      const purchaser = renderBooking(rules, booking, language)['purchaser'];
+    /** GET /bookings/{id}/purchaser: the PurchaserResponse, or undefined before there is a purchaser. */
+    renderPurchaser(booking: Booking, language: Language): PurchaserResponse | undefined {
+      const purchaser = renderBooking(rules, booking, language).purchaser;
       return purchaser ? { purchaser } : undefined;
     },
-    aftersales(call, booking, command) {
-      const ctx = context(call);
-      return traced(ctx, () => runAftersales(ctx, booking, command));
+    /** POST /bookings/{id}/refund-offers (spec §4.1 rule 6): the booking with the new refund offer, and the offer. */
+    createRefundOffer(call: Call, booking: Booking, body: unknown): Decided<Changed<RefundOfferCollectionResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
+        const next = createRefundOffer(ctx, current, body);
+        return { booking: next, response: { refundOffers: [renderRefundOffer(next, next.refundOffers!.at(-1)!)] } };
+      });
     },
-    readExchangeOfferRequest(body) {
+    /** GET /bookings/{id}/refund-offers/{refundOfferId}. */
+    readRefundOffer(call: Call, booking: Booking, refundOfferId: string): Decided<Changed<RefundOfferResponse>> {
+      return onBooking(call, booking, (_ctx, current) => {
+        if (!current.refundOffers?.some((o) => o.id === refundOfferId))
+          throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-refund-offer'), id: refundOfferId });
+        return { booking: current, response: refundOfferResponse(current, refundOfferId) };
+      });
+    },
+    /**
+     * PATCH /bookings/{id}/refund-offers/{refundOfferId} (spec §4.1 rule 6): the offer confirmed, its tickets
+     * refunded, their parts cancelled, and the booking cancelled when nothing of it is left. The terms were decided
+     * when the offer was made: no decision table is asked.
+     */
+    confirmRefundOffer(call: Call, booking: Booking, refundOfferId: string, body: unknown): Decided<Changed<RefundOfferResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
+        const next = confirmRefundOffer(ctx, current, refundOfferId, body);
+        return { booking: next, response: refundOfferResponse(next, refundOfferId) };
+      });
+    },
+    /** DELETE /bookings/{id}/refund-offers/{refundOfferId}: the booking without the offer (a confirmed one is not found). */
+    deleteRefundOffer(call: Call, booking: Booking, refundOfferId: string): Decided<Booking> {
+      return onBooking(call, booking, (ctx, current) => deleteRefundOffer(ctx, current, refundOfferId));
+    },
+    /** POST /bookings/{id}/release-offers (spec §4.1 rule 5): the booking with the new release offer, and the offer. */
+    createReleaseOffer(call: Call, booking: Booking, body: unknown): Decided<Changed<ReleaseOfferCollectionResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
+        const next = createReleaseOffer(ctx, current, body);
+        return { booking: next, response: { releaseOffers: [renderReleaseOffer(next, next.releaseOffers!.at(-1)!)] } };
+      });
+    },
+    /** GET /bookings/{id}/release-offers/{releaseOfferId}. */
+    readReleaseOffer(call: Call, booking: Booking, releaseOfferId: string): Decided<Changed<ReleaseOfferResponse>> {
+      return onBooking(call, booking, (_ctx, current) => {
+        if (!current.releaseOffers?.some((o) => o.id === releaseOfferId))
+          throw violation('RESOURCE_NOT_FOUND', { resource: phrase('resource-release-offer'), id: releaseOfferId });
+        return { booking: current, response: releaseOfferResponse(current, releaseOfferId) };
+      });
+    },
+    /** PATCH /bookings/{id}/release-offers/{releaseOfferId} (spec §4.1 rule 5): the offer confirmed, its tickets released. */
+    confirmReleaseOffer(call: Call, booking: Booking, releaseOfferId: string, body: unknown): Decided<Changed<ReleaseOfferResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
+        const next = confirmReleaseOffer(ctx, current, releaseOfferId, body);
+        return { booking: next, response: releaseOfferResponse(next, releaseOfferId) };
+      });
+    },
+    /** DELETE /bookings/{id}/release-offers/{releaseOfferId}: the booking without the offer. */
+    deleteReleaseOffer(call: Call, booking: Booking, releaseOfferId: string): Decided<Booking> {
+      return onBooking(call, booking, (ctx, current) => deleteReleaseOffer(ctx, current, releaseOfferId));
+    },
+    /** POST /bookings/{id}/on-hold-offer (spec §4.1 rule 11): the booking with an offer to extend its time limit (rules/on-hold.yaml). */
+    createOnHoldOffer(call: Call, booking: Booking, body: unknown): Decided<Changed<OnHoldOfferResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
+        const { booking: next } = createOnHoldOffer(ctx, current, body);
+        return { booking: next, response: onHoldOfferResponse(next, call.requestor.language) };
+      });
+    },
+    /** PATCH /bookings/{id}/on-hold-offer/{onHoldOfferId}: the booking on hold until the offer's time limit. */
+    confirmOnHoldOffer(call: Call, booking: Booking, onHoldOfferId: string): Decided<Changed<OnHoldOfferResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
+        const next = confirmOnHoldOffer(ctx, current, onHoldOfferId);
+        return { booking: next, response: onHoldOfferResponse(next, call.requestor.language) };
+      });
+    },
+    /** DELETE /bookings/{id}/on-hold-offer/{onHoldOfferId}: the booking without the offer. */
+    deleteOnHoldOffer(call: Call, booking: Booking, onHoldOfferId: string): Decided<Booking> {
+      return onBooking(call, booking, (ctx, current) => deleteOnHoldOffer(ctx, current, onHoldOfferId));
+    },
+    /** POST /bookings/{id}/cleanup (spec §4.1 rule 12): the confirmed booking rolled back completely; `osdmVersion` as `osdmVersionNumber` gives it. */
+    cleanupBooking(call: Call, booking: Booking, body: unknown, osdmVersion: number): Decided<Booking> {
+      return onBooking(call, booking, (ctx, current) => cleanupBooking(ctx, current, body, osdmVersion));
+    },
+    /** POST /bookings/{id}/exchange-offers, first phase: the request validated, and its trains and travel passes to load. */
+    readExchangeOfferRequest(body: unknown): { request: ExchangeOfferRequest; trains: string[]; travelPasses: string[] } {
       const request = parseRequest(ExchangeOfferRequest, body);
       return { request, trains: trainKeysOfOfferRequest(request, rules.calendar), travelPasses: travelPassesOfOfferRequest(request) };
     },
-    exchangeOffers(call, booking, request, onTrains = [], passUses = []) {
-      const ctx = context(call);
-      return traced(ctx, () => {
+    /** POST /bookings/{id}/exchange-offers: exchange offers to store (the booking is unchanged) and the response. */
+    exchangeOffers(
+      call: Call,
+      booking: Booking,
+      request: ExchangeOfferRequest,
+      onTrains: readonly OnTrain[] = [],
+      passUses: readonly PassUse[] = [],
+    ): Decided<{ offers: StoredOffer[]; response: ExchangeOfferCollectionResponse }> {
+      return onBooking(call, booking, (ctx, current) => {
         // The booking's own journeys give their passes back when exchanged: only other bookings' uses count.
         const offers = createExchangeOffers(
           ctx,
-          expireOperations(ctx, booking),
+          current,
           request,
           holdingsOf(onTrains, call.now),
           passUses.filter((u) => u.bookingId !== booking.id),
@@ -316,16 +398,27 @@ export function createEngine(options: EngineOptions = {}): Engine {
         return { offers, response: { exchangeOffers: offers.map((o) => renderExchangeOffer(rules, booking, o, call.requestor.language)) } };
       });
     },
-    readExchangeOperationRequest(body) {
+    /** POST /bookings/{id}/exchange-operations, first phase: the request validated, and the exchange offers it names. */
+    readExchangeOperationRequest(body: unknown): { request: ExchangeOperationRequest; offerIds: string[] } {
       const request = parseRequest(ExchangeOperationRequest, body);
       return { request, offerIds: request.exchangeOffers.map((o) => o.offerId) };
     },
-    exchangeOperation(call, booking, request, offers, onTrains = [], passUses = []) {
-      const ctx = context(call);
-      return traced(ctx, () => {
+    /**
+     * POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, given the exchange offers
+     * named and what the bookings on the new trip's trains hold (`onTrains`).
+     */
+    exchangeOperation(
+      call: Call,
+      booking: Booking,
+      request: ExchangeOperationRequest,
+      offers: ReadonlyMap<string, StoredOffer>,
+      onTrains: readonly OnTrain[] = [],
+      passUses: readonly PassUse[] = [],
+    ): Decided<Changed<ExchangeOperationResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
         const next = createExchangeOperation(
           ctx,
-          expireOperations(ctx, booking),
+          current,
           request,
           offers,
           holdingsOf(
@@ -334,45 +427,81 @@ export function createEngine(options: EngineOptions = {}): Engine {
           ),
           passUses,
         );
-        return {
-          booking: next,
-          response: { exchangeOperation: renderExchangeOperation(rules, next, next.exchangeOperations!.at(-1)!, call.requestor.language) },
-        };
+        return { booking: next, response: exchangeOperationResponse(next, next.exchangeOperations!.at(-1)!, call.requestor.language) };
       });
     },
-    isExpired,
-    cleanupWindowEnd: (booking) => cleanupWindowEnd(rules, booking),
-    setAfterSalesOverride(booking, on) {
+    /** GET /bookings/{id}/exchange-operations/{exchangeOperationId}. */
+    readExchangeOperation(call: Call, booking: Booking, exchangeOperationId: string): Decided<Changed<ExchangeOperationResponse>> {
+      return onBooking(call, booking, (_ctx, current) => ({
+        booking: current,
+        response: exchangeOperationResponse(current, findOperation(current, exchangeOperationId), call.requestor.language),
+      }));
+    },
+    /** PATCH /bookings/{id}/exchange-operations/{exchangeOperationId}: the operation changed. */
+    patchExchangeOperation(call: Call, booking: Booking, exchangeOperationId: string, body: unknown): Decided<Changed<ExchangeOperationResponse>> {
+      return onBooking(call, booking, (ctx, current) => {
+        const next = patchExchangeOperation(ctx, current, exchangeOperationId, body);
+        return { booking: next, response: exchangeOperationResponse(next, findOperation(next, exchangeOperationId), call.requestor.language) };
+      });
+    },
+    /** DELETE /bookings/{id}/exchange-operations/{exchangeOperationId}: the original parts travel again. */
+    deleteExchangeOperation(call: Call, booking: Booking, exchangeOperationId: string): Decided<Booking> {
+      return onBooking(call, booking, (ctx, current) => deleteExchangeOperation(ctx, current, exchangeOperationId));
+    },
+    /** Where a confirmed booking's cleanup window closes (rules/cleanup.yaml); undefined before confirmation. */
+    cleanupWindowEnd: (booking: Booking): string | undefined => cleanupWindowEnd(rules, booking),
+    /** Spec §4.1 rule 8: the booking with the operator's after-sales override profile set or taken away. */
+    setAfterSalesOverride(booking: Booking, on: boolean): Booking {
       const { afterSalesOverride: _, ...rest } = booking;
       return on ? { ...rest, afterSalesOverride: true } : rest;
     },
-    asOf(call, booking) {
+    /** Whether a provisional booking's time limit has passed at `now`. */
+    isExpired,
+    /**
+     * The booking as it stands at `now`, for reading: an exchange operation past its time limit has expired and
+     * the original parts travel again (spec §3). Nothing is stored; the next change stores it so.
+     */
+    asOf(call: Call, booking: Booking): Booking {
       return expireOperations(context(call), booking);
     },
+    /** Validates the query of the availability endpoints (CONTRACT §6, spec §4.1 rule 3). */
     readAvailabilityQuery,
-    availability(call, kind, query, found, onTrains) {
-      const ctx = context(call);
-      return traced(ctx, () => {
+    /**
+     * GET /availabilities, …/preferences, …/place-map (spec §2.11): for the offer or booking the query names
+     * (loaded by the caller, `found`) and the bookings on its train (`onTrains`).
+     */
+    availability<K extends AvailabilityKind>(
+      call: Call,
+      kind: K,
+      query: AvailabilityQuery,
+      found: { offer?: StoredOffer; booking?: Booking },
+      onTrains: readonly OnTrain[],
+    ): Decided<AvailabilityResponses[K]> {
+      return decided(call, (ctx) => {
         const subject = subjectOf(ctx, query, found);
-        return kind === 'place-map'
-          ? renderPlaceMap(ctx, subject, onTrains)
-          : kind === 'counts'
-            ? renderCounts(ctx, subject, onTrains)
-            : renderPreferences(ctx, subject, onTrains);
+        const answers: { [A in AvailabilityKind]: () => AvailabilityResponses[A] } = {
+          counts: () => renderCounts(ctx, subject, onTrains),
+          preferences: () => renderPreferences(ctx, subject, onTrains),
+          'place-map': () => renderPlaceMap(ctx, subject, onTrains),
+        };
+        return answers[kind]();
       });
     },
-    coachLayout: (layoutId) => renderCoachLayout(rules, layoutId),
-    renderBooking(booking, language, warnings = []) {
-      return { booking: renderBooking(rules, booking, language), ...renderWarnings(warnings, language) };
-    },
-    renderFulfillment(booking, fulfillmentId, language) {
+    /** GET /coach-layouts/{layoutId}: the CoachLayoutResponse, or undefined for an unknown id. */
+    coachLayout: (layoutId: string): CoachLayoutResponse | undefined => renderCoachLayout(rules, layoutId),
+    /** GET /bookings/{id}: the BookingResponse, with `warnings` where the booking lacks something the caller should know of. */
+    renderBooking: (booking: Booking, language: Language, warnings: Warning[] = []): BookingResponse => bookingResponse(booking, language, warnings),
+    /** GET /fulfillments/{id}: the FulfillmentResponse, or undefined for a fulfillment the booking does not have. */
+    renderFulfillment(booking: Booking, fulfillmentId: string, language: Language): FulfillmentResponse | undefined {
       const f = booking.fulfillments.find((x) => x.id === fulfillmentId);
       return f ? { fulfillment: renderFulfillment(booking, f, language) } : undefined;
     },
-    problem(error, language, instance) {
+    /** The Problem body for a rule violation, in the caller's language. */
+    problem(error: RuleViolation, language: Language, instance?: string): Problem {
       return renderProblem(rules.errors, language, limitPointers(error, rules.limits.problemPointerLimit), instance, rules.texts);
     },
-    explain(decision, facts) {
+    /** Evaluates one decision and explains every row (`signalbox explain`); facts that do not fit throw FactsError. */
+    explain(decision: string, facts: unknown): Explanation {
       const schema = factCatalogue[decision as DecisionName] as z.ZodObject | undefined;
       if (!schema) throw new FactsError([`there is no decision called ${decision}; the decisions are ${Object.keys(factCatalogue).join(', ')}`]);
       const alias = factAliases[decision as DecisionName];
@@ -387,7 +516,6 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return rules.decisions[decision as DecisionName].explain(parsed.data);
     },
   };
-  return engine;
 }
 
 export { loadRules, readRuleSources, defaultRulesDir } from './rules/load.ts';
@@ -410,7 +538,6 @@ export { DecisionTrace, type Explanation } from './rules/decision.ts';
 export { decodeStoredBooking } from './model/records.ts';
 export type { Booking, Leg, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
-export type { AftersalesCommand, AftersalesOutcome } from './aftersales/commands.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfTrip } from './model/train.ts';
 export { trainHoldingsOf } from './holdings/place-holdings.ts';
 export { passUsesOf, passesOfBooking, travelPassesOfOffers, ridesTaken, type PassUse } from './holdings/pass-uses.ts';

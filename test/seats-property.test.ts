@@ -138,13 +138,9 @@ const refund = fc.nat().map((pick): Command => async (w) => {
   const id = w.bookings[pick % w.bookings.length]!;
   await tolerate(async () => {
     const confirmed = (await w.service.confirm(requestor, id)).value;
-    const made = await w.service.aftersales(requestor, id, {
-      kind: 'refund-offer',
-      action: 'create',
-      body: { fulfillmentIds: confirmed.fulfillments.map((f) => f.id) },
-    });
-    const offerId = (made.value.response as { refundOffers?: Array<{ id: string }> })?.refundOffers?.[0]?.id;
-    if (offerId) await w.service.aftersales(requestor, id, { kind: 'refund-offer', action: 'confirm', id: offerId, body: { status: 'CONFIRMED' } });
+    const made = await w.service.createRefundOffer(requestor, id, { fulfillmentIds: confirmed.fulfillments.map((f) => f.id) });
+    const offerId = made.value.refundOffers[0]?.id;
+    if (offerId) await w.service.confirmRefundOffer(requestor, id, offerId, { status: 'CONFIRMED' });
   });
 });
 

@@ -47,6 +47,12 @@ declare module 'fastify' {
     registeredRoutes: readonly RegisteredRoute[];
     /** A sandbox's journal of the latest requests (the studio shows it); undefined elsewhere. */
     requestJournal: RequestJournal | undefined;
+    /** The rule traces behind one of a sandbox's recent responses, by its x-request-id; undefined elsewhere. */
+    recentTraces: ((requestId: string) => readonly DecisionTrace[] | undefined) | undefined;
+    /** GET /openapi.json's text, generated once every route is registered. */
+    openApiDocument(): string;
+    /** Whether this is a sandbox (`signalbox serve --sandbox`), and the demo secrets GET / publishes there. */
+    sandbox: { on: boolean; demoSecrets?: Readonly<Record<string, string>> | undefined };
   }
   interface FastifyContextConfig {
     /** Set only by tests that add a probe route: any other route without an entry in the route table is refused. */

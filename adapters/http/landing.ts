@@ -1,5 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import type { RegisteredRoute } from './openapi/document.ts';
 import { escapeHtml } from '../shared/html.ts';
 
 /**
@@ -11,34 +9,36 @@ export interface LandingOptions {
   version: string;
   sandbox: boolean;
   /** Published client secrets, shown only on a sandbox (CONTRACT §10). */
-  demoSecrets?: Readonly<Record<string, string>>;
-  routes: () => readonly RegisteredRoute[];
+  demoSecrets?: Readonly<Record<string, string>> | undefined;
+  /** Whether the server has the studio (`signalbox serve` adds it). */
+  studio: boolean;
+  /** The request's Accept header. */
+  accept: string | undefined;
 }
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 const REQUESTOR = { salesApplication: 'WEB_SE', salesUnitCode: 'WEB' };
 
-export const landingRoutes = (options: LandingOptions) => async (app: FastifyInstance) => {
-  app.get('/', async (request, reply) => {
-    const links: Array<{ href: string; title: string }> = [
-      { href: '/docs', title: 'API reference (Swagger UI)' },
-      { href: '/openapi.json', title: 'OpenAPI 3.1 document' },
-      { href: '/health', title: 'Health check' },
-      ...(options.routes().some((r) => r.method === 'GET' && r.url === '/studio') ? [{ href: '/studio', title: 'Studio' }] : []),
-    ];
-    const demo =
-      options.sandbox && options.demoSecrets
-        ? {
-            clients: Object.entries(options.demoSecrets).map(([id, secret]) => ({ id, secret })),
-            requestor: Buffer.from(JSON.stringify(REQUESTOR)).toString('base64'),
-          }
-        : undefined;
-    const about = { name: 'signalbox', version: options.version, sandbox: options.sandbox, links, ...(demo ? { demo } : {}) };
-    const accept = request.headers.accept ?? '';
-    if (accept.includes('json') && !accept.includes('text/html')) return reply.type('application/json; charset=utf-8').send(about);
-    return reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).header('cache-control', 'no-cache').send(page(about, demo));
-  });
-};
+/** GET / as its route entry answers it (adapters/http/operations/service.ts). */
+export function landing(options: LandingOptions): { body: unknown; type: string; headers?: Readonly<Record<string, string>> } {
+  const links: Array<{ href: string; title: string }> = [
+    { href: '/docs', title: 'API reference (Swagger UI)' },
+    { href: '/openapi.json', title: 'OpenAPI 3.1 document' },
+    { href: '/health', title: 'Health check' },
+    ...(options.studio ? [{ href: '/studio', title: 'Studio' }] : []),
+  ];
+  const demo =
+    options.sandbox && options.demoSecrets
+      ? {
+          clients: Object.entries(options.demoSecrets).map(([id, secret]) => ({ id, secret })),
+          requestor: Buffer.from(JSON.stringify(REQUESTOR)).toString('base64'),
+        }
+      : undefined;
+  const about = { name: 'signalbox', version: options.version, sandbox: options.sandbox, links, ...(demo ? { demo } : {}) };
+  const accept = options.accept ?? '';
+  if (accept.includes('json') && !accept.includes('text/html')) return { body: about, type: 'application/json; charset=utf-8' };
+  return { body: page(about, demo), type: 'text/html; charset=utf-8', headers: { 'content-security-policy': CSP, 'cache-control': 'no-cache' } };
+}
 
 function page(
   about: { version: string; sandbox: boolean; links: Array<{ href: string; title: string }> },

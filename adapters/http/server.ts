@@ -13,9 +13,9 @@ import { registerBodyParsers } from './body.ts';
 import { registerFaults } from './faults.ts';
 import { negotiateLanguage } from './language.ts';
 import { lazyChild, loggerOptions, serverLoggers, traceFields, traceOf, traceparentOf } from './logging.ts';
-import type { RegisteredRoute } from './openapi/document.ts';
-import { docsRoutes, packageVersion } from './openapi/routes.ts';
-import { landingRoutes } from './landing.ts';
+import { openApiDocument, type RegisteredRoute } from './openapi/document.ts';
+import { forIntegrators } from './openapi/for-integrators.ts';
+import { packageVersion } from './openapi/routes.ts';
 import { apiTable, operations, routeTable, type Operation } from './operations/index.ts';
 import { registerOperations } from './operations/register.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
@@ -189,6 +189,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     request.requestor = { client, salesApplication, salesUnitCode, language: request.language };
     return request.requestor;
   });
+  // Generated at the first request, when every route is registered, then kept: the routes do not change.
+  let document: string | undefined;
+  app.decorate('openApiDocument', () => {
+    document ??= JSON.stringify(forIntegrators(openApiDocument({ routes, version: packageVersion, limits: service.engine.rules.limits, table })));
+    return document;
+  });
+  app.decorate('sandbox', { on: options.sandbox ?? false, ...(options.demoSecrets ? { demoSecrets: options.demoSecrets } : {}) });
+  // The traces behind the last RECENT_TRACES responses, by x-request-id, so `signalbox test --target` prints the
+  // same rule traces for a failing step as an in-process run does (GET /sandbox/traces/{requestId}).
+  const recent = new Map<string, readonly DecisionTrace[]>();
+  app.decorate('recentTraces', options.sandbox ? (requestId: string) => recent.get(requestId) : undefined);
   app.decorateRequest('language', 'en-GB');
   app.decorateRequest('client', undefined);
   app.decorateRequest('osdmVersion', '');
@@ -271,32 +282,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // its `notUnder`: the studio's page under /studio/api/).
   app.setNotFoundHandler(unrouted);
 
-  await app.register(docsRoutes(() => routes));
-  await app.register(
-    landingRoutes({
-      version: packageVersion,
-      sandbox: options.sandbox ?? false,
-      ...(options.demoSecrets ? { demoSecrets: options.demoSecrets } : {}),
-      routes: () => routes,
-    }),
-  );
   await app.register(tokenRoutes(auth));
   await app.register(async (api) => registerOperations(api, { sandbox: options.sandbox ?? false }));
   if (options.sandbox) {
-    // The traces behind the last RECENT_TRACES responses, by x-request-id, so `signalbox test --target`
-    // prints the same rule traces for a failing step as an in-process run does.
-    const recent = new Map<string, readonly DecisionTrace[]>();
     app.addHook('onSend', (request, _reply, payload, done) => {
       if (!request.url.startsWith('/sandbox/')) {
         recent.set(request.id, request.traces ?? []);
         if (recent.size > RECENT_TRACES) recent.delete(recent.keys().next().value!);
       }
       done(null, payload);
-    });
-    app.get<{ Params: { requestId: string } }>('/sandbox/traces/:requestId', async (request) => {
-      const traces = recent.get(request.params.requestId);
-      if (!traces) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-trace'), id: request.params.requestId });
-      return { requestId: request.params.requestId, traces };
     });
   }
   app.addHook('preClose', async () => {

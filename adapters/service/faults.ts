@@ -1,4 +1,4 @@
-import { trainKey, type Booking, type Money, type TrainHoldings, type Leg } from '../../engine/index.ts';
+import { trainKey, type Booking, type BookingResponse, type FulfillmentResponse, type Money, type TrainHoldings, type Leg } from '../../engine/index.ts';
 import type { PlaceSelection } from '../../engine/model/osdm/index.ts';
 
 /**
@@ -128,32 +128,31 @@ const CONFIRMED = 'CONFIRMED';
  * CONFIRMED, not FULFILLED, and so are their fulfillments, which have no control number yet (spec §4.1 rule 1:
  * fulfillment is asynchronous; poll).
  */
-export function asPendingBooking(body: Record<string, unknown>): Record<string, unknown> {
-  const booking = body['booking'] as { bookedOffers: Array<Record<string, Array<{ status: string }>>>; fulfillments: Array<Record<string, unknown>> };
+export function asPendingBooking(body: BookingResponse): BookingResponse {
   const part = <T extends { status: string }>(p: T): T => (p.status === 'FULFILLED' ? { ...p, status: CONFIRMED } : p);
   return {
     ...body,
     booking: {
-      ...booking,
-      bookedOffers: booking.bookedOffers.map((o) => ({
+      ...body.booking,
+      bookedOffers: body.booking.bookedOffers.map((o) => ({
         ...o,
-        admissions: o['admissions']?.map(part),
-        reservations: o['reservations']?.map(part),
-        ancillaries: o['ancillaries']?.map(part),
+        admissions: o.admissions.map(part),
+        reservations: o.reservations.map(part),
+        ancillaries: o.ancillaries.map(part),
       })),
-      fulfillments: booking.fulfillments.map(asPendingFulfillmentOf),
+      fulfillments: body.booking.fulfillments.map(asPendingFulfillmentOf),
     },
   };
 }
 
 /** A rendered FulfillmentResponse while pending: CONFIRMED, no ticket yet (no control number, no barcode). */
-export function asPendingFulfillment(body: Record<string, unknown>): Record<string, unknown> {
-  const f = asPendingFulfillmentOf(body['fulfillment'] as Record<string, unknown>);
+export function asPendingFulfillment(body: FulfillmentResponse): FulfillmentResponse {
+  const f = asPendingFulfillmentOf(body.fulfillment);
   return { ...body, fulfillment: { ...f, contentComplete: false, fulfillmentParts: [] } };
 }
 
-function asPendingFulfillmentOf(f: Record<string, unknown>): Record<string, unknown> {
-  if (f['status'] !== 'FULFILLED') return f;
+function asPendingFulfillmentOf<F extends { status: string; controlNumber?: string }>(f: F): F {
+  if (f.status !== 'FULFILLED') return f;
   const { controlNumber: _, ...rest } = f;
-  return { ...rest, status: CONFIRMED };
+  return { ...rest, status: CONFIRMED } as F;
 }

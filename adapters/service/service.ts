@@ -8,13 +8,18 @@ import {
   trainKeysOfBooking,
   trainKeysOfTrip,
   type AvailabilityKind,
-  type AftersalesCommand,
-  type AftersalesOutcome,
+  type AvailabilityResponses,
   type Booking,
+  type BookingResponse,
   type Call,
+  type Changed,
   type Decided,
   type Engine,
+  type ExchangeOfferCollectionResponse,
+  type ExchangeOperationResponse,
+  type FulfillmentResponse,
   type IdSource,
+  type OfferCollectionResponse,
   type HeldPasses,
   type Requestor,
   type SoldPass,
@@ -23,58 +28,9 @@ import {
   type Phrase,
 } from '../../engine/index.ts';
 import type { CustomerEntry } from '../../engine/rules/index.ts';
-import type { Clock, Clocks } from './clock.ts';
+import type { Clocks } from './clock.ts';
 import { pendingFulfillments, placesTakenBySomebodyElse, withPriceChanged, type InjectedFaults } from './faults.ts';
 import { StoreConflict, type Store } from '../store/store.ts';
-
-/**
- * The imperative shell around the engine. Every command has two phases: the engine reads and validates the
- * request, which says what to load (the body is never looked into before); the store gives that; the engine
- * decides on it; what it decided is stored. Booking updates are read-modify-write with the version read; a lost
- * race is retried from a fresh read, never merged.
- */
-export interface Service {
-  /** The engine in force; `signalbox serve --watch` swaps it when the rules change. */
-  readonly engine: Engine;
-  setEngine(engine: Engine): void;
-  readonly store: Store;
-  /** The server's clock (a sandbox's: the one its clients follow until they move their own). */
-  readonly clock: Clock;
-  /** Each client's clock on a sandbox (adapters/service/clock.ts): a request is decided at its client's instant. */
-  readonly clocks: Clocks;
-  offers(requestor: Requestor, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  /** `faults`: a sandbox's faults on demand (adapters/service/faults.ts), here `placeTaken`; likewise for patchBooking and confirm. */
-  book(requestor: Requestor, body: unknown, faults?: InjectedFaults): Promise<Decided<Record<string, unknown>>>;
-  booking(requestor: Requestor, id: string): Promise<Booking>;
-  confirm(requestor: Requestor, id: string, faults?: InjectedFaults): Promise<Decided<Booking>>;
-  /** Sandbox fault fulfillment-pending: whether the booking's tickets are still being issued (sandbox clock). */
-  fulfillmentPending(requestor: Requestor, bookingId: string): boolean;
-  patchPassenger(requestor: Requestor, id: string, passengerId: string, body: unknown): Promise<Decided<Booking>>;
-  patchPurchaser(requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>>;
-  patchBooking(requestor: Requestor, id: string, body: unknown, faults?: InjectedFaults): Promise<Decided<Booking>>;
-  exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<Record<string, unknown>>>;
-  aftersales(
-    requestor: Requestor,
-    id: string,
-    command: AftersalesCommand,
-  ): Promise<Decided<{ response?: Record<string, unknown>; outcome: AftersalesOutcome }>>;
-  fulfillment(requestor: Requestor, id: string): Promise<Record<string, unknown>>;
-  /**
-   * Sandbox time travel: the instant of one of a client's bookings — its confirmation time limit, its first departure,
-   * or the end of its cleanup window as rules/cleanup.yaml words it.
-   */
-  momentOf(client: string, id: string, moment: BookingMoment): Promise<string>;
-  /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
-  setAfterSalesOverride(id: string, on: boolean): Promise<void>;
-  /**
-   * Customer API: what the store knows of a customer's passes — those bought through the API (spec §4.2 rule 6) and
-   * the rides each multi-ride pass has given on confirmed journeys (spec §2.7 rule 8).
-   */
-  heldPasses(customer: CustomerEntry): Promise<HeldPasses>;
-  /** GET /availabilities, …/preferences, …/place-map (spec §2.11, §4.1 rule 3). */
-  availability(requestor: Requestor, kind: AvailabilityKind, query: unknown): Promise<Decided<Record<string, unknown>>>;
-}
 
 const RETRIES = 3;
 
@@ -142,7 +98,16 @@ type BookingMoment = (typeof BOOKING_MOMENTS)[number];
 /** Bookings that use one pass are decided one at a time, like bookings on one train. */
 const passLock = (pass: string) => `pass:${pass}`;
 
-export function createService(initial: Engine, store: Store, clocks: Clocks, ids: IdSource): Service {
+/** The application service, as createService makes it: go to a method's definition to read what it does. */
+export type Service = ReturnType<typeof createService>;
+
+/**
+ * The imperative shell around the engine. Every command has two phases: the engine reads and validates the
+ * request, which says what to load (the body is never looked into before); the store gives that; the engine
+ * decides on it; what it decided is stored. Booking updates are read-modify-write with the version read; a lost
+ * race is retried from a fresh read, never merged.
+ */
+export function createService(initial: Engine, store: Store, clocks: Clocks, ids: IdSource) {
   // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
   let engine = initial;
   const call = (requestor: Requestor, soldPasses: readonly SoldPass[] = []): Call => ({ requestor, now: clocks.of(requestor.client).now(), ids, soldPasses });
@@ -164,19 +129,25 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
     return found;
   }
 
-  async function update(
+  /**
+   * A change of a stored booking: read it with its version, let the engine decide (`decide` gets the booking and
+   * the call), store what it decided unless it is the booking read, and answer what it answered. A lost race is
+   * retried from a fresh read.
+   */
+  async function change<R>(
     requestor: Requestor,
     id: string,
-    change: (b: Booking, c: Call) => Decided<Booking>,
+    decide: (b: Booking, c: Call) => Decided<Changed<R>>,
     soldPasses: readonly SoldPass[] = [],
-  ): Promise<Decided<Booking>> {
+  ): Promise<Decided<R>> {
     for (let attempt = 1; ; attempt++) {
       const { booking, version } = await owned(requestor.client, id);
-      const decided = change(booking, call(requestor, soldPasses));
-      if (decided.value === booking) return decided;
+      const decided = decide(booking, call(requestor, soldPasses));
+      const answer = { value: decided.value.response, traces: decided.traces };
+      if (decided.value.booking === booking) return answer;
       try {
-        await store.updateBooking(decided.value, version);
-        return decided;
+        await store.updateBooking(decided.value.booking, version);
+        return answer;
       } catch (e) {
         if (!(e instanceof StoreConflict) || attempt >= RETRIES) {
           if (e instanceof StoreConflict) throw new RuleViolation('X_STORE_CONFLICT', {});
@@ -185,18 +156,40 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       }
     }
   }
+  /** A change whose answer is the changed booking itself. */
+  const update = (requestor: Requestor, id: string, decide: (b: Booking, c: Call) => Decided<Booking>, soldPasses: readonly SoldPass[] = []) =>
+    change(
+      requestor,
+      id,
+      (b, c) => {
+        const decided = decide(b, c);
+        return { value: { booking: decided.value, response: decided.value }, traces: decided.traces };
+      },
+      soldPasses,
+    );
 
-  const service: Service = {
-    get engine() {
+  /** POST /bookings/{id}/refund-offers (spec §4.1 rule 6). */
+  const createRefundOffer = (requestor: Requestor, bookingId: string, body: unknown) =>
+    change(requestor, bookingId, (b, c) => engine.createRefundOffer(c, b, body));
+  /** PATCH /bookings/{id}/refund-offers/{refundOfferId}: the refund confirmed, stored with the booking it cancels. */
+  const confirmRefundOffer = (requestor: Requestor, bookingId: string, refundOfferId: string, body: unknown) =>
+    change(requestor, bookingId, (b, c) => engine.confirmRefundOffer(c, b, refundOfferId, body));
+
+  return {
+    /** The engine in force; `signalbox serve --watch` swaps it when the rules change. */
+    get engine(): Engine {
       return engine;
     },
-    setEngine(next) {
+    setEngine(next: Engine): void {
       engine = next;
     },
     store,
+    /** The server's clock (a sandbox's: the one its clients follow until they move their own). */
     clock: clocks.server,
+    /** Each client's clock on a sandbox (adapters/service/clock.ts): a request is decided at its client's instant. */
     clocks,
-    async offers(requestor, body) {
+    /** POST /offers: read, load what the request names (the bookings on its trains, its travel passes), decide, store the offers. */
+    async offers(requestor: Requestor, body: unknown): Promise<Decided<OfferCollectionResponse>> {
       const read = engine.readOfferRequest(call(requestor), body);
       // Capacity drives offers: the bookings on the requested trains say which places are taken.
       const { trains, travelPasses } = read.value;
@@ -204,7 +197,8 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
-    async book(requestor, body, faults = {}) {
+    /** POST /booking. `faults`: a sandbox's faults on demand (adapters/service/faults.ts), here `placeTaken`; likewise for patchBooking and confirm. */
+    async book(requestor: Requestor, body: unknown, faults: InjectedFaults = {}): Promise<Decided<BookingResponse>> {
       const { request, offerIds } = engine.readBookingRequest(body);
       const offers = await store.getOffers(offerIds);
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
@@ -235,10 +229,12 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       await stored;
       return { value: decided.value.response, traces: decided.traces };
     },
-    async booking(requestor, id) {
+    /** GET /bookings/{id}: the client's booking as it stands at its clock (engine.asOf). */
+    async booking(requestor: Requestor, id: string): Promise<Booking> {
       return engine.asOf(call(requestor), (await owned(requestor.client, id)).booking);
     },
-    async confirm(requestor, id, faults = {}) {
+    /** POST /bookings/{id}/fulfillment: the confirmed booking, stored. */
+    async confirm(requestor: Requestor, id: string, faults: InjectedFaults = {}): Promise<Decided<Booking>> {
       let priceChanged: { before: Booking; after: Booking } | undefined;
       const confirmed = await update(requestor, id, (b, c) => {
         const decided = engine.confirm(c, b);
@@ -259,24 +255,24 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       // a refund of every issued ticket under overrule code TECHNICAL_FAILURE, in full (rules/refund-fees.yaml).
       const fulfillmentIds = confirmed.value.fulfillments.filter((f) => f.status === 'FULFILLED').map((f) => f.id);
       if (fulfillmentIds.length === 0) return confirmed;
-      const offered = await service.aftersales(requestor, id, {
-        kind: 'refund-offer',
-        action: 'create',
-        body: { fulfillmentIds, overruleCode: 'TECHNICAL_FAILURE' },
-      });
-      const refundOfferId = (offered.value.response as { refundOffers: Array<{ id: string }> }).refundOffers[0]!.id;
-      await service.aftersales(requestor, id, { kind: 'refund-offer', action: 'confirm', id: refundOfferId, body: { status: 'CONFIRMED' } });
+      const offered = await createRefundOffer(requestor, id, { fulfillmentIds, overruleCode: 'TECHNICAL_FAILURE' });
+      await confirmRefundOffer(requestor, id, offered.value.refundOffers[0]!.id, { status: 'CONFIRMED' });
       return { value: (await owned(requestor.client, id)).booking, traces: confirmed.traces };
     },
-    fulfillmentPending: (requestor, bookingId) => pending.isPending(bookingId, clocks.of(requestor.client).now()),
-    async patchPassenger(requestor, id, passengerId, body) {
+    /** Sandbox fault fulfillment-pending: whether the booking's tickets are still being issued (sandbox clock). */
+    fulfillmentPending: (requestor: Requestor, bookingId: string): boolean => pending.isPending(bookingId, clocks.of(requestor.client).now()),
+    /** PATCH /bookings/{id}/passengers/{passengerId}. */
+    async patchPassenger(requestor: Requestor, id: string, passengerId: string, body: unknown): Promise<Decided<Booking>> {
       // A patched age reprices the booking (spec §2.7 rule 4): its passengers' bought passes must be known then too.
       const { booking } = await owned(requestor.client, id);
       const soldPasses = await sold(travelPassesOfOffers([{ passengers: booking.passengers.map((p) => p.pricing) }]));
       return update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body), soldPasses);
     },
-    patchPurchaser: (requestor, id, body) => update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
-    async patchBooking(requestor, id, body, faults = {}) {
+    /** PATCH /bookings/{id}/purchaser. */
+    patchPurchaser: (requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>> =>
+      update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
+    /** PATCH /bookings/{id}: place selections are decided against what the booking's trains hold. */
+    async patchBooking(requestor: Requestor, id: string, body: unknown, faults: InjectedFaults = {}): Promise<Decided<Booking>> {
       // An unknown booking is not found before its patch is read.
       const { booking } = await owned(requestor.client, id);
       const { patch, placeSelections } = engine.readBookingPatch(body);
@@ -294,14 +290,16 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
         return update(requestor, id, (b, c) => engine.patchBooking(c, b, patch, bookings));
       });
     },
-    async exchangeOffers(requestor, id, body) {
+    /** POST /bookings/{id}/exchange-offers: the exchange offers stored. */
+    async exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<ExchangeOfferCollectionResponse>> {
       const { booking } = await owned(requestor.client, id);
       const { request, trains, travelPasses } = engine.readExchangeOfferRequest(body);
       const decided = engine.exchangeOffers(call(requestor, await sold(travelPasses)), booking, request, await onTrains(trains), await passUses(travelPasses));
       await store.putOffers(decided.value.offers);
       return { value: decided.value.response, traces: decided.traces };
     },
-    async exchangeOperation(requestor, id, body) {
+    /** POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, stored. */
+    async exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<ExchangeOperationResponse>> {
       await owned(requestor.client, id); // an unknown booking is not found before its request is read
       const { request, offerIds } = engine.readExchangeOperationRequest(body);
       const offers = await store.getOffers(offerIds);
@@ -312,37 +310,62 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
         const held = await onTrains(keys);
         const uses = await passUses(passes);
         const soldPasses = await sold(travelPassesOfOffers(offers.values()));
-        let response: Record<string, unknown> = {};
-        const decided = await update(
-          requestor,
-          id,
-          (b, c) => {
-            const d = engine.exchangeOperation(c, b, request, offers, held, uses);
-            response = d.value.response;
-            return { value: d.value.booking, traces: d.traces };
-          },
-          soldPasses,
-        );
-        return { value: response, traces: decided.traces };
+        return change(requestor, id, (b, c) => engine.exchangeOperation(c, b, request, offers, held, uses), soldPasses);
       });
     },
-    async aftersales(requestor, id, command) {
-      let answer!: { response?: Record<string, unknown>; outcome: AftersalesOutcome };
-      const decided = await update(requestor, id, (b, c) => {
-        const d = engine.aftersales(c, b, command);
-        answer = { ...(d.value.response ? { response: d.value.response } : {}), outcome: d.value.outcome };
-        return { value: d.value.booking, traces: d.traces };
-      });
-      return { value: answer, traces: decided.traces };
-    },
-    async heldPasses(customer) {
+    createRefundOffer,
+    /** GET /bookings/{id}/refund-offers/{refundOfferId}. */
+    readRefundOffer: (requestor: Requestor, bookingId: string, refundOfferId: string) =>
+      change(requestor, bookingId, (b, c) => engine.readRefundOffer(c, b, refundOfferId)),
+    confirmRefundOffer,
+    /** DELETE /bookings/{id}/refund-offers/{refundOfferId}. */
+    deleteRefundOffer: (requestor: Requestor, bookingId: string, refundOfferId: string) =>
+      update(requestor, bookingId, (b, c) => engine.deleteRefundOffer(c, b, refundOfferId)),
+    /** POST /bookings/{id}/release-offers (spec §4.1 rule 5). */
+    createReleaseOffer: (requestor: Requestor, bookingId: string, body: unknown) =>
+      change(requestor, bookingId, (b, c) => engine.createReleaseOffer(c, b, body)),
+    /** GET /bookings/{id}/release-offers/{releaseOfferId}. */
+    readReleaseOffer: (requestor: Requestor, bookingId: string, releaseOfferId: string) =>
+      change(requestor, bookingId, (b, c) => engine.readReleaseOffer(c, b, releaseOfferId)),
+    /** PATCH /bookings/{id}/release-offers/{releaseOfferId}. */
+    confirmReleaseOffer: (requestor: Requestor, bookingId: string, releaseOfferId: string, body: unknown) =>
+      change(requestor, bookingId, (b, c) => engine.confirmReleaseOffer(c, b, releaseOfferId, body)),
+    /** DELETE /bookings/{id}/release-offers/{releaseOfferId}. */
+    deleteReleaseOffer: (requestor: Requestor, bookingId: string, releaseOfferId: string) =>
+      update(requestor, bookingId, (b, c) => engine.deleteReleaseOffer(c, b, releaseOfferId)),
+    /** POST /bookings/{id}/on-hold-offer (spec §4.1 rule 11). */
+    createOnHoldOffer: (requestor: Requestor, bookingId: string, body: unknown) => change(requestor, bookingId, (b, c) => engine.createOnHoldOffer(c, b, body)),
+    /** PATCH /bookings/{id}/on-hold-offer/{onHoldOfferId}. */
+    confirmOnHoldOffer: (requestor: Requestor, bookingId: string, onHoldOfferId: string) =>
+      change(requestor, bookingId, (b, c) => engine.confirmOnHoldOffer(c, b, onHoldOfferId)),
+    /** DELETE /bookings/{id}/on-hold-offer/{onHoldOfferId}. */
+    deleteOnHoldOffer: (requestor: Requestor, bookingId: string, onHoldOfferId: string) =>
+      update(requestor, bookingId, (b, c) => engine.deleteOnHoldOffer(c, b, onHoldOfferId)),
+    /** GET /bookings/{id}/exchange-operations/{exchangeOperationId}. */
+    readExchangeOperation: (requestor: Requestor, bookingId: string, exchangeOperationId: string) =>
+      change(requestor, bookingId, (b, c) => engine.readExchangeOperation(c, b, exchangeOperationId)),
+    /** PATCH /bookings/{id}/exchange-operations/{exchangeOperationId}. */
+    patchExchangeOperation: (requestor: Requestor, bookingId: string, exchangeOperationId: string, body: unknown) =>
+      change(requestor, bookingId, (b, c) => engine.patchExchangeOperation(c, b, exchangeOperationId, body)),
+    /** DELETE /bookings/{id}/exchange-operations/{exchangeOperationId}. */
+    deleteExchangeOperation: (requestor: Requestor, bookingId: string, exchangeOperationId: string) =>
+      update(requestor, bookingId, (b, c) => engine.deleteExchangeOperation(c, b, exchangeOperationId)),
+    /** POST /bookings/{id}/cleanup (spec §4.1 rule 12); `osdmVersion` as osdmVersionNumber gives it. */
+    cleanupBooking: (requestor: Requestor, bookingId: string, body: unknown, osdmVersion: number) =>
+      update(requestor, bookingId, (b, c) => engine.cleanupBooking(c, b, body, osdmVersion)),
+    /**
+     * Customer API: what the store knows of a customer's passes — those bought through the API (spec §4.2 rule 6) and
+     * the rides each multi-ride pass has given on confirmed journeys (spec §2.7 rule 8).
+     */
+    async heldPasses(customer: CustomerEntry): Promise<HeldPasses> {
       const sold = await store.soldPasses(soldPassKey.holder(customer.email));
       const multiRide = [...customer.travelPasses, ...sold].filter((p) => p.ridesLeft !== undefined).map((p) => p.cardNumber);
       // Confirmed journeys only: a provisional booking holds its ride without having used it.
       const confirmed = (await passUses(multiRide)).filter((u) => u.until === undefined);
       return { sold, ridesGiven: ridesTaken(confirmed, clocks.server.now()) };
     },
-    async availability(requestor, kind, query) {
+    /** GET /availabilities, …/preferences, …/place-map (spec §2.11, §4.1 rule 3). */
+    async availability<K extends AvailabilityKind>(requestor: Requestor, kind: K, query: unknown): Promise<Decided<AvailabilityResponses[K]>> {
       const q = engine.readAvailabilityQuery(query);
       const found =
         q.contextType === 'OFFER'
@@ -352,7 +375,11 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       const bookings = trip ? await onTrains(trainKeysOfTrip(trip)) : [];
       return engine.availability(call(requestor), kind, q, found, bookings);
     },
-    async momentOf(client, id, moment) {
+    /**
+     * Sandbox time travel: the instant of one of a client's bookings — its confirmation time limit, its first departure,
+     * or the end of its cleanup window as rules/cleanup.yaml words it.
+     */
+    async momentOf(client: string, id: string, moment: BookingMoment): Promise<string> {
       const { booking } = await owned(client, id);
       if (moment === 'CONFIRMATION_TIME_LIMIT') return booking.confirmationTimeLimit;
       if (moment === 'DEPARTURE') return booking.trip.legs[0]?.departure ?? booking.pass?.validFrom ?? booking.confirmationTimeLimit;
@@ -360,7 +387,8 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       if (!end) throw new RuleViolation('X_BOOKING_STATE', { operation: phrase('operation-time-travel-cleanup'), state: booking.machine.value });
       return end;
     },
-    async setAfterSalesOverride(id, on) {
+    /** Sandbox (spec §4.1 rule 8): the operator gives any booking the after-sales override profile, or takes it away. */
+    async setAfterSalesOverride(id: string, on: boolean): Promise<void> {
       for (let attempt = 1; ; attempt++) {
         const found = await store.getBooking(id);
         if (!found) throw notFound(phrase('resource-booking'), id);
@@ -372,7 +400,8 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
         }
       }
     },
-    async fulfillment(requestor, id) {
+    /** GET /fulfillments/{id}: the FulfillmentResponse of one of the client's tickets. */
+    async fulfillment(requestor: Requestor, id: string): Promise<FulfillmentResponse> {
       const bookingId = await store.bookingOfFulfillment(id);
       if (!bookingId) throw notFound(phrase('resource-fulfillment'), id);
       const found = await store.getBooking(bookingId);
@@ -380,5 +409,4 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       return engine.renderFulfillment(found.booking, id, requestor.language)!;
     },
   };
-  return service;
 }

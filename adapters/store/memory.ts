@@ -9,8 +9,8 @@ import {
   type PassUse,
   type SoldPass,
   type TrainHoldings,
+  decodeStoredBooking,
 } from '../../engine/index.ts';
-import { decodeStoredBooking } from '../../engine/index.ts';
 import { jsonCopy } from './json-copy.ts';
 import { offerCache } from './offer-cache.ts';
 import { StoreConflict, type Store, type VersionedBooking } from './store.ts';

@@ -1,6 +1,5 @@
 import pg from 'pg';
-import { decodeStoredBooking } from '../../engine/index.ts';
-import { trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { decodeStoredBooking, trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
 import { StoreConflict, type Store } from './store.ts';
 

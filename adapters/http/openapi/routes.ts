@@ -2,13 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
 import { phrase, RuleViolation } from '../../../engine/index.ts';
-import { openApiDocument, type RegisteredRoute } from './document.ts';
-import { forIntegrators } from './for-integrators.ts';
 
 /**
- * GET /openapi.json and GET /docs (CONTRACT §2). The page is Swagger UI from the npm package swagger-ui-dist,
+ * GET /docs and its files (CONTRACT §2), as their route entries answer them (adapters/http/operations/service.ts);
+ * GET /openapi.json is the server's `openApiDocument()`. The page is Swagger UI from the npm package swagger-ui-dist,
  * served from node_modules by this server: no CDN, and a Content-Security-Policy that lets the page load nothing
  * from anywhere else.
  */
@@ -76,31 +74,26 @@ const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
-export const docsRoutes = (routes: () => readonly RegisteredRoute[]) => async (app: FastifyInstance) => {
-  // Generated at the first request, when every route is registered, then kept: the routes do not change.
-  let document: string | undefined;
-  app.get('/openapi.json', async (_request, reply) => {
-    document ??= JSON.stringify(
-      forIntegrators(openApiDocument({ routes: routes(), version: packageVersion, limits: app.engine.rules.limits, table: app.routeTable })),
-    );
-    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
-  });
+/** GET /docs: the Swagger UI page. */
+export const docsPage = () => ({
+  body: PAGE,
+  type: 'text/html; charset=utf-8',
+  headers: { 'content-security-policy': CSP, 'cache-control': 'no-cache' },
+});
 
-  app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).header('cache-control', 'no-cache').send(PAGE),
-  );
-
-  app.get<{ Params: { file: string } }>('/docs/:file', async (request, reply) => {
-    const file = FILES[request.params.file];
-    if (!file || !Object.hasOwn(FILES, request.params.file))
-      throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-file'), id: request.params.file });
-    let body = cache.get(request.params.file);
-    if (body === undefined) cache.set(request.params.file, (body = file.read()));
-    return reply
-      .type(file.type)
-      .header('cache-control', 'public, max-age=3600')
-      .header('etag', `"swagger-ui-${swaggerVersion}-signalbox-${packageVersion}"`)
-      .header('x-content-type-options', 'nosniff')
-      .send(body);
-  });
-};
+/** GET /docs/{file}: one of Swagger UI's files or our start script; any other name is not found. */
+export function docsFile(name: string) {
+  const file = FILES[name];
+  if (!file || !Object.hasOwn(FILES, name)) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-file'), id: name });
+  let body = cache.get(name);
+  if (body === undefined) cache.set(name, (body = file.read()));
+  return {
+    body,
+    type: file.type,
+    headers: {
+      'cache-control': 'public, max-age=3600',
+      etag: `"swagger-ui-${swaggerVersion}-signalbox-${packageVersion}"`,
+      'x-content-type-options': 'nosniff',
+    },
+  };
+}

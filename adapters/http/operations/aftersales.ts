@@ -1,4 +1,3 @@
-import { type AftersalesCommand, ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/index.ts';
 import {
   CleanupRequest,
   OfferConfirmation,
@@ -7,20 +6,11 @@ import {
   RefundOfferRequest,
   ReleaseOfferRequest,
 } from '../../../engine/model/osdm/index.ts';
+import { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/index.ts';
 import * as S from '../openapi/schemas.ts';
-import { statusOf } from '../outcomes.ts';
 import { osdmVersionNumber } from '../version.ts';
-import { decided, json, noContent, operation, type Call, type Handler, type Operation } from './operation.ts';
-
-/** An aftersales command on the booking of the path; its outcome gives the status (outcomes.ts) (spec §3, §4.1 rules 5, 6, 11, 12; CONTRACT §6). */
-const run =
-  <P extends `/v3/bookings/{bookingId}/${string}`>(command: (call: Call<P>) => AftersalesCommand): Handler<P> =>
-  async (call) => {
-    const given = command(call);
-    const done = await call.service.aftersales(await call.requestor(), (call.params as Record<'bookingId', string>).bookingId, given);
-    return { status: statusOf(done.value.outcome), body: done.value.response, traces: done.traces };
-  };
+import { bodiless, decided, json, noContent, operation, type Operation } from './operation.ts';
 
 /** Refund, release, on-hold, exchange and cleanup (spec §3, §4.1 rules 5–12). */
 export const aftersales: Operation[] = [
@@ -35,7 +25,7 @@ export const aftersales: Operation[] = [
     request: { schema: RefundOfferRequest, required: true },
     responses: { 200: json('RefundOfferCollectionResponse', S.RefundOfferCollectionResponse) },
     problems: { 409: 'X_CONCURRENT_AFTERSALES, X_BOOKING_STATE' },
-    handle: run(({ body }) => ({ kind: 'refund-offer', action: 'create', body })),
+    handle: async ({ service, requestor, params, body }) => decided(await service.createRefundOffer(await requestor(), params.bookingId, body)),
   }),
   operation({
     method: 'GET',
@@ -46,7 +36,7 @@ export const aftersales: Operation[] = [
     tag: 'Aftersales',
     access: 'reseller',
     responses: { 200: json('RefundOfferResponse', S.RefundOfferResponse) },
-    handle: run(({ params }) => ({ kind: 'refund-offer', action: 'read', id: params.refundOfferId })),
+    handle: async ({ service, requestor, params }) => decided(await service.readRefundOffer(await requestor(), params.bookingId, params.refundOfferId)),
   }),
   operation({
     method: 'PATCH',
@@ -59,7 +49,8 @@ export const aftersales: Operation[] = [
     request: { schema: OfferConfirmation, required: true },
     responses: { 200: json('RefundOfferResponse', S.RefundOfferResponse) },
     problems: { 409: 'X_OFFER_EXPIRED' },
-    handle: run(({ params, body }) => ({ kind: 'refund-offer', action: 'confirm', id: params.refundOfferId, body })),
+    handle: async ({ service, requestor, params, body }) =>
+      decided(await service.confirmRefundOffer(await requestor(), params.bookingId, params.refundOfferId, body)),
   }),
   operation({
     method: 'DELETE',
@@ -71,7 +62,7 @@ export const aftersales: Operation[] = [
     access: 'reseller',
     description: 'A confirmed refund offer cannot be deleted: 404.',
     responses: { 204: noContent },
-    handle: run(({ params }) => ({ kind: 'refund-offer', action: 'delete', id: params.refundOfferId })),
+    handle: async ({ service, requestor, params }) => bodiless(await service.deleteRefundOffer(await requestor(), params.bookingId, params.refundOfferId)),
   }),
   operation({
     method: 'POST',
@@ -84,7 +75,7 @@ export const aftersales: Operation[] = [
     request: { schema: ReleaseOfferRequest, required: true },
     responses: { 200: json('ReleaseOfferCollectionResponse', S.ReleaseOfferCollectionResponse) },
     problems: { 403: 'X_OPERATION_NOT_PERMITTED', 409: 'X_CONCURRENT_AFTERSALES' },
-    handle: run(({ body }) => ({ kind: 'release-offer', action: 'create', body })),
+    handle: async ({ service, requestor, params, body }) => decided(await service.createReleaseOffer(await requestor(), params.bookingId, body)),
   }),
   operation({
     method: 'GET',
@@ -95,7 +86,7 @@ export const aftersales: Operation[] = [
     tag: 'Aftersales',
     access: 'reseller',
     responses: { 200: json('ReleaseOfferResponse', S.ReleaseOfferResponse) },
-    handle: run(({ params }) => ({ kind: 'release-offer', action: 'read', id: params.releaseOfferId })),
+    handle: async ({ service, requestor, params }) => decided(await service.readReleaseOffer(await requestor(), params.bookingId, params.releaseOfferId)),
   }),
   operation({
     method: 'PATCH',
@@ -108,7 +99,8 @@ export const aftersales: Operation[] = [
     request: { schema: OfferConfirmation, required: true },
     responses: { 200: json('ReleaseOfferResponse', S.ReleaseOfferResponse) },
     problems: { 409: 'X_OFFER_EXPIRED' },
-    handle: run(({ params, body }) => ({ kind: 'release-offer', action: 'confirm', id: params.releaseOfferId, body })),
+    handle: async ({ service, requestor, params, body }) =>
+      decided(await service.confirmReleaseOffer(await requestor(), params.bookingId, params.releaseOfferId, body)),
   }),
   operation({
     method: 'DELETE',
@@ -119,7 +111,7 @@ export const aftersales: Operation[] = [
     tag: 'Aftersales',
     access: 'reseller',
     responses: { 204: noContent },
-    handle: run(({ params }) => ({ kind: 'release-offer', action: 'delete', id: params.releaseOfferId })),
+    handle: async ({ service, requestor, params }) => bodiless(await service.deleteReleaseOffer(await requestor(), params.bookingId, params.releaseOfferId)),
   }),
   // OSDM: the on-hold offer path is singular; PATCH {} confirms it.
   operation({
@@ -133,7 +125,7 @@ export const aftersales: Operation[] = [
     request: { schema: OnHoldOfferRequest },
     responses: { 200: json('OnHoldOfferResponse', S.OnHoldOfferResponse) },
     problems: { 403: 'X_OPERATION_NOT_PERMITTED', 409: 'X_BOOKING_STATE' },
-    handle: run(({ body }) => ({ kind: 'on-hold-offer', action: 'create', body: body ?? {} })),
+    handle: async ({ service, requestor, params, body }) => decided(await service.createOnHoldOffer(await requestor(), params.bookingId, body ?? {})),
   }),
   operation({
     method: 'PATCH',
@@ -145,10 +137,11 @@ export const aftersales: Operation[] = [
     access: 'reseller',
     request: { schema: OnHoldOfferPatchRequest },
     responses: { 200: json('OnHoldOfferResponse', S.OnHoldOfferResponse) },
-    handle: run(({ params, body }) => {
+    // The body is read before the booking is looked for: a malformed one is refused even on an unknown booking.
+    handle: async ({ service, requestor, params, body }) => {
       parseRequest(OnHoldOfferPatchRequest, body ?? {});
-      return { kind: 'on-hold-offer', action: 'confirm', id: params.onHoldOfferId };
-    }),
+      return decided(await service.confirmOnHoldOffer(await requestor(), params.bookingId, params.onHoldOfferId));
+    },
   }),
   operation({
     method: 'DELETE',
@@ -159,7 +152,7 @@ export const aftersales: Operation[] = [
     tag: 'Aftersales',
     access: 'reseller',
     responses: { 204: noContent },
-    handle: run(({ params }) => ({ kind: 'on-hold-offer', action: 'delete', id: params.onHoldOfferId })),
+    handle: async ({ service, requestor, params }) => bodiless(await service.deleteOnHoldOffer(await requestor(), params.bookingId, params.onHoldOfferId)),
   }),
   // Exchange (spec §3, §4.1 rule 7): offers, then an operation; the booking's fulfillment call confirms it.
   operation({
@@ -197,7 +190,8 @@ export const aftersales: Operation[] = [
     tag: 'Aftersales',
     access: 'reseller',
     responses: { 200: json('ExchangeOperationResponse', S.ExchangeOperationResponse) },
-    handle: run(({ params }) => ({ kind: 'exchange-operation', action: 'read', id: params.exchangeOperationId })),
+    handle: async ({ service, requestor, params }) =>
+      decided(await service.readExchangeOperation(await requestor(), params.bookingId, params.exchangeOperationId)),
   }),
   operation({
     method: 'PATCH',
@@ -209,7 +203,8 @@ export const aftersales: Operation[] = [
     access: 'reseller',
     request: { schema: ExchangeOperationPatch },
     responses: { 200: json('ExchangeOperationResponse', S.ExchangeOperationResponse) },
-    handle: run(({ params, body }) => ({ kind: 'exchange-operation', action: 'patch', id: params.exchangeOperationId, body: body ?? {} })),
+    handle: async ({ service, requestor, params, body }) =>
+      decided(await service.patchExchangeOperation(await requestor(), params.bookingId, params.exchangeOperationId, body ?? {})),
   }),
   operation({
     method: 'DELETE',
@@ -220,7 +215,8 @@ export const aftersales: Operation[] = [
     tag: 'Aftersales',
     access: 'reseller',
     responses: { 204: noContent },
-    handle: run(({ params }) => ({ kind: 'exchange-operation', action: 'delete', id: params.exchangeOperationId })),
+    handle: async ({ service, requestor, params }) =>
+      bodiless(await service.deleteExchangeOperation(await requestor(), params.bookingId, params.exchangeOperationId)),
   }),
   operation({
     method: 'POST',
@@ -234,6 +230,9 @@ export const aftersales: Operation[] = [
     request: { schema: CleanupRequest },
     responses: { 202: noContent },
     problems: { 400: '86042 (overrule code), X_CLEANUP_WINDOW_PASSED', 406: 'a version below 3.4' },
-    handle: run(({ request, body }) => ({ kind: 'cleanup', body, osdmVersion: osdmVersionNumber(request.osdmVersion) })),
+    handle: async ({ request, service, requestor, params, body }) => {
+      const r = await requestor();
+      return bodiless(await service.cleanupBooking(r, params.bookingId, body, osdmVersionNumber(request.osdmVersion)));
+    },
   }),
 ];

@@ -1,6 +1,6 @@
 import { asPendingFulfillment } from '../../service/faults.ts';
 import * as S from '../openapi/schemas.ts';
-import { json, noContent, operation, type Operation } from './operation.ts';
+import { bodiless, json, noContent, operation, type Operation } from './operation.ts';
 
 /** Confirmation and tickets (spec §4.1 rule 1). */
 export const fulfillment: Operation[] = [
@@ -17,8 +17,7 @@ export const fulfillment: Operation[] = [
     problems: { 400: 'X_BOOKING_INCOMPLETE with pointers to what is missing', 409: 'X_BOOKING_EXPIRED, X_BOOKING_STATE' },
     // Spec §4.1: the operator's form answers 202 with an empty body; the fulfillment id is on GET booking.
     handle: async ({ request, service, requestor, params }) => {
-      const confirmed = await service.confirm(await requestor(), params.bookingId, request.faults ?? {});
-      return { status: 202, traces: confirmed.traces };
+      return bodiless(await service.confirm(await requestor(), params.bookingId, request.faults ?? {}));
     },
   }),
   operation({
@@ -54,7 +53,7 @@ export const fulfillment: Operation[] = [
     handle: async ({ service, requestor, params }) => {
       const r = await requestor();
       const body = await service.fulfillment(r, params.fulfillmentId);
-      const bookingId = (body['fulfillment'] as { bookingRef: string }).bookingRef;
+      const bookingId = body.fulfillment.bookingRef;
       // A sandbox's fault fulfillment-pending: confirmed, the ticket not issued yet (spec §4.1 rule 1).
       return { body: service.fulfillmentPending(r, bookingId) ? asPendingFulfillment(body) : body };
     },

@@ -66,7 +66,7 @@ export interface Operation<P extends string = string> {
   osdm?: readonly string[];
   /**
    * The service call and how its result becomes the answer. Absent: the route is registered by hand (the token
-   * endpoint, the landing page, /docs; server.ts), or not at all yet (published as planned).
+   * endpoint, token.ts, with body parsers and RFC 6749 errors of its own), or not at all yet (published as planned).
    */
   handle?: Handler<P>;
 }
@@ -75,7 +75,7 @@ export interface Operation<P extends string = string> {
 type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamsOf<Rest> : never;
 
 /** What a handler gets: the request's parts, the service, and the Requestor (Reseller API only). */
-export interface Call<P extends string = string> {
+interface Call<P extends string = string> {
   request: FastifyRequest;
   /** The path's parameters, by the names of the operation's path template. */
   params: Readonly<Record<ParamsOf<P>, string>>;
@@ -91,7 +91,10 @@ export interface Call<P extends string = string> {
 
 /** What a handler answers; register.ts writes it. */
 export interface Answer {
-  /** Defaults to 200. */
+  /**
+   * The entry's success status comes from its `responses` (`successStatus`); a handler names one only where the
+   * entry lists several 2xx answers, and then another of those.
+   */
   status?: number;
   /** Undefined: an empty body. */
   body?: unknown;
@@ -99,7 +102,7 @@ export interface Answer {
   traces?: readonly DecisionTrace[];
   /** A Content-Type other than JSON's. */
   type?: string;
-  /** More response headers (a page's Cache-Control and Content-Security-Policy). */
+  /** Headers of this answer besides those every answer gets (caching, a page's Content-Security-Policy). */
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -117,3 +120,18 @@ export const noContent: Response = { description: 'Done; empty body.' };
 
 /** A decided result as the answer: its value is the body, its traces are kept. */
 export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }): Answer => ({ body: result.value, traces: result.traces });
+
+/** A decided result answered without a body (a deletion, a cleanup): only its traces are kept. */
+export const bodiless = (result: { traces: readonly DecisionTrace[] }): Answer => ({ traces: result.traces });
+
+/**
+ * The status of an entry's successful answer: its 2xx response, the lowest where it lists several (a handler names
+ * another of those in its answer), or 200 for an entry that lists none (it only ever refuses).
+ */
+export function successStatus(op: Pick<Operation, 'responses'>): number {
+  const statuses = Object.keys(op.responses)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 300)
+    .sort((a, b) => a - b);
+  return statuses[0] ?? 200;
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { subscriptionKeyCheck } from '../subscription-key.ts';
 import { fastifyPath, sandboxOnly } from './index.ts';
-import { ANY_METHODS, type Access, type Operation, type Answer } from './operation.ts';
+import { ANY_METHODS, successStatus, type Access, type Answer } from './operation.ts';
 
 /**
  * Serves the server's route table (`app.routeTable`: the API's and its wings'): a Fastify route per operation with
@@ -39,6 +39,7 @@ export async function registerOperations(app: FastifyInstance, options: { sandbo
     const handle = op.handle;
     if (!handle || (sandboxOnly(op.access) && !options.sandbox)) continue;
     const onRequest = checks[op.access];
+    const status = successStatus(op);
     app.route({
       method: op.method === 'ANY' ? [...ANY_METHODS] : op.method,
       url: fastifyPath(op.path),
@@ -54,20 +55,21 @@ export async function registerOperations(app: FastifyInstance, options: { sandbo
           requestor: () => app.requestorOf(request),
           client: async () => (await app.tokenHolder(request)).client,
         });
-        return send(request, reply, op, answer);
+        return send(request, reply, answer, status);
       },
     });
   }
 }
 
 /**
- * The one place an answer of the table is written. `op.responses[status]?.schema` is the zod schema of a JSON
- * answer's body: a serializer compiled per schema belongs here (an answer with its own `type` is sent as it is).
- * Without one, Fastify writes the body with JSON.stringify.
+ * The one place an answer of the table is written, with the entry's success status (`successStatus`) unless the
+ * handler named one of the entry's several. `op.responses[status]?.schema` is the zod schema of a JSON answer's
+ * body: a serializer compiled per schema belongs here (an answer with its own `type` is sent as it is). Without
+ * one, Fastify writes the body with JSON.stringify.
  */
-function send(request: FastifyRequest, reply: FastifyReply, _op: Operation, answer: Answer): FastifyReply {
+function send(request: FastifyRequest, reply: FastifyReply, answer: Answer, status: number): FastifyReply {
   if (answer.traces) request.traces = answer.traces;
-  reply.status(answer.status ?? 200);
+  reply.status(answer.status ?? status);
   if (answer.type) reply.type(answer.type);
   if (answer.headers) reply.headers(answer.headers);
   return reply.send(answer.body);

@@ -40,10 +40,7 @@ const TimeTravel = z.strictObject({
 /** 10000-01-01T00:00:00Z: from here on toISOString() writes a six-digit year no date-time pattern accepts. */
 const LAST_WRITABLE_INSTANT = Date.UTC(10000, 0, 1);
 
-/**
- * Sandbox controls (CONTRACT §8), registered only with --sandbox. GET /sandbox/traces/{requestId} is registered
- * by hand (server.ts), beside the hook that keeps the traces.
- */
+/** Sandbox controls (CONTRACT §8), registered only with --sandbox. */
 export const sandbox: Operation[] = [
   operation({
     method: 'GET',
@@ -158,5 +155,11 @@ export const sandbox: Operation[] = [
     access: 'sandbox',
     description: 'By the x-request-id of one of the last 500 responses; what `signalbox test --target` prints for a failing step.',
     responses: { 200: json('Traces', S.SandboxTraces) },
+    // The server keeps them (server.ts, beside the hook that records them).
+    handle: async ({ request, params }) => {
+      const traces = request.server.recentTraces?.(params.requestId);
+      if (!traces) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-trace'), id: params.requestId });
+      return { body: { requestId: params.requestId, traces } };
+    },
   }),
 ];

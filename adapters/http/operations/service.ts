@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { errorPage, errorPageHtml, ErrorPage } from '../error-page.ts';
+import { landing } from '../landing.ts';
+import { docsFile, docsPage, packageVersion } from '../openapi/routes.ts';
 import * as S from '../openapi/schemas.ts';
 import { operation, type Operation } from './operation.ts';
 
-/**
- * The server's own pages (CONTRACT §2, §4c, §10). GET /, /openapi.json and /docs are registered by hand
- * (landing.ts, openapi/routes.ts): they describe the server itself.
- */
+/** The server's own pages (CONTRACT §2, §4c, §10): what it is, its document and reference, its error pages. */
 export const service: Operation[] = [
   operation({
     method: 'GET',
@@ -19,6 +18,14 @@ export const service: Operation[] = [
     description:
       'An HTML page: links to /docs, /openapi.json and /health, and on a sandbox the demo credentials. `Accept: application/json` gets the same as JSON.',
     responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
+    handle: async ({ request }) =>
+      landing({
+        version: packageVersion,
+        sandbox: request.server.sandbox.on,
+        demoSecrets: request.server.sandbox.demoSecrets,
+        studio: request.server.registeredRoutes.some((r) => r.method === 'GET' && r.url === '/studio'),
+        accept: request.headers.accept,
+      }),
   }),
   operation({
     method: 'GET',
@@ -39,6 +46,11 @@ export const service: Operation[] = [
     access: 'public',
     description: 'The OpenAPI 3.1 document of this server, generated from its zod schemas and the routes it registers.',
     responses: { 200: { description: 'OpenAPI 3.1', schema: S.OpenApiDocument } },
+    handle: async ({ request }) => ({
+      body: request.server.openApiDocument(),
+      type: 'application/json; charset=utf-8',
+      headers: { 'cache-control': 'no-cache' },
+    }),
   }),
   operation({
     method: 'GET',
@@ -49,6 +61,7 @@ export const service: Operation[] = [
     access: 'public',
     description: 'Renders /openapi.json with Swagger UI, served from the npm package swagger-ui-dist (no CDN).',
     responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
+    handle: async () => docsPage(),
   }),
   operation({
     method: 'GET',
@@ -58,6 +71,7 @@ export const service: Operation[] = [
     tag: 'Service',
     access: 'public',
     responses: { 200: { description: 'A static file.', schema: z.string(), contentType: 'application/octet-stream' } },
+    handle: async ({ params }) => docsFile(params.file),
   }),
   operation({
     method: 'GET',

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Problem as ProblemSchema } from '../../http/openapi/schemas.ts';
+import type { Problem as ProblemSchema } from '../../http/openapi/problem.ts';
 
 /** A Problem answer (RFC 9457), as the server sends it. */
 export type Problem = z.infer<typeof ProblemSchema>;
