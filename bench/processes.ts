@@ -126,10 +126,11 @@ const PIN = process.env['BENCH_PIN'] !== '0' && cpus().length >= 2;
 const SERVER_CPU = cpus().length - 1;
 export const CLIENT_CPU = 0;
 
-export function pin(pid: number, cpu: number): void {
+/** `cpus`: one core, or a list as taskset takes it (`0-1`). */
+export function pin(pid: number, cpus: number | string): void {
   if (!PIN) return;
   try {
-    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpus), String(pid)], { stdio: 'ignore' });
   } catch {
     /* no taskset: unpinned, as before */
   }

@@ -1,16 +1,18 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, resellerHeaders, root, token } from './fixtures.ts';
 import { lifecycle, STEPS } from './lifecycle.ts';
 import { DURATION } from './load.ts';
 import { report, type CaseReport } from './measure.ts';
+import { pin } from './processes.ts';
 
 /**
  * `serve --workers N` on SQLite: whole lifecycles (offers → booking → fulfillment, then the refund that gives the
  * place back, so the train never sells out) from CONCURRENCY loops for DURATION seconds, with one worker and with
  * two. Reported as sales per second; the load average beside them, since on a shared machine they say little alone.
+ * The servers may run on every core, the load generator's included.
  */
 const CONCURRENCY = Number(process.env['BENCH_LIFECYCLE_CONCURRENCY'] ?? 16);
 const WORKERS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').map(Number);
@@ -20,6 +22,9 @@ async function serveWorkers(workers: number, store: string) {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // The bench's process is pinned to one core, and a child inherits it: the workers get every core instead, before
+  // the primary forks them (they inherit the primary's), so that a second worker has a core to run on.
+  pin(child.pid!, `0-${cpus().length - 1}`);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
