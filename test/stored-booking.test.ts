@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeStoredBooking, type Booking } from '../engine/model/records.ts';
+import { decodeStoredBooking } from '../engine/model/records.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
 import { RuleViolation } from '../engine/index.ts';
@@ -71,14 +71,17 @@ describe('a corrupt stored booking', () => {
     }
   });
 
-  it('in memory, a booking stored in a state its machine does not have is answered X_BOOKING_UNREADABLE', async () => {
-    const store = memoryStore();
-    const server = await testServer({ store });
+  it('in SQLite, a booking another process rewrites in a state its machine does not have is answered X_BOOKING_UNREADABLE at once', async () => {
+    const path = join(dir, 'rewritten.db');
+    const server = await testServer({ store: sqliteStore(path) });
     try {
       const id = await sell(server);
-      const stored = (await store.getBooking(id))!;
-      const corrupt = { ...stored.booking, machine: { value: 'SHIPPED' } } as unknown as Booking;
-      await store.updateBooking(corrupt, stored.version);
+      // Another handle on the file: the server's copy of what it wrote no longer serves, the file's row is read.
+      const db = new DatabaseSync(path);
+      const row = db.prepare('SELECT data FROM bookings WHERE id = ?').get(id) as { data: string };
+      const corrupt = { ...(JSON.parse(row.data) as Record<string, unknown>), machine: { value: 'SHIPPED' } };
+      db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ?').run(JSON.stringify(corrupt), id);
+      db.close();
       await expectUnreadable(server, id, '/machine/value');
     } finally {
       await server.app.close();
