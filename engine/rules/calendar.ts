@@ -24,13 +24,24 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
+/** How many instants a calendar remembers the day of before it starts afresh: a bound on memory, not a rule. */
+const REMEMBERED_INSTANTS = 10_000;
+
 export function calendarIn(timeZone: string): Calendar {
   // en-CA writes dates as YYYY-MM-DD; the zone's rules (summer time included) come from the platform's tz data.
   const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  // Formatting is the costly part, and the same instants come back (a timetable's departures, a pass's validity):
+  // each instant's day is formatted once.
+  const days = new Map<number, string>();
   const dayOf = (instant: string | Date) => {
     const t = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
     if (Number.isNaN(t)) throw new RangeError(`not an instant: ${String(instant)}`);
-    return format.format(t);
+    let day = days.get(t);
+    if (day === undefined) {
+      if (days.size >= REMEMBERED_INSTANTS) days.clear();
+      days.set(t, (day = format.format(t)));
+    }
+    return day;
   };
   return {
     timeZone,
