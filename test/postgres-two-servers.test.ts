@@ -2,8 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { call, resellerToken, serveProcess, type Answer, type ServerProcess } from './helpers/process.ts';
-import { expectThePlaceSoldOnce } from './helpers/places.ts';
-import { PlaceAvailabilityResponse } from '../engine/model/osdm/seat-response.ts';
+import { expectThePlaceSoldOnce, firstFreePlace } from './helpers/places.ts';
 import { passengers, trip } from './helpers/server.ts';
 
 /**
@@ -152,9 +151,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
       `/v3/availabilities/place-map?contextType=OFFER&contextId=${first.offerId}&resourceType=RESERVATION&resourceId=${first.reservationOfferParts[0].id}`,
     );
     expect(map.status, JSON.stringify(map.body)).toBe(200);
-    const wanted = PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches.flatMap((c) =>
-      c.compartments.flatMap((k) => k.places.filter((p) => p.status === 'FREE').map((p) => ({ coachNumber: c.number, placeNumber: p.number }))),
-    )[0]!;
+    const wanted = firstFreePlace(map.body);
 
     // Eight bookings at once, half per process, every one asking for that place (spec §2.10 rule 3: at creation
     // an unavailable place gets another one and a warning).

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectThePlaceSoldOnce } from './helpers/places.ts';
-import { PlaceAvailabilityResponse } from '../engine/model/osdm/seat-response.ts';
+import { expectThePlaceSoldOnce, firstFreePlace } from './helpers/places.ts';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { call, resellerToken, serveProcess, type ServerProcess } from './helpers/process.ts';
 import { passengers, trip } from './helpers/server.ts';
@@ -63,9 +62,7 @@ async function raceForOnePlace(server: ServerProcess, token: string): Promise<st
     `/v3/availabilities/place-map?contextType=OFFER&contextId=${first.offerId}&resourceType=RESERVATION&resourceId=${first.reservationOfferParts[0].id}`,
   );
   expect(map.status, JSON.stringify(map.body)).toBe(200);
-  const wanted = PlaceAvailabilityResponse.parse(map.body).vehicleAvailability.vehicle.coaches.flatMap((c) =>
-    c.compartments.flatMap((k) => k.places.filter((p) => p.status === 'FREE').map((p) => ({ coachNumber: c.number, placeNumber: p.number }))),
-  )[0]!;
+  const wanted = firstFreePlace(map.body);
   const answers = await Promise.all(
     offers.map((o, i) => {
       const offer = o.body.offers[0];

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { BookingResponse } from '../../engine/model/osdm/booking-response.ts';
+import { PlaceAvailabilityResponse } from '../../engine/model/osdm/seat-response.ts';
 
 /**
  * Bookings made at once, each asking for the same place: every one was answered, exactly one got that place, and no
@@ -20,4 +21,11 @@ export function expectThePlaceSoldOnce(
   ).toHaveLength(1);
   expect(new Set(places).size, places.join(' ')).toBe(answers.length);
   return places;
+}
+
+/** The first free place of a place map's answer (GET /v3/availabilities/place-map), as a place selection names it. */
+export function firstFreePlace(placeMap: unknown): { coachNumber: string; placeNumber: string } {
+  return PlaceAvailabilityResponse.parse(placeMap).vehicleAvailability.vehicle.coaches.flatMap((c) =>
+    c.compartments.flatMap((k) => k.places.filter((p) => p.status === 'FREE').map((p) => ({ coachNumber: c.number, placeNumber: p.number }))),
+  )[0]!;
 }
