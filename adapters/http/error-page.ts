@@ -1,43 +1,12 @@
-import { z } from 'zod';
-import type { Engine } from '../../engine/index.ts';
-import { escapeHtml } from '../shared/html.ts';
-
 /**
  * GET /errors/{code}: the page a Problem's `type` points at (RFC 9457: "when dereferenced, it SHOULD provide
  * human-readable documentation for the problem type"; CONTRACT §4c). Everything on it comes from the rules:
  * the catalogue entry of rules/errors.yaml (status, title and detail in every language) and the decision rows
  * that reject with the code. HTML for a browser, JSON for a client that asks for it (operations/service.ts).
  */
-export const ErrorPage = z
-  .strictObject({
-    code: z.string(),
-    status: z.number().int().describe('The HTTP status a Problem with this code has.'),
-    texts: z
-      .record(z.string(), z.strictObject({ title: z.string(), detail: z.string().describe('With `{parameters}` the occurrence fills in.') }))
-      .describe('Title and detail in every language the operator serves (sv-SE, en-GB).'),
-    catalogue: z.string().describe('The rule file holding the entry (errors.yaml of the rules in force).'),
-    raisedBy: z
-      .array(z.strictObject({ decision: z.string(), at: z.string().describe('`file:line:col` of the decision row.') }))
-      .describe('The decision rows that reject with this code; empty when the engine raises it where it checks a request or a state.'),
-  })
-  .meta({
-    examples: [
-      {
-        code: '86005',
-        status: 400,
-        catalogue: 'errors.yaml',
-        texts: {
-          'en-GB': {
-            title: 'Gender place property required',
-            detail: 'A shared night-train compartment needs exactly one place property MEN, LADIES or MIXED per passenger.',
-          },
-          'sv-SE': { title: 'Könsplacering krävs', detail: 'En delad kupé på nattåg kräver exakt en platsegenskap MEN, LADIES eller MIXED per resenär.' },
-        },
-        raisedBy: [{ decision: 'nightGender', at: 'rules/night-gender.yaml:16:5' }],
-      },
-    ],
-  });
-export type ErrorPage = z.infer<typeof ErrorPage>;
+import type { Engine } from '../../engine/index.ts';
+import { escapeHtml } from '../shared/html.ts';
+import type { ErrorPage } from './openapi/problem.ts';
 
 /** The catalogue entry of `code` and the decision rows that reject with it; undefined for an unknown code. */
 export function errorPage(engine: Engine, code: string): ErrorPage | undefined {

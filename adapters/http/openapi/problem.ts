@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The Problem every refusal answers (RFC 9457, CONTRACT §5); engine/rules/violation.ts renders it. A file of its own,
- * zod only, so that the studio's page script can take its type without the engine.
+ * The Problem every refusal answers (RFC 9457, CONTRACT §5; engine/rules/violation.ts renders it), and the page its
+ * `type` points at (adapters/http/error-page.ts). A file of its own, zod only, so that the studio's page script can
+ * take their types without the engine.
  */
 export const ProblemPointer = z.strictObject({
   requestPointer: z
@@ -38,3 +39,35 @@ export const Problem = z
       },
     ],
   });
+
+/** GET /errors/{code} as JSON: a catalogue entry of rules/errors.yaml and the decision rows that raise it. */
+export const ErrorPage = z
+  .strictObject({
+    code: z.string(),
+    status: z.number().int().describe('The HTTP status a Problem with this code has.'),
+    texts: z
+      .record(z.string(), z.strictObject({ title: z.string(), detail: z.string().describe('With `{parameters}` the occurrence fills in.') }))
+      .describe('Title and detail in every language the operator serves (sv-SE, en-GB).'),
+    catalogue: z.string().describe('The rule file holding the entry (errors.yaml of the rules in force).'),
+    raisedBy: z
+      .array(z.strictObject({ decision: z.string(), at: z.string().describe('`file:line:col` of the decision row.') }))
+      .describe('The decision rows that reject with this code; empty when the engine raises it where it checks a request or a state.'),
+  })
+  .meta({
+    examples: [
+      {
+        code: '86005',
+        status: 400,
+        catalogue: 'errors.yaml',
+        texts: {
+          'en-GB': {
+            title: 'Gender place property required',
+            detail: 'A shared night-train compartment needs exactly one place property MEN, LADIES or MIXED per passenger.',
+          },
+          'sv-SE': { title: 'Könsplacering krävs', detail: 'En delad kupé på nattåg kräver exakt en platsegenskap MEN, LADIES eller MIXED per resenär.' },
+        },
+        raisedBy: [{ decision: 'nightGender', at: 'rules/night-gender.yaml:16:5' }],
+      },
+    ],
+  });
+export type ErrorPage = z.infer<typeof ErrorPage>;

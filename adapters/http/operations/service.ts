@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { phrase, RuleViolation } from '../../../engine/index.ts';
-import { errorPage, errorPageHtml, ErrorPage } from '../error-page.ts';
+import { errorPage, errorPageHtml } from '../error-page.ts';
+import { ErrorPage } from '../openapi/problem.ts';
 import { landing } from '../landing.ts';
 import { docsFile, docsPage, packageVersion } from '../openapi/routes.ts';
 import * as S from '../openapi/schemas.ts';

@@ -1,18 +1,11 @@
+import type { ErrorPage } from '../../http/openapi/problem.ts';
 import { api } from './api.ts';
 import { h, setView } from './dom.ts';
 import { problemBox } from './problems.ts';
 
-/** What the view reads of an entry of the error catalogue (GET /errors/{code} as JSON, adapters/http/error-page.ts). */
-interface ErrorEntry {
-  code: string;
-  status: number;
-  texts: Record<string, { title: string; detail: string }>;
-  raisedBy: Array<{ decision: string; at: string }>;
-}
-
 /** rules/errors.yaml: every code in both languages, and the decision rows that raise it. */
 export async function errorsView(): Promise<void> {
-  const answer = await api<ErrorEntry[]>('GET', '/errors');
+  const answer = await api<ErrorPage[]>('GET', '/errors');
   if (!answer.ok) return setView('Error catalogue', problemBox(answer.data));
   setView(
     'Error catalogue',

@@ -1,21 +1,15 @@
+import type { z } from 'zod';
+import type { OfferCollectionResponse } from '../../../engine/model/osdm/index.ts';
 import type { OffersTried, ReferenceData, TripList } from '../../http/openapi/studio-schemas.ts';
 import { api, type Problem } from './api.ts';
 import { h, setView, show } from './dom.ts';
 import { mode } from './mode.ts';
 import { problemBox } from './problems.ts';
 import { traceList, type Trace } from './traces.ts';
-import { money, type Price } from './values.ts';
+import { money } from './values.ts';
 
-/** What the view reads of an OSDM offers answer (the Reseller API's, described by its own schemas). */
-interface OffersAnswer {
-  offers?: Array<{
-    offerId: string;
-    products?: Array<{ summary?: string }>;
-    admissionOfferParts?: Array<{ price?: Price; appliedPassengerTypes?: Array<{ passengerRef: string; type: string; description: string }> }>;
-    offerSummary?: { minimalPrice?: Price };
-  }>;
-  warnings?: { warnings?: Array<{ detail: string }> };
-}
+/** The Reseller API's offers answer, as its own schema describes it. */
+type OffersAnswer = z.output<typeof OfferCollectionResponse>;
 
 /** Try a whole offers request: a fixture trip, passengers' ages and cards, answered with the rule trace behind it. */
 export async function offersView(): Promise<void> {

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { Price as OsdmPrice } from '../../../engine/model/osdm/index.ts';
 import type { DecisionTable } from '../../http/openapi/studio-schemas.ts';
 import { h } from './dom.ts';
 
@@ -33,11 +35,7 @@ export const factLine = (facts: Record<string, unknown>): string =>
     .join(' ');
 
 /** An OSDM price: an amount in minor units with its scale and currency. */
-export interface Price {
-  amount: number;
-  scale?: number;
-  currency: string;
-}
+type Price = z.output<typeof OsdmPrice>;
 
 export function money(m: Price | undefined): string {
   return m ? `${(m.amount / 10 ** (m.scale ?? 2)).toFixed(m.scale ?? 2)} ${m.currency}` : '';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ErrorPage, errorPage } from '../../http/error-page.ts';
+import { errorPage } from '../../http/error-page.ts';
+import { ErrorPage } from '../../http/openapi/problem.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import * as S from '../../http/openapi/studio-schemas.ts';
 import { tableOf } from '../tables.ts';
