@@ -22,9 +22,9 @@ const { path, level, textUpTo } = workerData;
 const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
 
 const db = new DatabaseSync(path);
+db.exec('PRAGMA busy_timeout = 5000'); // before WAL, which needs a lock another process may hold
 db.exec('PRAGMA journal_mode = WAL');
 db.exec('PRAGMA synchronous = FULL');
-db.exec('PRAGMA busy_timeout = 5000');
 
 const insertBooking = db.prepare('INSERT INTO bookings (id, owner, version, data) VALUES (?, ?, 1, ?)');
 const updateBooking = db.prepare('UPDATE bookings SET data = ?, version = version + 1 WHERE id = ? AND version = ?');

@@ -90,8 +90,9 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
   if (path === ':memory:' || path === '') throw new Error('the SQLite store needs a file; for a store in memory use --store memory');
   mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
-  db.exec('PRAGMA journal_mode = WAL');
+  // Waiting for a lock comes first: setting WAL needs one, and another process (a worker) may be opening the file.
   db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA journal_mode = WAL');
   const fresh = !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'train_holdings'").get();
   db.exec(`
     CREATE TABLE IF NOT EXISTS bookings (id TEXT PRIMARY KEY, owner TEXT NOT NULL, version INTEGER NOT NULL, data BLOB NOT NULL);
@@ -117,9 +118,9 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
   // their own, because SQLite lets one connection write a file at a time: quotes written into the bookings' file
   // would wait for the writer thread's fsyncs. Quotes older than OFFERS_KEPT_MS are swept.
   const quotesDb = new DatabaseSync(`${path}-offers`);
+  quotesDb.exec('PRAGMA busy_timeout = 5000');
   quotesDb.exec('PRAGMA journal_mode = WAL');
   quotesDb.exec('PRAGMA synchronous = OFF');
-  quotesDb.exec('PRAGMA busy_timeout = 5000');
   quotesDb.exec('CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL)');
   // The sweep finds old quotes by this index: without it, every sweep read the whole table, and storing a quote cost
   // more the more quotes were kept (docs/performance.md).
