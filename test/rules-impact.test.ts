@@ -66,7 +66,11 @@ describe('signalbox simulate', () => {
 
 describe('signalbox diff', () => {
   it('moving the child age bound from 15 to 16 changes the rows for age 16, and the scenarios that type a 16-year-old', async () => {
-    const impact = await impactOf(loadRules('rules'), loadRules(childUpTo16()), ['scenarios'], DEMO_SECRETS);
+    const impact = await impactOf(loadRules('rules'), loadRules(childUpTo16()), ['scenarios'], {
+      secrets: DEMO_SECRETS,
+      fixtures: 'scenarios/fixtures',
+      now: new Date('2026-11-28T00:00:00Z'),
+    });
     expect(
       impact.decisions.map(
         (d) => `${d.decision}: ${d.from.row} → ${d.to.row} at ${d.cases.map((c) => `${String(c['age'])}/${String(c['typingCard'])}`).join(' ')}`,
@@ -77,10 +81,19 @@ describe('signalbox diff', () => {
       'passengerType: pensioner → child-7-15 at 16/SWE_PENSIONER',
     ]);
     expect(impact.summary.scenarios).toBeGreaterThan(0);
+    // What the 16-year-old now pays, on the trip the studio tries first, in the cheapest offer.
+    expect(impact.prices).toContainEqual(
+      expect.objectContaining({ trip: 'sto-gbg-1200', offer: 'JREF_2_N', passengers: 'aged 16, no card', currency: 'SEK', from: 38400, to: 27500 }),
+    );
+    // The scenario step that now fails, with what it expects and what comes instead.
+    const failing = impact.scenarios.find((s) => s.verdict?.to === 'failed')!;
+    expect(failing).toMatchObject({ scenario: 'scenarios/booking/names-and-cards.yaml', verdict: { from: 'passed', to: 'failed' } });
+    expect(failing.mismatches).toContainEqual(expect.objectContaining({ path: 'body.passenger.type', expected: 'PERSON', actual: 'CHILD' }));
+    expect(impact.summary.failingSteps).toBeGreaterThan(0);
   }, 60_000);
 
   it("raising the agents' refund fee changes that row, and every agent refund pays back 5 kronor less", async () => {
-    const impact = await impactOf(loadRules('rules'), loadRules(agentFee30()), ['scenarios/aftersales'], DEMO_SECRETS);
+    const impact = await impactOf(loadRules('rules'), loadRules(agentFee30()), ['scenarios/aftersales'], { secrets: DEMO_SECRETS });
     expect(impact.decisions).toHaveLength(1);
     expect(impact.decisions[0]).toMatchObject({
       decision: 'refundFee',
@@ -98,7 +111,7 @@ describe('signalbox diff', () => {
     expect(changed.status, changed.stderr).toBe(1);
     expect(JSON.parse(changed.stdout).summary).toMatchObject({ changedRows: 1, scenarios: 1 });
     const same = cli('diff', '--rules', 'rules', '--against', 'rules', '--scenarios', 'scenarios/aftersales/refund-terms.yaml');
-    expect(same.stdout).toBe('no change: every boundary case and every scenario step answers as before\n');
+    expect(same.stdout).toBe('no change: every boundary case, offer price and scenario step answers as before\n');
     expect(same.status).toBe(0);
   }, 60_000);
 
@@ -117,12 +130,9 @@ describe('signalbox diff', () => {
         ['expect: { price: 0 }', 'expect: { price: 1000 }'],
       ],
     });
-    const impact = await impactOf(
-      loadRules('rules'),
-      loadRules(edited),
-      ['scenarios/aftersales/cleanup.yaml', 'scenarios/aftersales/exchange.yaml'],
-      DEMO_SECRETS,
-    );
+    const impact = await impactOf(loadRules('rules'), loadRules(edited), ['scenarios/aftersales/cleanup.yaml', 'scenarios/aftersales/exchange.yaml'], {
+      secrets: DEMO_SECRETS,
+    });
     const prices = impact.scenarios.flatMap((s) => s.prices.map((p) => `${s.scenario.split('/').pop()} ${p.at} ${p.difference}`));
     expect(prices).toContain('exchange.yaml /exchangeOffers/0/exchangeFee 1500');
     expect(prices.some((p) => /^cleanup\.yaml \/offers\/0\/reservationOfferParts\/0\/price 1000$/.test(p))).toBe(true);

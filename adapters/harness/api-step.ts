@@ -50,7 +50,8 @@ export async function runApiStep(step: ApiStep, index: number, run: StepContext)
   const res: HttpResult = await session.send({ method, path, headers: sent, ...(body !== undefined ? { body } : {}) });
 
   const mismatches = [...check(step, res, vars, fixtures), ...checkSchema(step, method, path, res)];
-  if (mismatches.length === 0) save(step, res, vars, mismatches);
+  // A step kept going past (`keepGoing`) still saves what later steps need, where the answer has it.
+  if (mismatches.length === 0 || run.options.keepGoing) save(step, res, vars, mismatches);
   const here = (keys: readonly PropertyKey[]) => source.at(['steps', index, ...keys]);
   const result: StepResult = {
     name: '',

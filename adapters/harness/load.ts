@@ -41,10 +41,10 @@ const parsedScenarios = new Map<string, { text: string; value: Omit<LoadedScenar
 const parsedFixtures = new Map<string, { text: string; value: Fixtures }>();
 
 /** Reads and validates a scenario and the fixtures it uses; throws RuleFileError with `file:line:col` problems. */
-export function loadScenario(file: string): LoadedScenario {
+export function loadScenario(file: string, given?: string): LoadedScenario {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = given ?? readFileSync(file, 'utf8');
   } catch (e) {
     throw new RuleFileError([`${file}:1:1: cannot read the scenario: ${readProblem(e)}`]);
   }

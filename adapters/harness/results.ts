@@ -52,4 +52,11 @@ export interface RunOptions {
    * step expands, and in `client` and `salesApplication`. `secret.<client>` is that client's secret.
    */
   vars?: Readonly<Record<string, string>>;
+  /**
+   * Run the steps after one that answered other than expected (not after one that could not be sent): what an impact
+   * preview needs to show every step a rule change touches, where a regression run stops at the first.
+   */
+  keepGoing?: boolean;
+  /** Scenario texts to run instead of what their files say, by file: expectations an edit would update, run before they are written. */
+  texts?: ReadonlyMap<string, string>;
 }

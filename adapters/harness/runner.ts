@@ -16,12 +16,12 @@ export type { RunOptions, ScenarioResult } from './results.ts';
  */
 const grantedTokens = new WeakMap<Target, Map<string, Promise<string>>>();
 
-/** Runs one scenario file against one target, step by step, stopping at the first failing step. */
+/** Runs one scenario file against one target, step by step, stopping at the first failing step (unless `keepGoing`). */
 export async function runScenario(file: string, target: Target, options: RunOptions): Promise<ScenarioResult> {
   const started = performance.now();
   let loaded: LoadedScenario;
   try {
-    loaded = loadScenario(file);
+    loaded = loadScenario(file, options.texts?.get(file));
   } catch (e) {
     const problems = e instanceof RuleFileError ? [...e.problems] : [`${file}:1:1: ${(e as Error).message}`];
     const { name, tags } = readHeader(file);
@@ -54,7 +54,7 @@ export async function runScenario(file: string, target: Target, options: RunOpti
         result = { name, at, passed: false, mismatches: [], error: describeError(e, loaded, index), ms: 0 };
       }
       steps.push({ ...result, name, at, ms: performance.now() - t0 });
-      failed = !result.passed;
+      failed = !result.passed && (!options.keepGoing || result.error !== undefined);
     }
   } finally {
     await session.close();

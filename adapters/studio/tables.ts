@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Document, isCollection, isMap, isScalar, isSeq, parse, parseDocument, stringify, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import { compileRuleSet, factCatalogue, RuleFileError, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { kindOf, parseSource } from '../../engine/rules/index.ts';
+import { outcomeFields } from './outcome-fields.ts';
 import type { DecisionTable, FactField, PlacedProblem, TableEdit } from '../http/openapi/studio-schemas.ts';
 
 /**
@@ -60,6 +61,7 @@ export function tableOf(rules: RuleSet, decision: DecisionName, text: string): D
     examples: (data.examples ?? []).map((e, i) => ({ given: e.given, expect: e.expect, at: source.at(['examples', i]) })),
     version: versionOf(text),
     facts,
+    outcomes: outcomeFields(rules, decision),
   };
 }
 
@@ -144,24 +146,56 @@ function readEdit(file: string, edit: TableEdit): ParsedEdit {
 }
 
 /**
- * The file's text with the table's rows replaced by the edited ones: rows kept by id are patched in place. yaml
- * prints the whole document again in its own spacing (`[ 16, 64 ]`), so only the lines the edit changed are taken
- * from that print; every other line stays byte for byte as it was.
+ * The file's text with the table's rows (and, when the edit gives them, its examples) replaced by the edited ones:
+ * rows kept by id and examples kept by place are patched in place.
  */
 export function editedText(file: string, text: string, edit: TableEdit): { text: string; problems: PlacedProblem[] } {
   const { rows, problems } = readEdit(file, edit);
+  return {
+    text: keepingLayout(text, (doc) => {
+      const seq = doc.get('rows', true) as YAMLSeq<Node>;
+      const byId = new Map(seq.items.map((n) => [String((n as YAMLMap).get('id')), n]));
+      seq.items = rows.map(({ was, value }) => {
+        const node = was !== undefined ? byId.get(was) : undefined;
+        return node ? patch(doc, node, value) : newRow(doc, value);
+      });
+      if (edit.examples !== undefined) writeExamples(doc, edit.examples);
+    }),
+    problems,
+  };
+}
+
+/** The examples as edited: each one patched where one stood at its place, new ones in the tables' style. */
+function writeExamples(doc: Document, examples: NonNullable<TableEdit['examples']>): void {
+  const existing = doc.get('examples', true) as YAMLSeq<Node> | undefined;
+  if (examples.length === 0) {
+    if (existing) doc.delete('examples');
+    return;
+  }
+  const items = examples.map((e, i) => {
+    const node = existing?.items[i];
+    if (node && isMap(node)) return patch(doc, node, e);
+    const created = doc.createNode(e) as YAMLMap;
+    for (const pair of created.items) if (isCollection(pair.value)) pair.value.flow = true;
+    return created;
+  });
+  if (existing && isSeq(existing)) existing.items = items;
+  else doc.set('examples', doc.createNode(items));
+}
+
+/**
+ * `change` applied to the YAML document of `text`. yaml prints the whole document again in its own spacing
+ * (`[ 16, 64 ]`), so only the lines the change made differ are taken from that print; every other line stays byte
+ * for byte as it was.
+ */
+export function keepingLayout(text: string, change: (doc: Document) => void): string {
   const doc = parseDocument(text);
   const printed = (d: Document) => d.toString({ lineWidth: 0 }).split('\n');
   const before = printed(doc);
-  const seq = doc.get('rows', true) as YAMLSeq<Node>;
-  const byId = new Map(seq.items.map((n) => [String((n as YAMLMap).get('id')), n]));
-  seq.items = rows.map(({ was, value }) => {
-    const node = was !== undefined ? byId.get(was) : undefined;
-    return node ? patch(doc, node, value) : newRow(doc, value);
-  });
+  change(doc);
   const after = printed(doc);
   const original = text.split('\n');
-  if (original.length !== before.length) return { text: after.join('\n'), problems }; // cannot pair the lines: yaml's print
+  if (original.length !== before.length) return after.join('\n'); // cannot pair the lines: yaml's print
   const out: string[] = [];
   let at = 0;
   for (const part of diffArrays(before, after)) {
@@ -176,7 +210,7 @@ export function editedText(file: string, text: string, edit: TableEdit): { text:
     out.push(...original.slice(at, at + part.value.length));
     at += part.value.length;
   }
-  return { text: out.join('\n'), problems };
+  return out.join('\n');
 }
 
 /** The rule files write flow sequences without inner spaces (`[16, 64]`) and flow maps with them (`{ a: 1 }`). */
@@ -186,7 +220,7 @@ const repoStyle = (line: string) => line.replace(/\[ ([^[\]"'#]*?) \]/g, '[$1]')
 function placeProblems(file: string, text: string, problems: readonly string[]): PlacedProblem[] {
   const source = parseSource(file, text);
   const rows = (source.data as { rows?: Array<{ when?: object; then?: object }> }).rows ?? [];
-  const marks: Array<{ line: number; col: number; row?: number; cell?: string }> = [];
+  const marks: Array<{ line: number; col: number; row?: number; cell?: string; example?: number }> = [];
   rows.forEach((row, i) => {
     marks.push({ ...source.locate(['rows', i]), row: i });
     marks.push({ ...source.locate(['rows', i, 'id']), row: i, cell: 'id' });
@@ -199,6 +233,8 @@ function placeProblems(file: string, text: string, problems: readonly string[]):
     }
   });
   marks.push({ ...source.locate(['examples']) });
+  const examples = (source.data as { examples?: unknown[] }).examples ?? [];
+  examples.forEach((_, i) => marks.push({ ...source.locate(['examples', i]), example: i }));
   marks.sort((a, b) => a.line - b.line || a.col - b.col);
   return problems.map((p) => {
     const m = /^(.*?):(\d+):(\d+): (.*)$/s.exec(p);
@@ -211,6 +247,7 @@ function placeProblems(file: string, text: string, problems: readonly string[]):
       at: `${m[1]}:${line}:${col}`,
       ...(before?.row !== undefined ? { row: before.row } : {}),
       ...(before?.cell ? { cell: before.cell } : {}),
+      ...(before?.example !== undefined ? { example: before.example } : {}),
     };
   });
 }

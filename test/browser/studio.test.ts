@@ -36,14 +36,14 @@ let rulesDir: string;
 let page: Page;
 const servers: FastifyInstance[] = [];
 
-async function serve(options: { sandbox: boolean }): Promise<string> {
+async function serve(options: { sandbox: boolean; scenarios?: string[] }): Promise<string> {
   const app = await buildServer({
     engine: createEngine({ rulesDir }),
     store: memoryStore(),
     sandbox: options.sandbox,
     jwtSecret: 'browser-test',
     ...(options.sandbox ? { clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')) } : {}),
-    extensions: [studioExtension({ sandbox: options.sandbox, rulesDir, scenarios: SCENARIOS })],
+    extensions: [studioExtension({ sandbox: options.sandbox, rulesDir, scenarios: options.scenarios ?? SCENARIOS })],
   });
   servers.push(app);
   return app.listen({ port: 0, host: '127.0.0.1' });
@@ -138,16 +138,18 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await shot('try-trace-row');
   }, 20_000);
 
-  it('shows a problem at the cell while a bound is edited', async () => {
+  it('edits a bound with a typed range editor and shows the problem at the row it makes overlap', async () => {
     await page.goto(`${base}/studio#/tables/passengerType`);
     await page.getByRole('button', { name: 'Edit this table' }).click();
     // check needs an analyst: until one signs in, the page says so.
     await page.getByText(/check did not run \(401 UNAUTHORIZED\)/).waitFor();
     await signIn();
-    const cell = page.getByLabel('Row student: condition on age');
-    await cell.fill('{ between: [16, sixty-four] }');
-    await page.locator('td.problem .cell-problem').first().waitFor();
-    expect(await page.locator('td.problem .cell-problem').first().textContent()).toContain('between needs [low, high], two numbers');
+    // A closed vocabulary is a list, a range two bounds: no YAML typed in a cell.
+    expect(await page.getByLabel('Row student: condition on typingCard: value').inputValue()).toBe('SWE_STUDENT');
+    expect(await page.getByLabel('Row student: condition on age: operator').inputValue()).toBe('range');
+    await page.getByLabel('Row student: condition on age: from', { exact: true }).fill('10');
+    await page.locator('tr.problem .cell-problem').first().waitFor();
+    expect(await page.locator('tr.problem .cell-problem').first().textContent()).toContain('rows "child-7-15" and "student" overlap');
     await shot('change-problem');
     await page.getByRole('button', { name: 'Discard the edit' }).click();
   }, 20_000);
@@ -159,13 +161,18 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await page.getByLabel('Row student: outcome factor').fill('0.6');
     await page.getByText('check: no problems').waitFor();
     await page.getByRole('button', { name: 'Preview the impact' }).click();
-    const step = page.locator('#impact tr.changed-step').first();
+    const step = page.locator('#impact tr.failing-step').first();
     await step.waitFor({ timeout: 20_000 });
     expect(await step.textContent()).toContain('cards-and-travel-passes.yaml');
     expect(await page.locator('#impact').textContent()).toMatch(/fareFactor.*student/s);
     await shot('change-impact');
+    // The pinned price now fails: the save is refused until the analyst says why it may go in anyway.
     await page.getByRole('button', { name: /^Save to / }).click();
+    await expect.poll(() => page.locator('#save-result').textContent()).toContain('X_SCENARIOS_FAIL');
+    await page.getByLabel('Why save although scenario steps fail').fill('The student discount is cut to 40 % from the December timetable.');
+    await page.getByRole('button', { name: 'Save with this reason' }).click();
     await page.getByText(/^Saved .*fare-factors\.yaml/).waitFor();
+    expect(readFileSync(join(rulesDir, 'CHANGES.md'), 'utf8')).toContain('> The student discount is cut to 40 % from the December timetable.');
     const saved = readFileSync(join(rulesDir, 'fare-factors.yaml'), 'utf8');
     expect(saved).toContain('then: { factor: 0.6 }');
     expect(saved).toContain('# The first row that matches decides (hit policy first), so the special cases come first.');
@@ -255,4 +262,65 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await shot('read-only-refused');
     expect(readFileSync(join(rulesDir, 'fare-factors.yaml'), 'utf8')).toBe(file);
   }, 20_000);
+
+  it('changes "children up to 17" end to end without typing YAML: bounds, texts, the example, the failing scenario expectations; sees the new prices; saves; the offers change', async () => {
+    // Its own copy of the corpus: updating an expectation writes the scenario file.
+    const corpus = mkdtempSync(join(tmpdir(), 'studio-scenarios-'));
+    cpSync('scenarios', corpus, { recursive: true });
+    const at = await serve({ sandbox: true, scenarios: [corpus] });
+    await page.goto(`${at}/studio#/tables/passengerType`);
+    await signIn();
+    const before = await studentPrice(at);
+    await page.goto(`${at}/studio#/tables/passengerType`);
+    await page.getByRole('button', { name: 'Edit this table' }).click();
+    const bound = (row: string, which: 'from' | 'to') => page.getByLabel(`Row ${row}: condition on age: ${which}`, { exact: true });
+    await bound('child-7-15', 'to').fill('17');
+    await bound('youth-16-19', 'from').fill('18');
+    await bound('student', 'from').fill('18');
+    await bound('pensioner', 'from').fill('18');
+    await page.getByLabel('Row child-7-15: outcome description (en-GB)').fill('Child 7–17 years');
+    await page.getByLabel('Row child-7-15: outcome description (sv-SE)').fill('Barn 7–17 år');
+    // The table's own example, a 17-year-old student, fails on the edit: take what the rules now decide.
+    const example = page.locator('tr[data-example="2"]');
+    await expect.poll(() => example.textContent()).toContain('fails');
+    expect(await example.textContent()).toContain('CHILD_7_15');
+    await shot('change-example-fails');
+    await example.getByRole('button', { name: 'Expect this instead' }).click();
+    await page.getByText('check: no problems').waitFor();
+    expect(await example.textContent()).toContain('holds');
+
+    await page.getByRole('button', { name: 'Preview the impact' }).click();
+    await page.locator('#impact tr.price-change').first().waitFor({ timeout: 30_000 });
+    const price = page
+      .locator('#impact tr.price-change', { hasText: 'aged 16–17, no card' })
+      .filter({ hasText: 'sto-gbg-1200' })
+      .filter({ hasText: 'JREF_2_N' });
+    expect(await price.textContent()).toMatch(/384\.00 SEK.*275\.00 SEK.*−109\.00/);
+    const failing = page.locator('#impact tr.failing-step', { hasText: 'body.passenger.type' });
+    expect(await failing.textContent()).toMatch(/names-and-cards\.yaml:\d+.*PERSON.*CHILD/);
+    expect(await page.locator('#impact').textContent()).toContain('Texts that change');
+    await shot('change-impact-children-17');
+    // Every failing expectation updated in the same change, each from the preview, which runs again each time.
+    for (let i = 0; i < 20 && (await page.locator('#impact button.expect-instead:not([disabled])').count()) > 0; i++) {
+      await page.locator('#impact button.expect-instead:not([disabled])').first().click();
+      await page.locator('#impact [role=status]').waitFor({ timeout: 30_000 });
+    }
+    expect(await page.locator('#impact [role=status]').textContent()).toContain('No scenario step fails.');
+    await page.getByRole('button', { name: /^Save to / }).click();
+    await expect
+      .poll(() => page.locator('#save-result').textContent(), { timeout: 30_000 })
+      .toMatch(/^Saved .*passenger-types\.yaml and the expectations of .*names-and-cards\.yaml/);
+    await shot('change-saved-children-17');
+    const rules = readFileSync(join(rulesDir, 'passenger-types.yaml'), 'utf8');
+    expect(rules).toContain('    when: { age: { between: [7, 17] } }');
+    expect(rules).toContain('description: { en-GB: "Child 7–17 years", sv-SE: "Barn 7–17 år" }');
+    expect(rules).toContain('  - given: { age: 17, typingCard: SWE_STUDENT }\n    expect: { internalType: CHILD_7_15, responseType: CHILD }');
+    expect(readFileSync(join(corpus, 'booking/names-and-cards.yaml'), 'utf8')).toContain(
+      'expect: { status: 200, body: { passenger: { age: 16, type: CHILD } } }',
+    );
+    // The 17-year-old student of the offers view is a child now.
+    const after = await studentPrice(at);
+    expect(after).not.toBe(before);
+    rmSync(corpus, { recursive: true, force: true });
+  }, 120_000);
 });

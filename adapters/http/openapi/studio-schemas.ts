@@ -28,6 +28,17 @@ export const FactField = z.object({
   default: z.unknown().optional(),
 });
 
+/** What a row's `then` may say under one key, as the page's editor for it (the decision's outcome catalogue). */
+export const OutcomeField = z.object({
+  name: z.string(),
+  kind: z.enum(['enum', 'number', 'integer', 'boolean', 'text', 'string', 'list', 'json']),
+  values: z.array(z.string()).optional().describe('The closed vocabulary of an `enum`; the languages of a `text`.'),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  pattern: z.string().optional().describe('A `string` must match this regular expression.'),
+  optional: z.boolean().optional(),
+});
+
 export const DecisionTable = z.object({
   decision: z.string(),
   title: z.string(),
@@ -42,6 +53,7 @@ export const DecisionTable = z.object({
     .describe("The table's own examples, which `check` runs."),
   version: z.string().describe("Names the file's text as read; an edit that gives it is refused if the file changed since."),
   facts: z.array(FactField).describe('The fact catalogue of the decision: what a row may test, and what "try" asks for.'),
+  outcomes: z.array(OutcomeField).describe('The outcome catalogue of the decision: what a row may say, key by key.'),
 });
 
 const EditedRow = z.strictObject({
@@ -52,9 +64,37 @@ const EditedRow = z.strictObject({
   then: z.record(z.string().max(200), z.string().max(2000)).default({}),
 });
 
+const EditedExample = z.strictObject({
+  given: z.record(z.string().max(200), z.unknown()).describe('The facts, as JSON values.'),
+  expect: z
+    .union([z.record(z.string().max(200), z.unknown()), z.literal('no-row')])
+    .describe('What the deciding row says (the keys that matter), or `no-row`.'),
+});
+
+/** A scenario step's expectation the same change rewrites: what the step is to expect from now on. */
+export const ExpectationUpdate = z.strictObject({
+  scenario: z.string().max(500).describe('The scenario file, as the impact report names it.'),
+  step: z.string().max(600).describe("The step's place (`at` in the impact report)."),
+  keys: z
+    .array(z.union([z.string().max(200), z.number().int().min(0)]))
+    .min(2)
+    .max(50)
+    .describe("The expectation's place in its step (`keys` of the mismatch), e.g. `[expect, body, passenger, type]`."),
+  value: z.unknown().describe('What the step expects there from now on.'),
+});
+
 export const TableEdit = z.strictObject({
   rows: z.array(EditedRow).max(500),
+  examples: z.array(EditedExample).max(500).optional().describe("The table's examples as edited; absent, they stay as the file has them."),
   version: z.string().max(100).optional().describe('The `version` of the table the edit started from.'),
+  expectations: z.array(ExpectationUpdate).max(200).optional().describe('Scenario expectations this change updates (a save writes them too).'),
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('Why the change is saved although scenario steps fail on it; kept in the rules folder\u2019s CHANGES.md.'),
 });
 
 /** A problem `check` finds, placed at the cell (or the row, or the table) it is about. */
@@ -63,6 +103,14 @@ export const PlacedProblem = z.object({
   at: z.string(),
   row: z.number().int().optional().describe('Index of the row in the edited table.'),
   cell: z.string().optional().describe('`when.<fact>`, `then.<key>` or `id`.'),
+  example: z.number().int().optional().describe('Index of the example it is about.'),
+});
+
+/** What the edited rules decide for one of the table's examples. */
+const ExampleResult = z.object({
+  passed: z.boolean(),
+  row: z.string().nullable().describe('The row that decides the example on the edited rules.'),
+  outcome: z.unknown().describe('What that row says.'),
 });
 
 export const ScenarioRunRequest = z.strictObject({
@@ -238,8 +286,24 @@ export const SimulatedCases = z.object({
 export const EditCheck = z.object({
   changed: z.boolean(),
   problems: z.array(PlacedProblem),
+  examples: z.array(ExampleResult).describe('Each example of the table, in order, on the edited rules: whether it holds, and what they decide instead.'),
   text: z.string().describe('The file as the edit would write it.'),
 });
+
+/** An expectation of a scenario step that the answer did not meet: where it is written, what it says, what came. */
+const StepMismatch = z.object({
+  path: z.string().describe('Where in the answer, e.g. `body.passenger.type`.'),
+  expected: z.unknown(),
+  actual: z.unknown(),
+  message: z.string(),
+  at: z.string().optional().describe('file:line:col of the expectation in the scenario.'),
+  keys: z
+    .array(z.union([z.string(), z.number()]))
+    .optional()
+    .describe("The expectation's place in its step, e.g. `[expect, body, passenger, type]`."),
+});
+
+const Verdict = z.enum(['passed', 'failed', 'not run']);
 
 const ImpactReport = z
   .object({
@@ -251,12 +315,39 @@ const ImpactReport = z
         cases: z.array(z.record(z.string(), z.unknown())).describe('The fact rows that show the change.'),
       }),
     ),
+    texts: z
+      .array(
+        z.object({
+          decision: z.string(),
+          row: z.string().nullable(),
+          key: z.string(),
+          from: z.unknown(),
+          to: z.unknown(),
+          cases: z.number().int().describe('How many boundary cases show the text.'),
+        }),
+      )
+      .describe('Outcomes whose texts alone change: the same decision, worded otherwise.'),
+    prices: z
+      .array(
+        z.object({
+          trip: z.string(),
+          offer: z.string().describe('The offered product, e.g. `JREF_2_N`.'),
+          summary: z.string().describe('Its class, comfort and flexibility in words.'),
+          passengers: z.string().describe('Who travels, e.g. `aged 16–17, no card`.'),
+          currency: z.string(),
+          from: z.number().nullable(),
+          to: z.number().nullable(),
+        }),
+      )
+      .describe("Offer prices that change, old and new in minor units: every probe of the corpus's price probes, priced on both rule sets."),
     scenarios: z.array(
       z.object({
         scenario: z.string(),
         request: z.number().int(),
         step: z.string(),
         at: z.string().optional(),
+        verdict: z.object({ from: Verdict, to: Verdict }).optional().describe("The step's verdict, where it changes or where it fails on the new rules."),
+        mismatches: z.array(StepMismatch).optional().describe('What the step expected and what the new rules answer instead.'),
         status: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
         code: z.object({ from: z.string().nullable(), to: z.string().nullable() }).optional(),
         prices: z
@@ -265,22 +356,34 @@ const ImpactReport = z
         missing: z
           .object({ on: z.enum(['old', 'new']), failedStep: z.string().optional() })
           .optional()
-          .describe('One side stopped earlier: its scenario failed a step the other passed.'),
+          .describe('One side did not send this request: its scenario stopped earlier.'),
       }),
     ),
     summary: z.object({
       changedRows: z.number().int(),
       changedCases: z.number().int(),
+      changedTexts: z.number().int(),
+      changedOfferPrices: z.number().int(),
       changedSteps: z.number().int(),
       changedPrices: z.number().int(),
+      failingSteps: z.number().int().describe('Steps that fail on the edited rules (some may fail on the rules now serving too).'),
       scenarios: z.number().int(),
     }),
   })
-  .describe('The report of `signalbox diff`: changed rows with the cases that show them, and the scenario steps whose status, code or price change.');
+  .describe(
+    'The report of `signalbox diff`: changed rows with the cases that show them, text changes, offer prices that change, and the scenario steps whose verdict, status, code or price change.',
+  );
+export type ImpactReport = z.infer<typeof ImpactReport>;
 
-export const EditImpact = z.object({ problems: z.array(PlacedProblem), impact: ImpactReport.optional() });
+export const EditImpact = z.object({ problems: z.array(PlacedProblem), examples: z.array(ExampleResult), impact: ImpactReport.optional() });
 
-export const EditSaved = z.object({ saved: z.boolean(), file: z.string(), table: DecisionTable });
+export const EditSaved = z.object({
+  saved: z.boolean(),
+  file: z.string(),
+  table: DecisionTable,
+  scenarios: z.array(z.string()).describe('The scenario files whose expectations the change updated.'),
+  failing: z.number().int().describe('Scenario steps that fail on the saved rules (saved with a reason).'),
+});
 
 export const OffersTried = z.object({
   request: z.record(z.string(), z.unknown()),
@@ -298,8 +401,10 @@ export const ReferenceData = z.object({
 
 export type DecisionTable = z.infer<typeof DecisionTable>;
 export type TableEdit = z.infer<typeof TableEdit>;
+export type ExpectationUpdate = z.infer<typeof ExpectationUpdate>;
 export type PlacedProblem = z.infer<typeof PlacedProblem>;
 export type FactField = z.infer<typeof FactField>;
+export type OutcomeField = z.infer<typeof OutcomeField>;
 export type ScenarioRun = z.infer<typeof ScenarioRun>;
 export type JournalEntry = z.infer<typeof JournalEntry>;
 export type SeatMaps = z.infer<typeof SeatMaps>;

@@ -4,6 +4,9 @@ import { impactOf } from '../../analysis/impact.ts';
 import { DEMO_SECRETS } from '../../harness/demo-secrets.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import * as S from '../../http/openapi/studio-schemas.ts';
+import { updatedScenarios } from '../expectations.ts';
+import { failingSteps } from '../gate.ts';
+import { recordChange } from '../history.ts';
 import { tableOf } from '../tables.ts';
 import { decisionOf, edited } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
@@ -17,14 +20,15 @@ export const changeOperations = (studio: Studio): Operation[] => [
     summary: 'Save an edit of the table',
     access: 'analyst',
     request: { schema: S.TableEdit, required: true },
-    description: 'Writes the file (comments and formatting kept) and reloads the rules, as `serve --watch` does. Only on a sandbox or with `serve --edit`.',
+    description:
+      'Runs the scenario corpus on the edited rules (with the expectations the edit updates) and refuses the save while a step fails, unless the edit gives a reason. Then writes the file (comments and formatting kept) and the updated scenarios, records the change in the rules folder\u2019s CHANGES.md and reloads the rules, as `serve --watch` does. Only on a sandbox or with `serve --edit`.',
     problems: {
       403: 'X_STUDIO_READ_ONLY: this server does not change its rules.',
       409: 'X_RULES_CHANGED: the file changed since the table was read (`version`); nothing was written.',
-      422: 'X_RULES_REFUSED: the edited rules have problems; nothing was written.',
+      422: 'X_RULES_REFUSED: the edited rules have problems; X_SCENARIOS_FAIL: scenario steps fail on them and no reason was given. Nothing was written.',
     },
     responses: { 200: json('Saved (or nothing changed), and the table as it now is.', S.EditSaved) },
-    handle: async ({ request, params, body, service }) => {
+    handle: async ({ request, params, body, service, client }) => {
       if (!studio.editable) throw new RuleViolation('X_STUDIO_READ_ONLY', {});
       const decision = decisionOf(service.engine, params.decision);
       const x = edited(studio, service.engine, decision, body);
@@ -37,14 +41,33 @@ export const changeOperations = (studio: Studio): Operation[] => [
           [...cells].map((requestPointer) => ({ requestPointer })),
         );
       }
+      // The regression gate: the corpus runs on the edited rules, with the expectations the same change updates.
+      const texts = updatedScenarios(studio.scenarios(), x.edit.expectations ?? []);
+      const failing = await failingSteps(x.rules, studio.scenarios(), texts);
+      if (failing.length > 0 && x.edit.reason === undefined)
+        throw new RuleViolation('X_SCENARIOS_FAIL', { count: failing.length, step: failing[0]!.step }, [{ requestPointer: '#/reason' }]);
+      const saved = x.changed || texts.size > 0;
+      if (saved) {
+        if (x.changed) writeFileSync(x.path, x.text);
+        for (const [file, text] of texts) writeFileSync(file, text);
+        recordChange(studio.rulesDir, {
+          at: new Date(),
+          client: await client(),
+          file: x.file,
+          scenarios: [...texts.keys()],
+          failing: failing.length,
+          ...(x.edit.reason !== undefined ? { reason: x.edit.reason } : {}),
+        });
+      }
       if (x.changed) {
-        writeFileSync(x.path, x.text);
         // As `serve --watch` does: the whole folder is loaded and checked again, then replaces the engine.
         const engine: Engine = createEngine({ rules: loadRules(studio.rulesDir), ...studio.engineOptions });
         service.setEngine(engine);
-        request.log.info({ file: x.file }, 'rules saved from the studio and reloaded');
+        request.log.info({ file: x.file, scenarios: [...texts.keys()], failing: failing.length }, 'rules saved from the studio and reloaded');
       }
-      return { body: { saved: x.changed, file: x.file, table: tableOf(service.engine.rules, decision, x.text) } };
+      return {
+        body: { saved, file: x.file, table: tableOf(service.engine.rules, decision, x.text), scenarios: [...texts.keys()], failing: failing.length },
+      };
     },
   }),
   operation({
@@ -60,7 +83,7 @@ export const changeOperations = (studio: Studio): Operation[] => [
     handle: async ({ params, body, service }) => {
       // The whole rule set is compiled again for each edit: hence an analyst's token.
       const x = edited(studio, service.engine, decisionOf(service.engine, params.decision), body);
-      return { body: { changed: x.changed, problems: x.problems, text: x.text } };
+      return { body: { changed: x.changed, problems: x.problems, examples: x.examples, text: x.text } };
     },
   }),
   operation({
@@ -75,8 +98,15 @@ export const changeOperations = (studio: Studio): Operation[] => [
     responses: { 200: json('The impact report, or the problems that stop it.', S.EditImpact) },
     handle: async ({ params, body, service }) => {
       const x = edited(studio, service.engine, decisionOf(service.engine, params.decision), body);
-      if (!x.rules) return { body: { problems: x.problems } };
-      return { body: { problems: [], impact: await impactOf(service.engine.rules, x.rules, studio.scenarios(), DEMO_SECRETS) } };
+      if (!x.rules) return { body: { problems: x.problems, examples: x.examples } };
+      const texts = updatedScenarios(studio.scenarios(), x.edit.expectations ?? []);
+      const impact = await impactOf(service.engine.rules, x.rules, studio.scenarios(), {
+        secrets: DEMO_SECRETS,
+        fixtures: studio.fixtures,
+        now: service.clock.now(),
+        texts,
+      });
+      return { body: { problems: [], examples: x.examples, impact } };
     },
   }),
 ];

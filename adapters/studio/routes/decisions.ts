@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { factCatalogue, phrase, readRuleSources, RuleViolation, type DecisionName, type Engine, type RuleSet } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/index.ts';
-import { TableEdit } from '../../http/openapi/studio-schemas.ts';
+import { TableEdit, type PlacedProblem } from '../../http/openapi/studio-schemas.ts';
+import { exampleResults } from '../examples.ts';
 import { checkEdited, editedText, versionOf } from '../tables.ts';
 import type { Studio } from './studio.ts';
 
@@ -27,6 +28,9 @@ export function edited(studio: Studio, engine: Engine, decision: DecisionName, b
   const { file, path, text } = fileOf(studio, engine.rules, decision);
   if (edit.version !== undefined && edit.version !== versionOf(text)) throw new RuleViolation('X_RULES_CHANGED', { file: basename(file) });
   const next = editedText(file, text, edit);
-  const checked = next.problems.length > 0 ? { problems: next.problems } : checkEdited(readRuleSources(studio.rulesDir), file, next.text);
-  return { file, path, text: next.text, changed: next.text !== text, ...checked };
+  const sources = readRuleSources(studio.rulesDir);
+  const checked: { rules?: RuleSet; problems: PlacedProblem[] } =
+    next.problems.length > 0 ? { problems: next.problems } : checkEdited(sources, file, next.text);
+  const examples = next.problems.length > 0 ? [] : exampleResults(sources, file, next.text, decision, checked.rules);
+  return { edit, file, path, text: next.text, changed: next.text !== text, examples, ...checked };
 }

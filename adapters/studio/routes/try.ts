@@ -5,7 +5,7 @@ import { casesFromCsv, simulateCases } from '../../analysis/simulate.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import * as S from '../../http/openapi/studio-schemas.ts';
 import { randomIds } from '../../service/ids.ts';
-import { fixtureTrips, offersRequestOf } from '../trips.ts';
+import { fixtureTrips, offersRequestOf } from '../../analysis/trips.ts';
 import { decisionOf } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
 

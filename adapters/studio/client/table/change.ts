@@ -4,7 +4,7 @@ import { h, show } from '../dom.ts';
 import { mode } from '../mode.ts';
 import { problemBox } from '../problems.ts';
 import { impactView } from './impact.ts';
-import { editRows, type TableSession } from './session.ts';
+import { editRows, theEdit, type TableSession } from './session.ts';
 
 /** How long typing must pause before an edit is checked. */
 const CHECK_AFTER_MS = 250;
@@ -14,9 +14,10 @@ export function editChecks(session: TableSession) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const check = async () => {
     const { state } = session;
-    const answer = await api<EditCheck>('POST', `/decisions/${state.table.decision}/check`, { rows: editRows(state) });
+    const answer = await api<EditCheck>('POST', `/decisions/${state.table.decision}/check`, theEdit(state));
     state.refused = answer.ok ? undefined : answer.data;
     state.problems = answer.ok ? answer.data.problems : [];
+    state.exampleResults = answer.ok ? answer.data.examples : [];
     // Drawing replaces the inputs: the one being typed in keeps the focus and the caret.
     const active = document.activeElement;
     const focused = active?.id;
@@ -35,6 +36,29 @@ export function editChecks(session: TableSession) {
   return { check, schedule };
 }
 
+/** Why the change may be saved although scenario steps fail on it: kept with the change in the rules' CHANGES.md. */
+function reasonForm(save: (reason: string) => Promise<void>): HTMLElement {
+  const reason = h('textarea', { id: 'reason', rows: 3, cols: 60, 'aria-label': 'Why save although scenario steps fail' });
+  return h(
+    'div',
+    { class: 'reason' },
+    h('label', { for: 'reason' }, 'Update the failing expectations from the preview, or say why the change is saved anyway (kept in CHANGES.md):'),
+    reason,
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'save-with-reason',
+        onclick: () => {
+          if (reason.value.trim()) void save(reason.value.trim());
+          else reason.focus();
+        },
+      },
+      'Save with this reason',
+    ),
+  );
+}
+
 /** The Change panel: start an edit; add rows and condition columns; preview its impact; save it or discard it. */
 export function changePanel(session: TableSession) {
   const { state } = session;
@@ -44,27 +68,52 @@ export function changePanel(session: TableSession) {
   const saveBox = h('div', { id: 'save-result', 'aria-live': 'polite' });
 
   const preview = async () => {
-    show(impactBox, h('p', { class: 'busy' }, 'Running every decision over its boundary cases and the scenarios on both rule sets…'));
-    const answer = await api<EditImpact>('POST', `/decisions/${table.decision}/impact`, { rows: editRows(state) });
+    show(impactBox, h('p', { class: 'busy' }, 'Running every decision over its boundary cases, the price probes and the scenarios on both rule sets…'));
+    const answer = await api<EditImpact>('POST', `/decisions/${table.decision}/impact`, theEdit(state));
     if (!answer.ok) return show(impactBox, problemBox(answer.data));
+    state.exampleResults = answer.data.examples;
     if (!answer.data.impact) {
       state.problems = answer.data.problems;
       session.draw();
-      return show(impactBox, h('p', { class: 'bad' }, 'Fix the problems first: check found some.'));
+      return show(impactBox, h('p', { class: 'bad' }, 'Fix the problems first: check found some (failing examples are marked in the examples).'));
     }
-    show(impactBox, impactView(answer.data.impact));
+    session.draw();
+    show(
+      impactBox,
+      impactView(answer.data.impact, state.expectations, (update) => {
+        state.expectations = [...state.expectations.filter((u) => !(u.step === update.step && u.keys.join('/') === update.keys.join('/'))), update];
+        void preview();
+      }),
+    );
   };
-  const save = async () => {
-    const answer = await api<EditSaved>('PUT', `/decisions/${table.decision}`, { rows: editRows(state), version: table.version });
-    if (!answer.ok) return show(saveBox, problemBox(answer.data));
-    const { saved, file } = answer.data;
+  const save = async (reason?: string) => {
+    const answer = await api<EditSaved>('PUT', `/decisions/${table.decision}`, { ...theEdit(state), version: table.version, ...(reason ? { reason } : {}) });
+    if (!answer.ok) {
+      if (answer.data?.code !== 'X_SCENARIOS_FAIL') return show(saveBox, problemBox(answer.data));
+      return show(saveBox, problemBox(answer.data), reasonForm(save));
+    }
+    const { saved, file, scenarios, failing } = answer.data;
     Object.assign(table, answer.data.table);
     state.rows = null;
+    state.examples = null;
+    state.expectations = [];
+    state.exampleResults = [];
     state.editing = false;
     state.problems = [];
+    // The preview was of the edit now saved: it no longer compares with what serves.
+    impactBox.replaceChildren();
     session.draw();
     draw();
-    show(saveBox, h('p', { class: 'good', role: 'status' }, saved ? `Saved ${file}; the server now answers with the new rules.` : 'Nothing changed.'));
+    show(
+      saveBox,
+      h(
+        'p',
+        { class: 'good', role: 'status' },
+        saved
+          ? `Saved ${file}${scenarios.length ? ` and the expectations of ${scenarios.join(', ')}` : ''}; the server now answers with the new rules.${failing ? ` ${failing} scenario step(s) fail on them, as the reason says.` : ''}`
+          : 'Nothing changed.',
+      ),
+    );
   };
 
   const startButton = () =>
@@ -96,6 +145,12 @@ export function changePanel(session: TableSession) {
       return;
     }
     const unused = table.facts.map((f) => f.name).filter((f) => !table.columns.when.includes(f));
+    const unusedOutcomes = table.outcomes.map((o) => o.name).filter((o) => !table.columns.then.includes(o));
+    const newOutcome = h(
+      'select',
+      { id: 'new-outcome', 'aria-label': 'Outcome to add a column for' },
+      unusedOutcomes.map((o) => h('option', { value: o }, o)),
+    );
     const newFact = h(
       'select',
       { id: 'new-fact', 'aria-label': 'Fact to add a condition on' },
@@ -136,8 +191,38 @@ export function changePanel(session: TableSession) {
             ),
           )
         : '',
+      unusedOutcomes.length
+        ? h(
+            'span',
+            {},
+            newOutcome,
+            h(
+              'button',
+              {
+                type: 'button',
+                onclick: () => {
+                  table.columns.then.push(newOutcome.value);
+                  session.draw();
+                  draw();
+                },
+              },
+              'Add an outcome column',
+            ),
+          )
+        : '',
       h('button', { type: 'button', id: 'preview', onclick: () => void preview() }, 'Preview the impact'),
-      h('button', { type: 'button', id: 'save', onclick: () => void save() }, 'Save to ' + table.file),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'save',
+          onclick: () => {
+            saveBox.replaceChildren();
+            void save();
+          },
+        },
+        'Save to ' + table.file,
+      ),
       h(
         'button',
         {
@@ -145,8 +230,12 @@ export function changePanel(session: TableSession) {
           onclick: () => {
             state.editing = false;
             state.rows = null;
+            state.examples = null;
+            state.expectations = [];
+            state.exampleResults = [];
             state.problems = [];
             impactBox.replaceChildren();
+            saveBox.replaceChildren();
             session.draw();
             draw();
           },

@@ -1,6 +1,7 @@
 import { h, show, type Child } from '../dom.ts';
 import { cellView, json, shortAt } from '../values.ts';
-import { editRows, problemsAt, type EditedRow, type TableSession, type TableState } from './session.ts';
+import { conditionEditor, valueInput } from './editors.ts';
+import { cellValue, editRows, problemsAt, type EditedRow, type TableSession, type TableState } from './session.ts';
 
 /** The rows of the table: read as the file states them, or edited cell by cell; and what `check` says of the edit. */
 export function rowsGrid(session: TableSession) {
@@ -102,8 +103,7 @@ function editedRows(session: TableSession): HTMLElement[] {
       h(
         'th',
         { scope: 'row' },
-        id,
-        h('label', { class: 'otherwise' }, otherwise, ' otherwise'),
+        h('span', { class: 'row-id' }, id, h('label', { class: 'otherwise' }, otherwise, ' otherwise')),
         rowProblems.length ? h('span', { class: 'cell-problem' }, rowProblems.map((p) => p.message).join('; ')) : null,
       ),
       ...cols.when.map((f) => cellInput(state, r, i, 'when', f, () => changed(false))),
@@ -130,30 +130,55 @@ function editedRows(session: TableSession): HTMLElement[] {
   });
 }
 
-/** One cell of an edited row, with the problems `check` placed at it. */
+/** One cell of an edited row, a typed editor from the catalogues, with the problems `check` placed at it. */
 function cellInput(state: TableState, r: EditedRow, i: number, part: 'when' | 'then', key: string, changed: () => void): HTMLElement {
   const problems = problemsAt(state, i, `${part}.${key}`);
   const id = `cell-${i}-${part}-${key}`;
-  const otherwise = part === 'when' && r.otherwise === true;
-  const input = h('input', {
-    id,
-    value: r[part][key] ?? '',
-    'aria-label': `Row ${r.id}: ${part === 'when' ? 'condition on' : 'outcome'} ${key}`,
-    'aria-invalid': problems.length > 0 ? 'true' : undefined,
-    'aria-describedby': problems.length ? `${id}-p` : undefined,
-    disabled: otherwise,
-    placeholder: otherwise ? 'otherwise' : undefined,
-  });
-  input.addEventListener('input', () => {
-    r[part][key] = input.value;
+  const label = `Row ${r.id}: ${part === 'when' ? 'condition on' : 'outcome'} ${key}`;
+  const set = (value: unknown) => {
+    if (value === undefined) delete r[part][key];
+    else r[part][key] = JSON.stringify(value);
     changed();
-  });
+  };
+  const value = cellValue(r[part][key]);
+  const { facts, outcomes } = state.table;
+  const fact = facts.find((f) => f.name === key);
+  const outcome = outcomes.find((f) => f.name === key);
+  const editor =
+    part === 'when' && r.otherwise === true
+      ? h('em', {}, 'otherwise')
+      : part === 'when' && fact
+        ? conditionEditor(
+            fact,
+            facts.filter((f) => f.kind === 'instant' && f.name !== key).map((f) => f.name),
+            value,
+            label,
+            id,
+            set,
+          )
+        : valueInput(outcome ?? { name: key, kind: 'json' }, value, label, set);
+  stableIds(editor, id);
+  if (problems.length) {
+    editor.setAttribute('aria-invalid', 'true');
+    editor.setAttribute('aria-describedby', `${id}-p`);
+  }
   return h(
     'td',
-    { class: `${part}${problems.length ? ' problem' : ''}` },
-    input,
+    { class: `${part} edit${problems.length ? ' problem' : ''}` },
+    editor,
     problems.length ? h('span', { id: `${id}-p`, class: 'cell-problem' }, problems.map((p) => p.message).join('; ')) : null,
   );
+}
+
+/**
+ * Gives every field of an editor an id from its cell's, in order: a check draws the grid again while the analyst
+ * types, and the field being typed in is found again by its id.
+ */
+export function stableIds(editor: HTMLElement, id: string): void {
+  const fields = [editor, ...editor.querySelectorAll('input, select, textarea')].filter((el) => ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName));
+  fields.forEach((el, n) => {
+    el.id = n === 0 ? id : `${id}-${n}`;
+  });
 }
 
 /** Whether `check` ran on the edit and what it found; problems of the whole table listed. */

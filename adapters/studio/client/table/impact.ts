@@ -1,24 +1,144 @@
-import type { EditImpact } from '../../../http/openapi/studio-schemas.ts';
+import type { EditImpact, ExpectationUpdate } from '../../../http/openapi/studio-schemas.ts';
 import { h } from '../dom.ts';
-import { factLine, valueView } from '../values.ts';
+import { factLine, json, shortAt, valueView } from '../values.ts';
 
 type Impact = NonNullable<EditImpact['impact']>;
+type Step = Impact['scenarios'][number];
 
-/** What an edit would change: decision outcomes over the boundary cases, and scenario steps. */
-export function impactView(x: Impact): HTMLElement {
+const amount = (minor: number | null) => (minor === null ? '–' : (minor / 100).toFixed(2));
+const signed = (minor: number) => `${minor > 0 ? '+' : minor < 0 ? '−' : '±'}${(Math.abs(minor) / 100).toFixed(2)}`;
+
+/**
+ * What an edit would change, the failing scenario steps first: each with what it expects and what the edited rules
+ * answer instead, and a button to expect that instead in the same change; then every offer price of the price probes
+ * that changes, old and new; the decision outcomes; the texts; the other steps whose answers change.
+ */
+export function impactView(x: Impact, chosen: readonly ExpectationUpdate[], expectInstead: (u: ExpectationUpdate) => void): HTMLElement {
   const s = x.summary;
+  const failing = x.scenarios.filter((c) => c.verdict?.to === 'failed');
+  const fixed = x.scenarios.filter((c) => c.verdict?.from === 'failed' && c.verdict.to === 'passed');
+  const others = x.scenarios.filter((c) => !failing.includes(c) && !fixed.includes(c));
+  const anything = s.changedRows + s.changedTexts + s.changedOfferPrices + s.changedSteps > 0;
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
   return h(
     'div',
     { class: 'impact' },
     h(
       'p',
-      { class: s.changedRows + s.changedSteps ? 'bad' : 'good' },
-      s.changedRows + s.changedSteps === 0
-        ? 'No change: every boundary case and every scenario step answers as before.'
-        : `This edit changes ${s.changedRows} decision outcome(s) (${s.changedCases} boundary cases) and ${s.changedPrices} price(s) in ${s.changedSteps} step(s) of ${s.scenarios} scenario(s).`,
+      { class: failing.length ? 'bad' : anything ? 'note' : 'good', role: 'status' },
+      !anything
+        ? 'No change: every boundary case, offer price and scenario step answers as before.'
+        : [
+            `This edit changes ${n(s.changedRows, 'decision outcome')} (${n(s.changedCases, 'boundary case')}), ${n(s.changedTexts, 'text')}, `,
+            `${n(s.changedOfferPrices, 'offer price')} and ${n(s.changedSteps, 'scenario step')}. `,
+            failing.length
+              ? h('strong', {}, `${n(failing.length, 'step')} would fail: update their expectations below, or save with a reason.`)
+              : 'No scenario step fails.',
+          ],
     ),
-    x.decisions.length ? changedOutcomes(x.decisions) : '',
-    x.scenarios.length ? changedSteps(x.scenarios) : '',
+    chosen.length ? h('p', { class: 'note' }, `${n(chosen.length, 'scenario expectation')} updated in this change, as the preview shows.`) : '',
+    failing.length ? section('Scenario steps that would fail', failingSteps(failing, chosen, expectInstead)) : '',
+    x.prices.length ? section('Offer prices that change', prices(x.prices)) : '',
+    x.decisions.length ? section('Decision outcomes that change', changedOutcomes(x.decisions)) : '',
+    x.texts.length ? section('Texts that change', texts(x.texts)) : '',
+    fixed.length ? section('Scenario steps that would pass again', otherSteps(fixed)) : '',
+    others.length ? section('Other scenario steps whose answers change', otherSteps(others)) : '',
+  );
+}
+
+const section = (title: string, content: HTMLElement) => h('section', { class: 'impact-part' }, h('h4', {}, title), h('div', { class: 'table-wrap' }, content));
+
+/** A link to the step in the Scenarios view, named by where it is written. */
+const stepLink = (c: Step) =>
+  h(
+    'a',
+    { href: `#/scenarios?file=${encodeURIComponent(c.scenario)}${c.at ? `&step=${encodeURIComponent(c.at)}` : ''}`, title: c.at ?? c.scenario },
+    c.at ? shortAt(`${c.at}:1`) : c.scenario,
+  );
+
+function failingSteps(steps: Step[], chosen: readonly ExpectationUpdate[], expectInstead: (u: ExpectationUpdate) => void): HTMLElement {
+  return h(
+    'table',
+    { class: 'grid small', 'aria-label': 'Scenario steps that would fail' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Step'), h('th', {}, 'Where in the answer'), h('th', {}, 'Expected'), h('th', {}, 'Now'), h('th', {}, ''))),
+    h(
+      'tbody',
+      {},
+      steps.flatMap((c) =>
+        (c.mismatches?.length ? c.mismatches : [undefined]).map((m, i) =>
+          h(
+            'tr',
+            { class: 'failing-step' },
+            i === 0
+              ? h(
+                  'td',
+                  { rowspan: c.mismatches?.length ?? 1 },
+                  stepLink(c),
+                  ' ',
+                  c.step,
+                  c.verdict?.from === 'failed' ? h('div', { class: 'note' }, 'fails on the rules now serving too') : '',
+                )
+              : null,
+            h('td', {}, m ? h('code', {}, m.path) : ''),
+            h('td', {}, m ? h('code', {}, json(m.expected)) : ''),
+            h('td', {}, m ? h('code', {}, json(m.actual)) : ''),
+            h('td', {}, m && c.at && m.keys && m.keys[0] === 'expect' && m.actual !== undefined ? acceptButton(c, m, chosen, expectInstead) : ''),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function acceptButton(
+  c: Step,
+  m: NonNullable<Step['mismatches']>[number],
+  chosen: readonly ExpectationUpdate[],
+  expectInstead: (u: ExpectationUpdate) => void,
+): HTMLElement {
+  const update: ExpectationUpdate = { scenario: c.scenario, step: c.at!, keys: m.keys!, value: m.actual };
+  const already = chosen.some((u) => u.step === update.step && u.keys.join('/') === update.keys.join('/'));
+  return h(
+    'button',
+    { type: 'button', class: 'expect-instead', disabled: already, onclick: () => expectInstead(update) },
+    already ? 'updated' : `Expect ${json(m.actual)}`,
+  );
+}
+
+function prices(list: Impact['prices']): HTMLElement {
+  return h(
+    'table',
+    { class: 'grid small', 'aria-label': 'Offer prices that change' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'Trip'),
+        h('th', {}, 'Offer'),
+        h('th', {}, 'Passengers'),
+        h('th', { class: 'num' }, 'Before'),
+        h('th', { class: 'num' }, 'After'),
+        h('th', { class: 'num' }, 'Change'),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      list.map((p) =>
+        h(
+          'tr',
+          { class: 'price-change' },
+          h('td', {}, p.trip),
+          h('td', {}, h('code', {}, p.offer), ' ', p.summary),
+          h('td', {}, p.passengers),
+          h('td', { class: 'num' }, `${amount(p.from)} ${p.currency}`),
+          h('td', { class: 'num' }, `${amount(p.to)} ${p.currency}`),
+          h('td', { class: 'num' }, p.from !== null && p.to !== null ? signed(p.to - p.from) : ''),
+        ),
+      ),
+    ),
   );
 }
 
@@ -49,7 +169,20 @@ function changedOutcomes(decisions: Impact['decisions']): HTMLElement {
   );
 }
 
-function changedSteps(steps: Impact['scenarios']): HTMLElement {
+function texts(list: Impact['texts']): HTMLElement {
+  return h(
+    'table',
+    { class: 'grid small', 'aria-label': 'Texts that change' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Decision and row'), h('th', {}, 'Before'), h('th', {}, 'After'))),
+    h(
+      'tbody',
+      {},
+      list.map((t) => h('tr', {}, h('td', {}, `${t.decision} ${t.row ?? ''} · ${t.key}`), h('td', {}, valueView(t.from)), h('td', {}, valueView(t.to)))),
+    ),
+  );
+}
+
+function otherSteps(steps: Step[]): HTMLElement {
   return h(
     'table',
     { class: 'grid small', 'aria-label': 'Scenario steps that would change' },
@@ -64,21 +197,19 @@ function changedSteps(steps: Impact['scenarios']): HTMLElement {
           h(
             'td',
             {},
-            h('code', {}, c.at ?? c.scenario),
+            stepLink(c),
             ' ',
             c.step,
-            c.missing ? h('div', { class: 'bad' }, `not run on the ${c.missing.on} rules: stopped at ${c.missing.failedStep ?? 'an earlier step'}`) : '',
+            c.missing
+              ? h('div', { class: 'note' }, `not sent on the ${c.missing.on} rules: the scenario stopped at ${c.missing.failedStep ?? 'an earlier step'}`)
+              : '',
           ),
           h('td', {}, c.status ? `${c.status.from} → ${c.status.to}` : ''),
           h('td', {}, c.code ? `${c.code.from ?? '–'} → ${c.code.to ?? '–'}` : ''),
           h(
             'td',
             {},
-            c.prices
-              .slice(0, 4)
-              .map((p) =>
-                h('div', {}, `${p.at}: ${p.from ?? '–'} → ${p.to ?? '–'} ${p.currency} (${p.difference > 0 ? '+' : ''}${(p.difference / 100).toFixed(2)})`),
-              ),
+            c.prices.slice(0, 4).map((p) => h('div', {}, `${p.at}: ${amount(p.from)} → ${amount(p.to)} ${p.currency} (${signed(p.difference)})`)),
             c.prices.length > 4 ? `… ${c.prices.length - 4} more` : '',
           ),
         ),

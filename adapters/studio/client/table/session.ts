@@ -1,8 +1,10 @@
-import type { DecisionTable, Explanation, PlacedProblem, TableEdit } from '../../../http/openapi/studio-schemas.ts';
+import type { DecisionTable, EditCheck, Explanation, ExpectationUpdate, PlacedProblem, TableEdit } from '../../../http/openapi/studio-schemas.ts';
 import type { Problem } from '../api.ts';
 
-/** A row as the page edits it and sends it back: every cell as the text shown. */
+/** A row as the page edits it and sends it back: every cell's value as JSON (which is YAML too). */
 export type EditedRow = TableEdit['rows'][number];
+/** An example as the page edits it. */
+export type EditedExample = NonNullable<TableEdit['examples']>[number];
 
 /** What one table's view holds while it is open. */
 export interface TableState {
@@ -12,6 +14,12 @@ export interface TableState {
   editing: boolean;
   /** The edited rows, once an edit touched them; until then the table's own. */
   rows: EditedRow[] | null;
+  /** The edited examples, once an edit touched them; until then the table's own. */
+  examples: EditedExample[] | null;
+  /** What the edited rules decide for each example (from the last check). */
+  exampleResults: EditCheck['examples'];
+  /** Scenario expectations this change updates, chosen from the impact preview. */
+  expectations: ExpectationUpdate[];
   /** What `check` found in the edit, placed at rows and cells. */
   problems: PlacedProblem[];
   /** Why `check` did not run (no analyst's token). */
@@ -37,9 +45,30 @@ export const editRows = (state: TableState): EditedRow[] =>
     was: r.id,
     id: r.id,
     otherwise: r.otherwise,
-    when: Object.fromEntries(Object.entries(r.when).map(([k, c]) => [k, c.text])),
-    then: Object.fromEntries(Object.entries(r.then).map(([k, c]) => [k, c.text])),
+    when: Object.fromEntries(Object.entries(r.when).map(([k, c]) => [k, JSON.stringify(c.value)])),
+    then: Object.fromEntries(Object.entries(r.then).map(([k, c]) => [k, JSON.stringify(c.value)])),
   }));
+
+/** The examples as the edit has them. */
+export const editExamples = (state: TableState): EditedExample[] =>
+  state.examples ?? state.table.examples.map((e) => ({ given: { ...e.given }, expect: structuredClone(e.expect) as EditedExample['expect'] }));
+
+/** The edit as the change endpoints take it. */
+export const theEdit = (state: TableState): TableEdit => ({
+  rows: editRows(state),
+  ...(state.examples ? { examples: state.examples } : {}),
+  ...(state.expectations.length ? { expectations: state.expectations } : {}),
+});
+
+/** A cell's value as the edit holds it (JSON text); absent for an empty cell. */
+export function cellValue(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
 /** The problems `check` placed at a row (and a cell of it). */
 export const problemsAt = (state: TableState, row: number, cell?: string): PlacedProblem[] =>

@@ -3,7 +3,7 @@ import { api } from '../api.ts';
 import { h, setView } from '../dom.ts';
 import { problemBox } from '../problems.ts';
 import { changePanel, editChecks } from './change.ts';
-import { examplesView } from './examples.ts';
+import { examplesPanel } from './examples.ts';
 import { rowsGrid } from './grid.ts';
 import type { TableSession, TableState } from './session.ts';
 import { simulation } from './simulate.ts';
@@ -14,10 +14,30 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
   const answer = await api<DecisionTable>('GET', `/decisions/${encodeURIComponent(name)}`);
   if (!answer.ok) return setView(name, problemBox(answer.data));
   const table = answer.data;
-  const state: TableState = { table, params, editing: false, rows: null, problems: [], refused: undefined, explanation: null };
+  const state: TableState = {
+    table,
+    params,
+    editing: false,
+    rows: null,
+    examples: null,
+    exampleResults: [],
+    expectations: [],
+    problems: [],
+    refused: undefined,
+    explanation: null,
+  };
   // The parts call each other through the session: the grid asks for a check, a check draws the grid again.
-  const session: TableSession = { state, draw: () => grid.draw(), edited: () => checks.schedule(), check: () => checks.check() };
+  const session: TableSession = {
+    state,
+    draw: () => {
+      grid.draw();
+      examples.draw();
+    },
+    edited: () => checks.schedule(),
+    check: () => checks.check(),
+  };
   const grid = rowsGrid(session);
+  const examples = examplesPanel(session);
   const checks = editChecks(session);
   const change = changePanel(session);
   const trying = tryCase(session);
@@ -36,7 +56,7 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
       h('code', {}, table.at),
     ),
     h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList),
-    examplesView(table),
+    examples.box,
     h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), change.bar, change.impactBox, change.saveBox),
     h(
       'div',
@@ -45,7 +65,7 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
       h('section', { class: 'panel', 'aria-labelledby': 'sim-h' }, h('h3', { id: 'sim-h' }, 'Simulate'), simulating.form, simulating.out),
     ),
   );
-  grid.draw();
+  session.draw();
   change.draw();
   // From a trace link: try the facts it carried.
   const facts = params.get('facts');

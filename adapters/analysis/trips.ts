@@ -56,11 +56,16 @@ const firstDeparture = (trip: TripSpecification): number => Date.parse(trip.legs
 export function offersRequestOf(fixtures: string, asked: z.infer<typeof OffersTry>, now: Date): Record<string, unknown> {
   const found = fixtureTrips(fixtures).find((t) => t.name === asked.trip);
   if (!found) throw new RuleViolation('86001', { reason: phrase('field-invalid', { field: 'trip', problem: asked.trip }) }, [{ requestPointer: '#/trip' }]);
-  const departure = firstDeparture(found.trip);
+  return offersRequestFor(found.trip, asked.passengers, now);
+}
+
+/** The offers request for a trip and the passengers' ages and cards. */
+export function offersRequestFor(trip: TripSpecification, passengers: z.infer<typeof OffersTry>['passengers'], now: Date): Record<string, unknown> {
+  const departure = firstDeparture(trip);
   const days = departure < now.getTime() ? Math.ceil((now.getTime() + 7 * DAY - departure) / DAY) : 0;
   return {
-    tripSpecifications: [shifted(found.trip, days)],
-    anonymousPassengerSpecifications: asked.passengers.map((p, i) => ({
+    tripSpecifications: [shifted(trip, days)],
+    anonymousPassengerSpecifications: passengers.map((p, i) => ({
       externalRef: `p${i + 1}`,
       type: 'PERSON',
       age: p.age,
