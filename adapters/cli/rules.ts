@@ -16,9 +16,24 @@ export async function check(args: string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (!(e instanceof RuleFileError)) throw e;
-    process.stdout.write(`${e.problems.join('\n')}\n`);
+    process.stdout.write(problemReport(e.problems));
     return 1;
   }
+}
+
+/** Where a problem lies: its file, line and column (a problem of the whole rule set has only a file). */
+function placeOf(problem: string): { file: string; line: number; col: number } {
+  const m = /^(.*?):(\d+):(\d+): /.exec(problem);
+  return m ? { file: m[1]!, line: Number(m[2]), col: Number(m[3]) } : { file: problem.split(':')[0]!, line: 0, col: 0 };
+}
+
+/** Every problem in file and line order, as an editor's problem list reads them, then how many in how many files. */
+function problemReport(problems: readonly string[]): string {
+  const placed = problems.map((text) => ({ text, ...placeOf(text) }));
+  placed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  const files = new Set(placed.map((p) => p.file)).size;
+  const count = `${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`;
+  return `${placed.map((p) => p.text).join('\n')}\n${count}\n`;
 }
 
 /**
