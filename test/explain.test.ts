@@ -1,19 +1,43 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { painter } from '../adapters/cli/colour.ts';
 import { renderExplanation } from '../adapters/cli/rules.ts';
 import { engine } from './helpers/server.ts';
 
-/** `signalbox explain`: an analyst sees which row decided, where it is, and why the others did not. */
+/**
+ * `signalbox explain`: an analyst sees which row decided, where it is, and why the others did not. The explanation
+ * of one case is pinned in test/golden/explain/ (UPDATE_GOLDEN=1 rewrites it after a deliberate change; review the diff).
+ */
+const golden = 'test/golden/explain/passenger-type-student-17.txt';
 describe('signalbox explain', () => {
   it('names the deciding row with file:line and the first failing condition of the others', () => {
     const text = renderExplanation(engine().explain('passengerType', { age: 17, cards: ['SWE_STUDENT'] }));
     expect(text).toContain('decided by: row "student" at rules/passenger-types.yaml:');
     expect(text).toMatch(/✓ student {2}\(rules\/passenger-types\.yaml:\d+:\d+\)/);
-    expect(text).toContain('FAIL typingCard equal "NONE"  (actual "SWE_STUDENT")  ← first failing condition');
+    expect(text).toContain('FAIL typingCard: NONE  (actual SWE_STUDENT)  ← first failing condition');
+  });
+
+  it('shows each condition as the rule file writes it, with the actual value: the golden explanation of a 17-year-old student', () => {
+    const text = renderExplanation(engine().explain('passengerType', { age: 17, typingCard: 'SWE_STUDENT' }));
+    if (process.env['UPDATE_GOLDEN'] || !existsSync(golden)) {
+      mkdirSync(dirname(golden), { recursive: true });
+      writeFileSync(golden, text);
+    }
+    expect(text).toBe(readFileSync(golden, 'utf8'));
+    // The file says between: [16, 64]; the engine tests it as two comparisons, shown as the one the analyst wrote.
+    expect(readFileSync('rules/passenger-types.yaml', 'utf8')).toContain('when: { age: { between: [16, 64] }, typingCard: SWE_STUDENT }');
+    expect(text).toContain('    ok   age: { between: [16, 64] }  (actual 17)\n    ok   typingCard: SWE_STUDENT  (actual SWE_STUDENT)\n');
+    expect(text).not.toContain('greaterThanInclusive 16');
+  });
+
+  it('marks a between that fails on its upper bound once, as the first failing condition', () => {
+    const text = renderExplanation(engine().explain('passengerType', { age: 30, typingCard: 'NONE' }));
+    expect(text).toContain(
+      '· youth-20-25  (rules/passenger-types.yaml:29:5)\n    FAIL age: { between: [20, 25] }  (actual 30)  ← first failing condition\n    ok   typingCard: NONE',
+    );
   });
 
   it('shows both sides of a comparison between instants', () => {
@@ -30,7 +54,7 @@ describe('signalbox explain', () => {
     });
     expect(x.rows.find((r) => r.fired)!.row).toBe('too-close-to-departure');
     expect(renderExplanation(x)).toContain(
-      'now after {"fact":"departure","minus":"PT24H"}  (actual "2026-11-30T08:00:00Z", departure = "2026-12-01T07:00:00Z")',
+      'now: { after: { fact: departure, minus: PT24H } }  (actual 2026-11-30T08:00:00Z, departure = 2026-12-01T07:00:00Z)',
     );
   });
 

@@ -53,7 +53,7 @@ describe('signalbox simulate', () => {
     expect(table.status, table.stderr).toBe(0);
     const lines = table.stdout.split('\n');
     expect(lines[0]).toMatch(/^# +age +typingCard +row +outcome$/);
-    expect(lines[2]).toMatch(/^1 +15 +NONE +child-7-15 +\{"internalType":"CHILD_7_15"/);
+    expect(lines[2]).toMatch(/^1 +15 +NONE +child-7-15 +internalType: CHILD_7_15, responseType: CHILD/);
     expect(lines[3]).toMatch(/^2 +16 +NONE +youth-16-19 /);
     expect(lines[4]).toMatch(/^3 +17 +SWE_STUDENT +student /);
 

@@ -20,7 +20,7 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE] [--grep T] [--tags a,b] [--jobs N] [--coverage]  (signalbox test --help)
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON|YAML [--json] [--rules DIR]   which row decides, and why (facts from a .yaml/.json file or inline)
-  simulate <decision> --cases FILE.csv|FILE.yaml [--boundaries] [--json] [--rules DIR]   a table of outcomes, one per case
+  simulate <decision> --cases FILE.csv|FILE.yaml [--boundaries] [--json] [--language LANG] [--rules DIR]   a table of outcomes, one per case
   diff     --rules OLD [--against NEW] [--json] [--scenarios DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { createEngine, FactsError, loadRules, RuleFileError, type Explanation } from '../../engine/index.ts';
 import { parseSource } from '../../engine/rules/index.ts';
 import { painter, type Paint } from './colour.ts';
+import { flow } from './flow.ts';
 
 /** `signalbox check`: every problem of every rule file as `file:line:col: message`; exit 1 on any. */
 export async function check(args: string[]): Promise<number> {
@@ -16,9 +17,24 @@ export async function check(args: string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (!(e instanceof RuleFileError)) throw e;
-    process.stdout.write(`${e.problems.join('\n')}\n`);
+    process.stdout.write(problemReport(e.problems));
     return 1;
   }
+}
+
+/** Where a problem lies: its file, line and column (a problem of the whole rule set has only a file). */
+function placeOf(problem: string): { file: string; line: number; col: number } {
+  const m = /^(.*?):(\d+):(\d+): /.exec(problem);
+  return m ? { file: m[1]!, line: Number(m[2]), col: Number(m[3]) } : { file: problem.split(':')[0]!, line: 0, col: 0 };
+}
+
+/** Every problem in file and line order, as an editor's problem list reads them, then how many in how many files. */
+function problemReport(problems: readonly string[]): string {
+  const placed = problems.map((text) => ({ text, ...placeOf(text) }));
+  placed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  const files = new Set(placed.map((p) => p.file)).size;
+  const count = `${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`;
+  return `${placed.map((p) => p.text).join('\n')}\n${count}\n`;
 }
 
 /**
@@ -56,26 +72,39 @@ export async function explain(args: string[]): Promise<number> {
 }
 
 export function renderExplanation(x: Explanation, paint: Paint = (_style, text) => text): string {
-  const v = (value: unknown) => JSON.stringify(value);
   const fired = x.rows.filter((r) => r.fired);
   const lines = [
     `${paint('bold', `${x.decision}: ${x.title}`)}  (${x.file}, hit policy ${x.hitPolicy})`,
     `facts: ${Object.entries(x.facts)
-      .map(([k, val]) => `${k} = ${v(val)}`)
+      .map(([k, val]) => `${k} = ${flow(val)}`)
       .join(', ')}`,
-    `outcome: ${paint('bold', v(x.outcome))}`,
+    `outcome: ${paint('bold', flow(x.outcome))}`,
     fired.length ? `decided by: ${fired.map((r) => `row "${r.row}" at ${r.at}`).join(', ')}` : paint('yellow', 'decided by: no row matched'),
     '',
   ];
   for (const row of x.rows) {
     lines.push(row.fired ? paint('green', `✓ ${row.row}  (${row.at})`) : `${paint('dim', '·')} ${row.row}  (${row.at})`);
     if (row.conditions.length === 0) lines.push('    otherwise');
-    for (const c of row.conditions) {
-      const against = c.against !== undefined ? `, ${(c.expected as { fact: string }).fact} = ${v(c.against)}` : '';
-      lines.push(
-        `    ${c.passed ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.fact} ${c.operator} ${v(c.expected)}  (actual ${v(c.actual)}${against})${row.firstFailed === c ? paint('yellow', '  ← first failing condition') : ''}`,
-      );
+    for (const test of writtenTests(row.conditions)) {
+      const [c] = test;
+      const passed = test.every((t) => t.passed);
+      const against = c.against !== undefined ? `, ${(c.expected as { fact: string }).fact} = ${flow(c.against)}` : '';
+      const first = row.firstFailed && test.includes(row.firstFailed) ? paint('yellow', '  ← first failing condition') : '';
+      lines.push(`    ${passed ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.fact}: ${flow(c.written)}  (actual ${flow(c.actual)}${against})${first}`);
     }
   }
   return lines.join('\n') + '\n';
+}
+
+type ExplainedCondition = Explanation['rows'][number]['conditions'][number];
+
+/** The conditions as the file writes them: the two halves of a `between` are one test, at one place. */
+function writtenTests(conditions: readonly ExplainedCondition[]): Array<[ExplainedCondition, ...ExplainedCondition[]]> {
+  const tests: Array<[ExplainedCondition, ...ExplainedCondition[]]> = [];
+  for (const c of conditions) {
+    const last = tests.at(-1);
+    if (last && last[0].at === c.at && last[0].fact === c.fact) last.push(c);
+    else tests.push([c]);
+  }
+  return tests;
 }

@@ -42,6 +42,7 @@ export const studioPage = {
     <label>Client <input name="client" autocomplete="username" value="demo-analyst" size="12"></label>
     <label>Secret <input name="secret" type="password" autocomplete="current-password" size="14"></label>
     <button type="submit">Sign in as analyst</button>
+    <button type="button" id="sign-out" hidden>Sign out</button>
   </form>
 </header>
 <main id="main" tabindex="-1"><p>Loading…</p></main>

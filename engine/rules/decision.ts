@@ -28,6 +28,8 @@ export interface Condition {
   readonly value: unknown;
   /** `file:line:col` of the test in the YAML. */
   readonly at: string;
+  /** The test as the file writes it (`NONE`, `{ between: [16, 64] }`): `between` compiles to two conditions with one. */
+  readonly written: unknown;
 }
 
 interface CompiledRow {
@@ -68,6 +70,8 @@ interface ConditionExplanation {
   fact: string;
   operator: OperatorName;
   expected: unknown;
+  /** The test as the file writes it; the two halves of a `between` share it, and their `at`. */
+  written: unknown;
   actual: unknown;
   /** For a comparison with another fact: that fact's value. */
   against?: unknown;
@@ -141,17 +145,18 @@ function conditionsOf(table: DecisionFile, rowIndex: number, source: SourceFile)
   for (const [fact, test] of Object.entries(row.when ?? {})) {
     const path = ['rows', rowIndex, 'when', fact];
     if (test === null || typeof test !== 'object') {
-      out.push({ fact, operator: 'equal', value: test, at: source.at(path) });
+      out.push({ fact, operator: 'equal', value: test, at: source.at(path), written: test });
       continue;
     }
     for (const [op, value] of Object.entries(test)) {
       const at = source.at([...path, op]);
+      const written = { [op]: value };
       if (op === 'between') {
         const [lo, hi] = value as [unknown, unknown];
-        out.push({ fact, operator: 'greaterThanInclusive', value: lo, at });
-        out.push({ fact, operator: 'lessThanInclusive', value: hi, at });
+        out.push({ fact, operator: 'greaterThanInclusive', value: lo, at, written });
+        out.push({ fact, operator: 'lessThanInclusive', value: hi, at, written });
       } else {
-        out.push({ fact, operator: op as OperatorName, value, at });
+        out.push({ fact, operator: op as OperatorName, value, at, written });
       }
     }
   }
@@ -209,6 +214,7 @@ export function compileDecision(table: DecisionFile, source: SourceFile): Compil
           fact: c.fact,
           operator: c.operator,
           expected: c.value,
+          written: c.written,
           actual: facts[c.fact],
           ...(isInstantRef(c.value) ? { against: facts[c.value.fact] } : {}),
           passed: conditionTest(c)(facts),

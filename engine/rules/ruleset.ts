@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { checkDecision } from './check.ts';
-import { checkOutcomes, checkRejects } from './check-outcomes.ts';
+import { checkOutcomes } from './check-outcomes.ts';
+import { crossFileProblems, type ParsedFile } from './cross-file.ts';
+import { salvageDecision } from './salvage.ts';
 import { compileDecision, type CompiledDecision } from './decision.ts';
 import { factCatalogue, type DecisionName } from './facts.ts';
 import { outcomeCatalogue } from './outcomes.ts';
@@ -81,9 +83,13 @@ function zodProblems(source: SourceFile, error: z.ZodError): string[] {
 export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
+  const parsedFiles: Record<string, ParsedFile> = {};
   const decisions: Partial<Record<DecisionName, CompiledDecision>> = {};
   const decisionFiles = new Map<string, string>();
   const tables: Array<{ table: DecisionFile; source: SourceFile }> = [];
+  // What the files that failed meant to be, so a broken file is not reported missing as well.
+  const attempted = new Set<string>();
+  let unreadable = false;
 
   for (const { file, text } of sources) {
     let source: SourceFile;
@@ -92,24 +98,26 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     } catch (e) {
       if (e instanceof RuleFileError) {
         problems.push(...e.problems);
+        unreadable = true;
         continue;
       }
       throw e;
     }
     const base = file.split('/').pop()!;
+    attempted.add(base);
     const data = source.data as Record<string, unknown> | null;
     if (data && typeof data === 'object' && 'decision' in data) {
+      attempted.add(String(data['decision']));
       const parsed = DecisionFile.safeParse(data);
       if (!parsed.success) {
         problems.push(...zodProblems(source, parsed.error));
+        const rest = salvageDecision(data, parsed.error, source);
+        if (rest) problems.push(...tableProblems(rest.table, compileDecision(rest.table, rest.source), rest.source, true));
         continue;
       }
       const table = parsed.data;
       const compiled = compileDecision(table, source);
-      const found = [
-        ...checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName]),
-        ...checkOutcomes(table, source, outcomeCatalogue[table.decision as DecisionName]),
-      ];
+      const found = tableProblems(table, compiled, source, false);
       if (decisionFiles.has(table.decision))
         found.push(`${source.at(['decision'])}: decision "${table.decision}" is already defined in ${decisionFiles.get(table.decision)}`);
       problems.push(...found);
@@ -131,13 +139,15 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
       continue;
     }
     values[base] = withoutPrototypes(parsed.data);
+    parsedFiles[base] = { data: values[base], source };
   }
 
-  // Missing pieces are only worth reporting when nothing else failed: a broken file is usually why.
-  if (problems.length === 0) {
-    for (const name of Object.keys(factCatalogue)) if (!decisions[name as DecisionName]) problems.push(`rules: no file defines the decision "${name}"`);
-    for (const base of Object.keys(valueFiles)) if (!values[base]) problems.push(`rules/${base}: file missing`);
-  }
+  // A file that cannot be read could have been any decision: missing decisions wait until every file reads.
+  if (!unreadable)
+    for (const name of Object.keys(factCatalogue))
+      if (!decisions[name as DecisionName] && !attempted.has(name)) problems.push(`rules: no file defines the decision "${name}"`);
+  for (const base of Object.keys(valueFiles)) if (!values[base] && !attempted.has(base)) problems.push(`rules/${base}: file missing`);
+  problems.push(...crossFileProblems(parsedFiles, decisions, tables));
   if (problems.length > 0) throw new RuleFileError(problems);
 
   const products = values['products.yaml'] as Products;
@@ -145,80 +155,8 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const stationsFile = values['stations.yaml'] as { operatorCarrier: { ref: string; name: string }; stations: Station[] };
   const clients = values['clients.yaml'] as Clients;
   const { errors, warnings, texts } = values['errors.yaml'] as { errors: ErrorCatalogue; warnings: WarningCatalogue; texts: TextCatalogue };
-
-  // Cross-file references.
-  for (const [code, cat] of Object.entries(products.productCategories))
-    for (const p of cat.products) {
-      if (!products.products[p]) problems.push(`rules/products.yaml: category ${code} names unknown product ${p}`);
-    }
-  // Product categories are products.yaml's: every other file naming one is checked against it.
-  const categories = Object.keys(products.productCategories);
-  const unknownCategory = (code: string) => !(code in products.productCategories);
-  for (const code of categories)
-    if (!(values['tariff.yaml'] as Tariff).categories[code]) problems.push(`rules/tariff.yaml: product category ${code} of products.yaml has no fare`);
-  for (const code of Object.keys((values['tariff.yaml'] as Tariff).categories).filter(unknownCategory))
-    problems.push(`rules/tariff.yaml: ${code} is not a product category of products.yaml (${categories.join(', ')})`);
-  for (const [type, pass] of Object.entries((values['customers.yaml'] as Customers).passTypes))
-    for (const code of (pass.productCategories ?? []).filter(unknownCategory)) {
-      problems.push(`rules/customers.yaml: pass type ${type} names ${code}, which is not a product category of products.yaml (${categories.join(', ')})`);
-    }
-  for (const d of Object.values(decisions))
-    for (const c of d.rows.flatMap((r) => r.conditions))
-      if (c.fact === 'productCategory') {
-        for (const code of [c.value].flat())
-          if (typeof code !== 'string' || unknownCategory(code))
-            problems.push(`${c.at}: ${JSON.stringify(code)} is not a product category of products.yaml (${categories.join(', ')})`);
-      }
-  const phone = new RegExp((values['cards.yaml'] as Cards).phoneNumberPattern);
-  (values['customers.yaml'] as Customers).customers.forEach((c) => {
-    if (!phone.test(c.phoneNumber))
-      problems.push(`rules/customers.yaml: the phone number ${c.phoneNumber} of ${c.firstName} ${c.lastName} does not match cards.yaml phoneNumberPattern`);
-  });
-  for (const [id, client] of Object.entries(clients.clients))
-    for (const app of client.salesApplications) {
-      if (!salesApps[app]) problems.push(`rules/clients.yaml: client ${id} names unknown sales application ${app}`);
-    }
-  for (const c of (values['customers.yaml'] as Customers).customers)
-    for (const p of c.travelPasses)
-      for (const ref of [p.origin, p.destination]) {
-        if (ref && !stationsFile.stations.some((s) => s.x_swe === ref || s.uic === ref))
-          problems.push(`rules/customers.yaml: pass ${p.cardNumber} of ${c.firstName} ${c.lastName} names unknown station ${ref}`);
-      }
-  const items = (values['ancillary-items.yaml'] as { items: AncillaryItems }).items;
-  for (const row of decisions.ancillaryGroups?.rows ?? []) {
-    for (const item of [...((row.then['items'] as string[] | undefined) ?? []), row.then['default'] as string | undefined]) {
-      if (item !== undefined && !items[item]) problems.push(`${row.at}: ancillary item ${item} is not in ancillary-items.yaml`);
-    }
-  }
-  const passTypes = (values['customers.yaml'] as Customers).passTypes;
-  for (const code of Object.keys((values['pass-products.yaml'] as PassProducts).products)) {
-    if (!passTypes[code]) problems.push(`rules/pass-products.yaml: ${code} is not a pass type of customers.yaml`);
-  }
   const fleet = values['fleet.yaml'] as Fleet;
   const coachLayouts = values['coach-layouts.yaml'] as CoachLayouts;
-  for (const cat of Object.keys(fleet.categories))
-    if (!(cat in products.productCategories)) problems.push(`rules/fleet.yaml: ${cat} is not a product category of products.yaml`);
-  for (const [cat, c] of Object.entries(fleet.categories))
-    for (const coach of c.coaches) {
-      if (!coachLayouts.layouts[coach.layout]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown layout ${coach.layout}`);
-      for (const p of coach.products) if (!products.products[p]) problems.push(`rules/fleet.yaml: coach ${coach.number} of ${cat} names unknown product ${p}`);
-    }
-  for (const [cat, c] of Object.entries(products.productCategories))
-    if (c.reservation === 'mandatory')
-      for (const p of c.products) {
-        if (!fleet.categories[cat]?.coaches.some((coach) => coach.products.includes(p)))
-          problems.push(`rules/fleet.yaml: no coach of ${cat} sells ${p}, which needs a reservation`);
-      }
-  for (const [id, l] of Object.entries(coachLayouts.layouts))
-    for (const p of l.places)
-      for (const prop of p.placeProperties) {
-        if (!fleet.supportedPlaceProperties.includes(prop))
-          problems.push(`rules/coach-layouts.yaml: place ${p.number} of ${id} has ${prop}, not in fleet.yaml supportedPlaceProperties`);
-      }
-  for (const { table, source } of tables) {
-    problems.push(...checkRejects(table, source, Object.keys(factCatalogue[table.decision as DecisionName].shape), errors));
-  }
-  if (problems.length > 0) throw new RuleFileError(problems);
 
   const byRef = new Map<string, Station>();
   for (const s of stationsFile.stations) {
@@ -246,6 +184,14 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     coachLayouts,
     files: sources.map((s) => s.file),
   });
+}
+
+/** One table's own problems; `partial` when rows or examples were left out for schema problems (salvage.ts). */
+function tableProblems(table: DecisionFile, compiled: CompiledDecision, source: SourceFile, partial: boolean): string[] {
+  return [
+    ...checkDecision(table, compiled, source, factCatalogue[table.decision as DecisionName], partial),
+    ...checkOutcomes(table, source, outcomeCatalogue[table.decision as DecisionName]),
+  ];
 }
 
 function deepFreeze<T>(value: T): T {

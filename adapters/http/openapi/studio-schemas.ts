@@ -242,6 +242,7 @@ const ConditionExplained = z.object({
   fact: z.string(),
   operator: z.string(),
   expected: z.unknown(),
+  written: z.unknown().describe('The test as the rule file writes it: `NONE`, `{ between: [16, 64] }` (both halves of a between share it).'),
   actual: z.unknown(),
   against: z.unknown().optional(),
   passed: z.boolean(),

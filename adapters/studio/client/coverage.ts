@@ -1,6 +1,7 @@
 import type { ScenarioRun } from '../../http/openapi/studio-schemas.ts';
 import { h, setView, show } from './dom.ts';
 import { latestRun, needsAnalyst, runScenarios } from './scenarios.ts';
+import { redrawOnSessionChange } from './session.ts';
 
 /** `scenarios/offers/passenger-types.yaml` → `offers/passenger-types`: a column heading. */
 const short = (f: string) => f.replace(/^.*scenarios\//, '').replace(/\.ya?ml$/, '');
@@ -67,6 +68,7 @@ export function coverageView(): void {
     'Run every scenario for coverage',
   );
   setView('Coverage', h('p', {}, 'Which decision rows each scenario exercises, and the rows none does.'), needsAnalyst('Running scenarios'), button, out);
+  redrawOnSessionChange(coverageView);
   const run = latestRun();
   if (run) draw(run);
 }

@@ -4,6 +4,7 @@ import { h, setView, show } from './dom.ts';
 import { mode } from './mode.ts';
 import { problemBox } from './problems.ts';
 import { needsAnalyst } from './scenarios.ts';
+import { redrawOnSessionChange } from './session.ts';
 import { traceList, type Trace } from './traces.ts';
 
 /** The Requestor header is Base64 of JSON: shown as the JSON too. */
@@ -84,5 +85,6 @@ export async function journalView(): Promise<void> {
     );
   };
   setView('Request journal', h('button', { type: 'button', onclick: () => void load() }, 'Refresh'), out);
+  redrawOnSessionChange(load);
   await load();
 }

@@ -1,6 +1,7 @@
 import type { EditMode } from '../../http/openapi/studio-schemas.ts';
-import { api, forgetToken, keepToken, token } from './api.ts';
+import { api, token } from './api.ts';
 import { byId } from './dom.ts';
+import { signedIn, signedOut } from './session.ts';
 
 /** What the server allows (GET /studio/api/mode): read once when the page loads. */
 export let mode: EditMode = { edit: false, sandbox: false, scenarios: [] };
@@ -15,9 +16,13 @@ export function drawMode(refused?: string): void {
   const el = byId('mode');
   el.textContent = `${mode.sandbox ? 'Sandbox' : 'Server'} · ${mode.edit ? 'rules may be saved' : 'read-only rules'} · ${refused ?? (token() ? 'signed in as analyst' : 'not signed in')}`;
   el.classList.toggle('bad', refused !== undefined);
+  byId('sign-out').hidden = !token();
 }
 
-/** The sign-in form: client credentials for a token with the `analyst` scope (POST /oauth2/token). */
+/**
+ * The sign-in form: client credentials for a token with the `analyst` scope (POST /oauth2/token), and the button
+ * that forgets the token again (on a shared screen, or to see the page as a visitor does).
+ */
 export function signInForm(): void {
   const form = byId<HTMLFormElement>('sign-in');
   const client = form.querySelector<HTMLInputElement>('[name=client]')!;
@@ -25,6 +30,10 @@ export function signInForm(): void {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void signIn();
+  });
+  byId('sign-out').addEventListener('click', () => {
+    signedOut();
+    drawMode();
   });
   async function signIn() {
     const res = await fetch('/oauth2/token', {
@@ -35,11 +44,11 @@ export function signInForm(): void {
     const data = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
     secret.value = '';
     if (res.ok && data.access_token) {
-      keepToken(data.access_token);
+      signedIn(data.access_token);
       drawMode();
       return;
     }
-    forgetToken();
+    signedOut();
     drawMode(`sign-in refused: ${data.error_description ?? data.error ?? res.status}`);
   }
 }

@@ -2,6 +2,7 @@ import type { ScenarioList, ScenarioRun } from '../../http/openapi/studio-schema
 import { api, token } from './api.ts';
 import { h, setView, show } from './dom.ts';
 import { problemBox } from './problems.ts';
+import { redrawOnSessionChange } from './session.ts';
 import { traceList } from './traces.ts';
 import { json } from './values.ts';
 
@@ -51,16 +52,18 @@ export async function scenariosView(): Promise<void> {
     h('button', { type: 'submit' }, 'Run against the serving rules'),
   );
   setView('Scenarios', needsAnalyst('Running scenarios'), form, out);
+  redrawOnSessionChange(scenariosView);
   if (lastRun) show(out, runView(lastRun));
 }
 
-/** Pass and fail per scenario and step, with the differences and the rule traces of each step. */
+/** Pass and fail per scenario and step, the failing scenarios first, with the differences and the rule traces of each step. */
 function runView(run: ScenarioRun): HTMLElement {
+  const failingFirst = [...run.scenarios].sort((a, b) => Number(a.passed) - Number(b.passed));
   return h(
     'div',
     {},
     h('p', { class: run.failed ? 'bad' : 'good', role: 'status' }, `${run.passed} passed, ${run.failed} failed`),
-    run.scenarios.map((s) =>
+    failingFirst.map((s) =>
       h(
         'details',
         { class: `scenario ${s.passed ? 'passed' : 'failed'}`, open: !s.passed },
