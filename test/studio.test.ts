@@ -10,6 +10,7 @@ import { memoryStore } from '../adapters/store/memory.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';
 import { editedText, tableOf } from '../adapters/studio/tables.ts';
 import type { TableEdit } from '../adapters/http/openapi/studio-schemas.ts';
+import { analystAuthorization } from './helpers/server.ts';
 
 /** The studio's endpoints without a browser: editing YAML in place, who may save, the journal's bound. */
 let rulesDir: string;
@@ -28,15 +29,7 @@ async function studioServer(sandbox: boolean, edit = false) {
   return app;
 }
 
-async function analystToken(app: FastifyInstance) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/oauth2/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'grant_type=client_credentials&client_id=demo-analyst&client_secret=demo-analyst-secret',
-  });
-  return `Bearer ${res.json().access_token as string}`;
-}
+const analystToken = analystAuthorization;
 
 /** The table as the page sends it back, every cell as shown. */
 function asEdit(app: FastifyInstance, decision: 'fareFactor' | 'passengerType'): TableEdit['rows'] {

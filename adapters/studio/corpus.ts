@@ -32,8 +32,8 @@ function unreachableRows(fixtures: string): Record<string, string> {
   return (parse(readFileSync(file, 'utf8')) as { rows?: Record<string, string> } | null)?.rows ?? {};
 }
 
-export async function runCorpus(engine: Engine, paths: string[], fixtures: string, tag?: string): Promise<ScenarioRun> {
-  const files = selectScenarios(scenarioFiles(paths), tag ? { tags: [tag] } : {});
+export async function runCorpus(engine: Engine, paths: string[], fixtures: string, only: { tag?: string; file?: string } = {}): Promise<ScenarioRun> {
+  const files = selectScenarios(scenarioFiles(paths), only.tag ? { tags: [only.tag] } : {}).filter((f) => only.file === undefined || f === only.file);
   const target = inProcess(engine);
   const results: ScenarioResult[] = [];
   const answered = new Map<string, Answer[]>();

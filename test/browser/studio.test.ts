@@ -300,6 +300,11 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     expect(await failing.textContent()).toMatch(/names-and-cards\.yaml:\d+.*PERSON.*CHILD/);
     expect(await page.locator('#impact').textContent()).toContain('Texts that change');
     await shot('change-impact-children-17');
+    // The step's link opens it in the Scenarios view, in another tab, so the edit stays.
+    const [tab] = await Promise.all([page.waitForEvent('popup'), failing.getByRole('link').click()]);
+    await tab.locator('li.target').waitFor({ timeout: 30_000 });
+    expect(await tab.locator('li.target').textContent()).toContain('a changed age reprices the booking');
+    await tab.close();
     // Every failing expectation updated in the same change, each from the preview, which runs again each time.
     for (let i = 0; i < 20 && (await page.locator('#impact button.expect-instead:not([disabled])').count()) > 0; i++) {
       await page.locator('#impact button.expect-instead:not([disabled])').first().click();

@@ -128,15 +128,21 @@ export function trip(category = 'ST', departure = '2026-12-01T08:00:00+01:00', a
   };
 }
 
-/** A Reseller API token from the server's token endpoint, for the demo reseller client (rules/clients.yaml). */
-export async function resellerTokenOf(app: FastifyInstance): Promise<string> {
+/** A token from the server's token endpoint for one of the demo clients of rules/clients.yaml. */
+async function demoTokenOf(app: FastifyInstance, client: 'demo-reseller' | 'demo-analyst'): Promise<string> {
   const answer = await app.inject({
     method: 'POST',
     url: '/oauth2/token',
-    payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+    payload: `grant_type=client_credentials&client_id=${client}&client_secret=${client}-secret`,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   return answer.json().access_token;
 }
+
+/** A Reseller API token for the demo reseller client. */
+export const resellerTokenOf = (app: FastifyInstance): Promise<string> => demoTokenOf(app, 'demo-reseller');
+
+/** The studio's analyst, as an Authorization header. */
+export const analystAuthorization = async (app: FastifyInstance): Promise<string> => `Bearer ${await demoTokenOf(app, 'demo-analyst')}`;
 
 export const passengers = (...ages: number[]) => ages.map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age }));

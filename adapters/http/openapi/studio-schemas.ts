@@ -115,6 +115,7 @@ const ExampleResult = z.object({
 
 export const ScenarioRunRequest = z.strictObject({
   tag: z.string().max(100).optional().describe('Only the scenarios with this tag; all of them without.'),
+  file: z.string().max(500).optional().describe('Only this scenario file of the corpus (as the list names it).'),
 });
 
 const Trace = z.object({

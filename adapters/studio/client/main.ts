@@ -23,7 +23,7 @@ async function route(): Promise<void> {
     else if (view === 'offers') await offersView();
     else if (view === 'errors') await errorsView();
     else if (view === 'reference') await referenceView();
-    else if (view === 'scenarios') await scenariosView();
+    else if (view === 'scenarios') await scenariosView(params);
     else if (view === 'coverage') coverageView();
     else if (view === 'seats') seatsView(params);
     else if (view === 'journal') await journalView();

@@ -14,9 +14,9 @@ export const latestRun = (): ScenarioRun | undefined => lastRun;
 export const needsAnalyst = (what: string) => (token() ? '' : h('p', { class: 'note' }, `${what} needs an analyst\u2019s token: sign in above.`));
 
 /** Runs the scenarios (of a tag, or all), showing progress and a refusal in `out`. */
-export async function runScenarios(tag: string, out: HTMLElement): Promise<ScenarioRun | undefined> {
+export async function runScenarios(tag: string, out: HTMLElement, file?: string): Promise<ScenarioRun | undefined> {
   show(out, h('p', { class: 'busy' }, 'Running the scenarios…'));
-  const answer = await api<ScenarioRun>('POST', '/scenarios/run', tag ? { tag } : {});
+  const answer = await api<ScenarioRun>('POST', '/scenarios/run', { ...(tag ? { tag } : {}), ...(file ? { file } : {}) });
   if (!answer.ok) {
     show(out, problemBox(answer.data));
     return undefined;
@@ -26,7 +26,7 @@ export async function runScenarios(tag: string, out: HTMLElement): Promise<Scena
 }
 
 /** The scenario corpus, run by tag against the serving rules. */
-export async function scenariosView(): Promise<void> {
+export async function scenariosView(params = new URLSearchParams()): Promise<void> {
   const answer = await api<ScenarioList>('GET', '/scenarios');
   if (!answer.ok) return setView('Scenarios', problemBox(answer.data));
   const list = answer.data;
@@ -52,7 +52,19 @@ export async function scenariosView(): Promise<void> {
     h('button', { type: 'submit' }, 'Run against the serving rules'),
   );
   setView('Scenarios', needsAnalyst('Running scenarios'), form, out);
-  redrawOnSessionChange(scenariosView);
+  redrawOnSessionChange(() => scenariosView(params));
+  // From an impact preview's link: that scenario run alone against the serving rules, its step shown.
+  const file = params.get('file');
+  if (file && token()) {
+    const run = await runScenarios('', out, file);
+    if (!run) return;
+    show(out, runView(run));
+    const step = document.getElementById(`step-${params.get('step') ?? ''}`);
+    step?.classList.add('target');
+    step?.closest('details')?.setAttribute('open', '');
+    step?.scrollIntoView({ block: 'center' });
+    return;
+  }
   if (lastRun) show(out, runView(lastRun));
 }
 
@@ -75,7 +87,7 @@ function runView(run: ScenarioRun): HTMLElement {
           s.steps.map((st) =>
             h(
               'li',
-              { class: st.skipped ? 'skipped' : st.passed ? 'passed' : 'failed' },
+              { id: `step-${st.at}`, class: st.skipped ? 'skipped' : st.passed ? 'passed' : 'failed' },
               st.skipped ? '– ' : st.passed ? '✔ ' : '✘ ',
               st.name,
               st.request ? h('code', {}, ` ${st.request.method} ${st.request.path}`) : '',

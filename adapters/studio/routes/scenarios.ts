@@ -24,8 +24,8 @@ export const scenarioOperations = (studio: Studio): Operation[] => [
     request: { schema: S.ScenarioRunRequest },
     responses: { 200: json('Pass and fail per step with the differences and traces, and the coverage matrix of decision rows.', S.ScenarioRun) },
     handle: async ({ body, service }) => {
-      const { tag } = parseRequest(S.ScenarioRunRequest, body ?? {});
-      return { body: await runCorpus(service.engine, studio.scenarios(), studio.fixtures, tag) };
+      const { tag, file } = parseRequest(S.ScenarioRunRequest, body ?? {});
+      return { body: await runCorpus(service.engine, studio.scenarios(), studio.fixtures, { ...(tag ? { tag } : {}), ...(file ? { file } : {}) }) };
     },
   }),
 ];

@@ -48,11 +48,19 @@ export function impactView(x: Impact, chosen: readonly ExpectationUpdate[], expe
 
 const section = (title: string, content: HTMLElement) => h('section', { class: 'impact-part' }, h('h4', {}, title), h('div', { class: 'table-wrap' }, content));
 
-/** A link to the step in the Scenarios view, named by where it is written. */
+/**
+ * A link to the step in the Scenarios view, named by where it is written. It opens another tab, so the edit stays;
+ * with its opener, so the tab keeps the analyst's token (kept per tab).
+ */
 const stepLink = (c: Step) =>
   h(
     'a',
-    { href: `#/scenarios?file=${encodeURIComponent(c.scenario)}${c.at ? `&step=${encodeURIComponent(c.at)}` : ''}`, title: c.at ?? c.scenario },
+    {
+      href: `#/scenarios?file=${encodeURIComponent(c.scenario)}${c.at ? `&step=${encodeURIComponent(c.at)}` : ''}`,
+      target: '_blank',
+      rel: 'opener',
+      title: c.at ?? c.scenario,
+    },
     c.at ? shortAt(`${c.at}:1`) : c.scenario,
   );
 

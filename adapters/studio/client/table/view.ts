@@ -2,6 +2,7 @@ import type { DecisionTable } from '../../../http/openapi/studio-schemas.ts';
 import { api } from '../api.ts';
 import { h, setView } from '../dom.ts';
 import { problemBox } from '../problems.ts';
+import { redrawOnSessionChange } from '../session.ts';
 import { changePanel, editChecks } from './change.ts';
 import { examplesPanel } from './examples.ts';
 import { rowsGrid } from './grid.ts';
@@ -67,6 +68,8 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
   );
   session.draw();
   change.draw();
+  // Signing in (or out) while editing: check the edit again, so the note that check needs a token goes.
+  redrawOnSessionChange(() => (state.editing ? session.check() : undefined));
   // From a trace link: try the facts it carried.
   const facts = params.get('facts');
   if (facts) trying.tryFacts(JSON.parse(facts) as Record<string, unknown>);
