@@ -60,8 +60,8 @@ function changed(ruleSet: RuleSet, name: DecisionName): RuleSet {
   };
   const swap = <O>(outcome: O): O =>
     Object.fromEntries(Object.entries(outcome as Record<string, unknown>).map(([k, v]) => [k, MARKERS.has(k) ? v : other(k, v)])) as O;
-  const evaluate: typeof decision.evaluate = (facts) => {
-    const result = decision.evaluate(facts);
+  const evaluate = <O>(facts: Readonly<Record<string, unknown>>) => {
+    const result = decision.evaluate<O>(facts);
     return { ...result, outcome: result.outcome === undefined ? undefined : swap(result.outcome), outcomes: result.outcomes.map(swap) };
   };
   return { ...ruleSet, decisions: { ...ruleSet.decisions, [name]: Object.create(decision, { evaluate: { value: evaluate } }) as typeof decision } };
