@@ -45,7 +45,7 @@ export function rowsOfCsv(table: DecisionTable, csv: string): CsvImport {
   const at = (line: number) => `${table.decision}.csv:${line}`;
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    records = parseCsv(csv, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as typeof records;
+    records = parseCsv(csv, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as typeof records;
   } catch (e) {
     const line = (e as { lines?: number }).lines ?? 1;
     return { rows: [], problems: [{ message: `not CSV: ${(e as Error).message}`, at: at(line) }] };
