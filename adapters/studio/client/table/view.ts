@@ -3,6 +3,7 @@ import { api } from '../api.ts';
 import { h, setView } from '../dom.ts';
 import { problemBox } from '../problems.ts';
 import { changePanel, editChecks } from './change.ts';
+import { csvControls } from './csv.ts';
 import { examplesView } from './examples.ts';
 import { rowsGrid } from './grid.ts';
 import type { TableSession, TableState } from './session.ts';
@@ -22,6 +23,9 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
   const change = changePanel(session);
   const trying = tryCase(session);
   const simulating = simulation(session);
+  // An imported CSV becomes the edit, checked as one typed in the grid.
+  const imported = (rows: NonNullable<TableState['rows']>) => (Object.assign(state, { rows, editing: true }), grid.draw(), change.draw(), checks.check());
+  const csv = csvControls(h('div', { class: 'csv' }), table, (rows) => void imported(rows));
 
   setView(
     `${table.title}`,
@@ -37,7 +41,7 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
     ),
     h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList),
     examplesView(table),
-    h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), change.bar, change.impactBox, change.saveBox),
+    h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), csv, change.bar, change.impactBox, change.saveBox),
     h(
       'div',
       { class: 'columns' },
