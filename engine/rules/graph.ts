@@ -21,10 +21,10 @@ export const graphSinks = {
   seatAllocation: 'Seat allocation',
   error: 'Error answered',
 } as const;
-export type GraphSink = keyof typeof graphSinks;
+type GraphSink = keyof typeof graphSinks;
 
 /** Per decision and fact: the decisions whose outcomes the engine computes that fact from. Facts not named come from the request, the booking or reference data. */
-export const factSources: { readonly [D in DecisionName]?: { readonly [F in keyof FactsOf<D>]?: readonly DecisionName[] } } = {
+const factSources: { readonly [D in DecisionName]?: { readonly [F in keyof FactsOf<D>]?: readonly DecisionName[] } } = {
   familyDiscountRole: { internalType: ['passengerType'] },
   fareFactor: { internalType: ['passengerType'], familyDiscount: ['familyDiscountRole'] },
   // Who would lose the family discount is the family discount decided again without the leaving passengers.
@@ -76,7 +76,7 @@ export interface DecisionGraph {
   readonly edges: readonly GraphEdge[];
 }
 
-export const sinkId = (sink: GraphSink): string => `sink:${sink}`;
+const sinkId = (sink: GraphSink): string => `sink:${sink}`;
 
 /** The graph as nodes and edges, decisions in the catalogue's order, each edge once with every fact it feeds. */
 export function decisionGraph(): DecisionGraph {
