@@ -546,3 +546,4 @@ export type { Holding, OnTrain, TrainHoldings } from './holdings/place-holdings.
 export { AvailabilityQuery } from './seats/availability.ts';
 export { ExchangeOfferRequest, ExchangeOperationPatch, ExchangeOperationRequest } from './aftersales/exchange.ts';
 export * from './customers/lookup.ts'; // Customer API lookups (engine.rules.customers) and pass facts for the rules
+export { decisionGraph, graphSinks, type DecisionGraph, type GraphEdge } from './rules/graph.ts';

@@ -10,6 +10,8 @@ import { seatmap } from './seatmap.ts';
 import { simulate } from './simulate.ts';
 import { rulesDiff } from './rules-diff.ts';
 import { exportCommand } from './export.ts';
+import { graph } from './graph.ts';
+import { tableCommand } from './table-csv.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]      signalbox --version
@@ -21,7 +23,9 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON|YAML [--json] [--rules DIR]   which row decides, and why (facts from a .yaml/.json file or inline)
   simulate <decision> --cases FILE.csv|FILE.yaml [--boundaries] [--json] [--language LANG] [--rules DIR]   a table of outcomes, one per case
-  diff     --rules OLD [--against NEW] [--json] [--scenarios DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)
+  graph    [--mermaid|--json] [--rules DIR]   which decision feeds which, and the prices, refunds and errors each decides
+  table    export DECISION | import DECISION FILE.csv [--rules DIR]   a decision table as CSV, and back into its file (after check)
+  diff     --rules OLD [--against NEW] [--json] [--scenarios DIR] [--fixtures DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
@@ -40,6 +44,8 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   examples,
   seatmap,
   export: exportCommand,
+  graph,
+  table: tableCommand,
 };
 
 async function main(): Promise<number> {

@@ -17,6 +17,7 @@ export async function studioAsset(name: string): Promise<{ type: string; body: s
 
 const VIEWS: Array<[string, string]> = [
   ['#/tables', 'Decision tables'],
+  ['#/graph', 'Decision graph'],
   ['#/offers', 'Try an offers request'],
   ['#/errors', 'Error catalogue'],
   ['#/reference', 'Reference data'],

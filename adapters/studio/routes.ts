@@ -1,6 +1,8 @@
 import type { Operation } from '../http/operations/operation.ts';
 import { browseOperations } from './routes/browse.ts';
 import { changeOperations } from './routes/change.ts';
+import { csvOperations } from './routes/csv.ts';
+import { graphOperations } from './routes/graph.ts';
 import { pageOperations } from './routes/page.ts';
 import { sandboxOperations } from './routes/sandbox.ts';
 import { scenarioOperations } from './routes/scenarios.ts';
@@ -21,6 +23,8 @@ export const studioExtension = (options: StudioOptions): { operations: readonly 
       ...pageOperations,
       ...browseOperations(studio),
       ...changeOperations(studio),
+      ...csvOperations(studio),
+      ...graphOperations,
       ...tryOperations(studio),
       ...scenarioOperations(studio),
       ...sandboxOperations(studio),

@@ -1,6 +1,7 @@
 import { byId, h, setView } from './dom.ts';
 import { coverageView } from './coverage.ts';
 import { errorsView } from './errors.ts';
+import { graphView } from './graph.ts';
 import { journalView } from './journal.ts';
 import { drawMode, readMode, signInForm } from './mode.ts';
 import { offersView } from './offers.ts';
@@ -20,6 +21,7 @@ async function route(): Promise<void> {
   const [, view, arg] = path.split('/');
   try {
     if (view === 'tables' && arg) await tableView(decodeURIComponent(arg), params);
+    else if (view === 'graph') await graphView();
     else if (view === 'offers') await offersView();
     else if (view === 'errors') await errorsView();
     else if (view === 'reference') await referenceView();

@@ -4,6 +4,7 @@ import { h, setView } from '../dom.ts';
 import { problemBox } from '../problems.ts';
 import { redrawOnSessionChange } from '../session.ts';
 import { changePanel, editChecks } from './change.ts';
+import { csvControls } from './csv.ts';
 import { examplesPanel } from './examples.ts';
 import { rowsGrid } from './grid.ts';
 import type { TableSession, TableState } from './session.ts';
@@ -43,6 +44,9 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
   const change = changePanel(session);
   const trying = tryCase(session);
   const simulating = simulation(session);
+  // An imported CSV becomes the edit, checked as one typed in the grid.
+  const imported = (rows: NonNullable<TableState['rows']>) => (Object.assign(state, { rows, editing: true }), session.draw(), change.draw(), checks.check());
+  const csv = csvControls(h('div', { class: 'csv' }), table, (rows) => void imported(rows));
 
   setView(
     `${table.title}`,
@@ -58,7 +62,7 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
     ),
     h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList),
     examples.box,
-    h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), change.bar, change.impactBox, change.saveBox),
+    h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), csv, change.bar, change.impactBox, change.saveBox),
     h(
       'div',
       { class: 'columns' },
