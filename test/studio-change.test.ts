@@ -145,8 +145,7 @@ describe('saving is gated on the scenarios', () => {
       const x = (await call('POST', '/studio/api/decisions/passengerType/impact', e)).json();
       const steps = x.impact.scenarios.filter((s: { verdict?: { to: string } }) => s.verdict?.to === 'failed');
       if (steps.length === 0) break;
-      for (const s of steps)
-        for (const m of s.mismatches) e.expectations.push({ scenario: s.scenario, step: s.at, keys: m.keys, value: m.actual });
+      for (const s of steps) for (const m of s.mismatches) e.expectations.push({ scenario: s.scenario, step: s.at, keys: m.keys, value: m.actual });
     }
     const saved = await call('PUT', '/studio/api/decisions/passengerType', e);
     expect(saved.statusCode, saved.body).toBe(200);
@@ -157,22 +156,25 @@ describe('saving is gated on the scenarios', () => {
     const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i]);
     expect(changed.length).toBe(e.expectations.length);
     expect(readFileSync(join(rulesDir, 'CHANGES.md'), 'utf8')).toMatch(
-      /^# Rule changes saved from the studio\n\n## \d{4}-\d\d-\d\dT.* · .*passenger-types\.yaml · demo-analyst\n\nScenario expectations updated: .*names-and-cards\.yaml\.\n/,
+      /^# Rule changes saved from the studio\n\n## \d{4}-\d\d-\d\dT.* · passenger-types\.yaml · demo-analyst\n\nScenario expectations updated: .*names-and-cards\.yaml\.\n/,
     );
   }, 60_000);
 
   it('saves a change scenario steps fail on when the analyst says why, and keeps the reason', async () => {
+    // Back to children up to 15, against the expectation the change before updated.
     const e = await edit();
-    e.rows.find((r) => r.id === 'child-0-6')!.when['age'] = JSON.stringify({ between: [0, 5] });
-    e.rows.find((r) => r.id === 'child-7-15')!.when['age'] = JSON.stringify({ between: [6, 16] });
-    // 6-year-olds paid nothing: scenarios that pin that now fail.
+    const age = (id: string, value: unknown) => (e.rows.find((r) => r.id === id)!.when['age'] = JSON.stringify(value));
+    age('child-7-15', { between: [7, 15] });
+    age('youth-16-19', { between: [16, 19] });
+    age('student', { between: [16, 64] });
+    age('pensioner', { between: [16, 64] });
     const refused = await call('PUT', '/studio/api/decisions/passengerType', e);
     expect(refused.statusCode).toBe(422);
-    const saved = await call('PUT', '/studio/api/decisions/passengerType', { ...e, reason: 'Free travel ends at 6 from the December timetable.\nThe scenarios follow.' });
+    const saved = await call('PUT', '/studio/api/decisions/passengerType', { ...e, reason: 'Children are up to 15 again.\nThe scenario follows next week.' });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().failing).toBeGreaterThan(0);
-    expect(readFileSync(join(rulesDir, 'CHANGES.md'), 'utf8')).toMatch(
-      /Saved with \d+ scenario steps? failing\.\n\nReason:\n\n> Free travel ends at 6 from the December timetable\.\n> The scenarios follow\.\n$/,
+    expect(readFileSync(join(rulesDir, 'CHANGES.md'), 'utf8').split('## ').at(-1)).toMatch(
+      /Saved with \d+ scenario steps? failing\.\n\nReason:\n\n> Children are up to 15 again\.\n> The scenario follows next week\.\n\n$/,
     );
   }, 60_000);
 
@@ -183,11 +185,11 @@ describe('saving is gated on the scenarios', () => {
       expectations: [{ scenario: join(rulesDir, 'passenger-types.yaml'), step: 'x:1', keys: ['expect', 'status'], value: 200 }],
     });
     expect(outside.statusCode).toBe(400);
-    expect(outside.json()).toMatchObject({ code: '86001', errors: [{ requestPointer: '#/expectations/0/scenario' }] });
+    expect(outside.json()).toMatchObject({ code: '86001', pointers: [{ requestPointer: '#/expectations/0/scenario' }] });
     const nowhere = await call('PUT', '/studio/api/decisions/passengerType', {
       ...e,
       expectations: [{ scenario, step: `${scenario}:1`, keys: ['expect', 'status'], value: 200 }],
     });
-    expect(nowhere.json()).toMatchObject({ code: '86001', errors: [{ requestPointer: '#/expectations/0/step' }] });
+    expect(nowhere.json()).toMatchObject({ code: '86001', pointers: [{ requestPointer: '#/expectations/0/step' }] });
   });
 });

@@ -184,9 +184,9 @@ function writeExamples(doc: Document, examples: NonNullable<TableEdit['examples'
 }
 
 /**
- * `change` applied to the YAML document of `text`. yaml prints the whole document again in its own spacing
- * (`[ 16, 64 ]`), so only the lines the change made differ are taken from that print; every other line stays byte
- * for byte as it was.
+ * `change` applied to the YAML document of `text`. yaml prints the whole document again in its own way (`[ 16, 64 ]`,
+ * a flow map the file spreads over two lines joined into one), so only the passages the change touched are taken
+ * from that print; every other line stays byte for byte as it was.
  */
 export function keepingLayout(text: string, change: (doc: Document) => void): string {
   const doc = parseDocument(text);
@@ -194,23 +194,68 @@ export function keepingLayout(text: string, change: (doc: Document) => void): st
   const before = printed(doc);
   change(doc);
   const after = printed(doc);
-  const original = text.split('\n');
-  if (original.length !== before.length) return after.join('\n'); // cannot pair the lines: yaml's print
-  const out: string[] = [];
-  let at = 0;
+  const { blockOf, blocks, trailing } = passages(text.split('\n'), before);
+  // A passage is touched when the change removes one of its printed lines or adds lines inside it.
+  const touched = new Set<number>();
+  let k = 0;
   for (const part of diffArrays(before, after)) {
-    if (part.removed) {
-      at += part.count ?? part.value.length;
+    const n = part.count ?? part.value.length;
+    if (part.added) {
+      if (k > 0 && k < before.length && blockOf[k - 1] === blockOf[k]) touched.add(blockOf[k]!);
       continue;
     }
+    if (part.removed) for (let i = k; i < k + n; i++) touched.add(blockOf[i]!);
+    k += n;
+  }
+  const out: string[] = [];
+  k = 0;
+  for (const part of diffArrays(before, after)) {
+    const n = part.count ?? part.value.length;
     if (part.added) {
       out.push(...part.value.map(repoStyle));
       continue;
     }
-    out.push(...original.slice(at, at + part.value.length));
-    at += part.value.length;
+    for (let i = k; i < k + n; i++) {
+      const b = blockOf[i]!;
+      if (part.removed) continue;
+      if (!touched.has(b)) {
+        if (blocks[b]!.first === i) out.push(...blocks[b]!.own);
+      } else out.push(repoStyle(before[i]!));
+    }
+    k += n;
   }
-  return out.join('\n');
+  return [...out, ...trailing].join('\n');
+}
+
+/**
+ * Which lines of the file each line of yaml's print stands for: equal lines one for one; where yaml prints a passage
+ * its own way, that passage of the print for the file's lines it replaces (lines only the file has go with the next).
+ */
+function passages(original: string[], before: string[]) {
+  const blockOf: number[] = [];
+  const blocks: Array<{ first: number; own: string[] }> = [];
+  let pending: string[] = [];
+  let k = 0;
+  const parts = diffArrays(original, before);
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
+    if (part.removed) {
+      pending.push(...part.value);
+      continue;
+    }
+    if (part.added) {
+      blocks.push({ first: k, own: pending });
+      pending = [];
+      for (let i = 0; i < part.value.length; i++) blockOf[k++] = blocks.length - 1;
+      continue;
+    }
+    for (const line of part.value) {
+      blocks.push({ first: k, own: [...pending, line] });
+      pending = [];
+      blockOf[k++] = blocks.length - 1;
+    }
+  }
+  return { blockOf, blocks, trailing: pending };
 }
 
 /** The rule files write flow sequences without inner spaces (`[16, 64]`) and flow maps with them (`{ a: 1 }`). */

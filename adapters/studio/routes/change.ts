@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { createEngine, loadRules, RuleViolation, type Engine } from '../../../engine/index.ts';
 import { impactOf } from '../../analysis/impact.ts';
@@ -53,7 +54,7 @@ export const changeOperations = (studio: Studio): Operation[] => [
         recordChange(studio.rulesDir, {
           at: new Date(),
           client: await client(),
-          file: x.file,
+          file: basename(x.file),
           scenarios: [...texts.keys()],
           failing: failing.length,
           ...(x.edit.reason !== undefined ? { reason: x.edit.reason } : {}),
