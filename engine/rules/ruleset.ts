@@ -55,6 +55,11 @@ export interface RuleSet {
   readonly coachLayouts: CoachLayouts;
   /** The files the rule set was made of, for `signalbox check` and traces. */
   readonly files: readonly string[];
+  /**
+   * `file:line:col` of a value in a reference-data file (`tariff.yaml`, `['categories', 'ST', 'base']`), so an
+   * explanation can point at the line an amount came from as a trace points at a decision's row.
+   */
+  referenceAt(file: keyof typeof valueFiles, path: readonly PropertyKey[]): string;
 }
 
 interface StationRegistry {
@@ -81,6 +86,7 @@ function zodProblems(source: SourceFile, error: z.ZodError): string[] {
 export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
+  const valueSources = new Map<string, SourceFile>();
   const decisions: Partial<Record<DecisionName, CompiledDecision>> = {};
   const decisionFiles = new Map<string, string>();
   const tables: Array<{ table: DecisionFile; source: SourceFile }> = [];
@@ -131,6 +137,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
       continue;
     }
     values[base] = withoutPrototypes(parsed.data);
+    valueSources.set(base, source);
   }
 
   // Missing pieces are only worth reporting when nothing else failed: a broken file is usually why.
@@ -245,6 +252,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     fleet,
     coachLayouts,
     files: sources.map((s) => s.file),
+    referenceAt: (file: string, path: readonly PropertyKey[]) => valueSources.get(file)?.at(path) ?? `rules/${file}`,
   });
 }
 
