@@ -37,7 +37,8 @@ import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seat
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
 import { createOffers, readOfferRequest } from './offers/create.ts';
 import { renderOfferCollection, type OfferCollection } from './offers/render.ts';
-import { explainOfferPrices, type OfferPriceExplanation } from './offers/explain-prices.ts';
+import { explainOfferPrices } from './offers/explain-prices.ts';
+import type { OfferPriceExplanation } from './model/price-explanation.ts';
 import { createBooking, readBookingRequest } from './booking/create.ts';
 import { confirmBooking } from './booking/lifecycle.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
@@ -545,8 +546,7 @@ export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, 
 export { inBothLanguages } from './rules/validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
 export { DecisionTrace, type Explanation } from './rules/decision.ts';
-export { OfferPriceExplanation } from './offers/explain-prices.ts';
-export type { PriceStep, PriceSource } from './offers/price-steps.ts';
+export type { OfferPriceExplanation, PriceStep, PriceSource } from './model/price-explanation.ts';
 export { decodeStoredBooking } from './model/records.ts';
 export type { Booking, Leg, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';

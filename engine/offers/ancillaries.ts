@@ -4,7 +4,8 @@ import type { DecisionResult } from '../rules/decision.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Currency } from '../rules/schemas.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
-import { decisionSources, referenceSource, type PriceStep } from './price-steps.ts';
+import { decisionSources, referenceSource } from './price-steps.ts';
+import type { PriceStep } from '../model/price-explanation.ts';
 import { priceFor } from './pricing.ts';
 import type { TravelClass } from '../rules/facts.ts';
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Context } from '../model/context.ts';
 import type { Money, StoredOffer } from '../model/records.ts';
 import type { DecisionResult } from '../rules/decision.ts';
@@ -7,34 +6,10 @@ import { admissionPrices, passengerShares } from './admission-prices.ts';
 import { ancillaryPrice, ancillaryShare } from './ancillaries.ts';
 import { minimalParts } from './minimal-price.ts';
 import { passPrice } from './passes.ts';
-import { PriceCalculation, sumSteps, type PriceStep } from './price-steps.ts';
+import type { ExplainedPart, OfferPriceExplanation, PriceCalculation, PriceStep } from '../model/price-explanation.ts';
+import { sumSteps } from './price-steps.ts';
 import { sum } from './pricing.ts';
 import { decideReservationPrice, reservationPartPrice } from './reservation-price.ts';
-
-/** One priced part of an offer, with the arithmetic that gave its price. */
-export const ExplainedPart = z.strictObject({
-  ...PriceCalculation.shape,
-  id: z.string().describe('The offer part, as the answer names it'),
-  kind: z.enum(['admission', 'reservation', 'ancillary']),
-  passengerRefs: z.array(z.string()),
-  legId: z.string().optional(),
-  item: z.string().optional().describe('The ancillary item (ancillary-items.yaml)'),
-  inMinimalPrice: z.boolean().describe('The part counts towards the offer’s minimal price'),
-  passengers: z
-    .array(z.strictObject({ passengerRef: z.string(), ...PriceCalculation.shape }))
-    .optional()
-    .describe('Offer mode COLLECTIVE: each passenger’s share, which the part adds up'),
-});
-
-/** Why an offer costs what it costs: every part's price, term by term, and the minimal price as the sum of its parts. */
-export const OfferPriceExplanation = z.strictObject({
-  offerId: z.string(),
-  currency: z.string(),
-  parts: z.array(ExplainedPart),
-  minimalPrice: PriceCalculation,
-});
-export type OfferPriceExplanation = z.infer<typeof OfferPriceExplanation>;
-type ExplainedPart = z.infer<typeof ExplainedPart>;
 
 const calculation = (price: Money, steps: PriceStep[]): PriceCalculation => ({
   amount: price.amount,

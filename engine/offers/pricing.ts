@@ -1,7 +1,8 @@
 import type { Money } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Currency, Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
-import { referenceSource, type PriceStep } from './price-steps.ts';
+import { referenceSource } from './price-steps.ts';
+import type { PriceStep } from '../model/price-explanation.ts';
 
 /**
  * The tariff model of rules/tariff.yaml (rules/README.md "The tariff model"). All numbers come from rules/;

@@ -3,7 +3,8 @@ import type { Leg, Money } from '../model/records.ts';
 import type { DecisionResult } from '../rules/decision.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Currency } from '../rules/schemas.ts';
-import { decisionSources, type PriceStep } from './price-steps.ts';
+import { decisionSources } from './price-steps.ts';
+import type { PriceStep } from '../model/price-explanation.ts';
 import { priceFor } from './pricing.ts';
 
 /** Spec §2.6 rule 2: what a reservation of `productCode` on `leg` costs, as rules/reservation-prices.yaml says; decided once per leg. */
