@@ -159,7 +159,7 @@ function answered(data: OffersTriedExplained): HTMLElement {
   const offers = response.offers ?? [];
   return h(
     'div',
-    { class: 'columns' },
+    { class: 'offers-answer' },
     h(
       'section',
       { 'aria-labelledby': 'offers-h' },
