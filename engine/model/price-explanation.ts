@@ -23,7 +23,7 @@ export const PriceSource = z.union([
 export type PriceSource = z.infer<typeof PriceSource>;
 
 /** What a step stands for; the studio names each in words. */
-export const PriceTerm = z.enum([
+const PriceTerm = z.enum([
   'base',
   'perMinute',
   'productFactor',
