@@ -17,6 +17,19 @@ export const referenceSource = (rules: RuleSet, file: keyof typeof valueFiles, p
   at: rules.referenceAt(file, path),
 });
 
+/** A step whose value comes from a reference-data file (`extra`: the factors of a product, or what the value is of). */
+export const referenceStep = (
+  rules: RuleSet,
+  term: PriceStep['term'],
+  op: PriceStep['op'],
+  value: number,
+  amount: number,
+  currency: string,
+  file: keyof typeof valueFiles,
+  path: Array<string | number>,
+  extra: Pick<PriceStep, 'of' | 'ref'> = {},
+): PriceStep => ({ term, op, value, ...extra, amount, currency, sources: [referenceSource(rules, file, path)] });
+
 /** The rows a decision fired, as sources. */
 export const decisionSources = (trace: DecisionTrace | undefined): PriceSource[] =>
   trace ? trace.fired.map((f) => ({ decision: trace.decision, row: f.row, at: f.at, facts: trace.facts })) : [];

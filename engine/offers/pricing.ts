@@ -1,7 +1,7 @@
 import type { Money } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Currency, Flexibility, ProductCategoryCode } from '../rules/schemas.ts';
-import { referenceSource } from './price-steps.ts';
+import { referenceStep } from './price-steps.ts';
 import type { PriceStep } from '../model/price-explanation.ts';
 
 /**
@@ -26,45 +26,26 @@ export function fullFare(
   const flex = rules.products.flexibilities[flexibility];
   const currency = rules.tariff.currency;
   let fare = cat.base;
-  steps?.push({
-    term: 'base',
-    op: 'plus',
-    value: cat.base,
-    amount: fare,
-    currency,
-    sources: [referenceSource(rules, 'tariff.yaml', ['categories', category, 'base'])],
-  });
+  steps?.push(referenceStep(rules, 'base', 'plus', cat.base, fare, currency, 'tariff.yaml', ['categories', category, 'base']));
   const ridden = Math.max(0, minutes);
   fare += cat.perMinute * ridden;
-  steps?.push({
-    term: 'perMinute',
-    op: 'plus',
-    value: cat.perMinute * ridden,
-    of: [cat.perMinute, ridden],
-    amount: fare,
-    currency,
-    sources: [referenceSource(rules, 'tariff.yaml', ['categories', category, 'perMinute'])],
-  });
+  steps?.push(
+    referenceStep(rules, 'perMinute', 'plus', cat.perMinute * ridden, fare, currency, 'tariff.yaml', ['categories', category, 'perMinute'], {
+      of: [cat.perMinute, ridden],
+    }),
+  );
   fare *= product.priceFactor;
-  steps?.push({
-    term: 'productFactor',
-    op: 'times',
-    value: product.priceFactor,
-    ref: productCode,
-    amount: fare,
-    currency,
-    sources: [referenceSource(rules, 'products.yaml', ['products', productCode, 'priceFactor'])],
-  });
+  steps?.push(
+    referenceStep(rules, 'productFactor', 'times', product.priceFactor, fare, currency, 'products.yaml', ['products', productCode, 'priceFactor'], {
+      ref: productCode,
+    }),
+  );
   fare *= flex.priceFactor;
-  steps?.push({
-    term: 'flexibilityFactor',
-    op: 'times',
-    value: flex.priceFactor,
-    ref: flexibility,
-    amount: fare,
-    currency,
-    sources: [referenceSource(rules, 'products.yaml', ['flexibilities', flexibility, 'priceFactor'])],
-  });
+  steps?.push(
+    referenceStep(rules, 'flexibilityFactor', 'times', flex.priceFactor, fare, currency, 'products.yaml', ['flexibilities', flexibility, 'priceFactor'], {
+      ref: flexibility,
+    }),
+  );
   return fare;
 }
 
@@ -72,8 +53,8 @@ export function fullFare(
 export type FactorStep = Pick<PriceStep, 'term' | 'sources'> & { ref?: string };
 
 /**
- * A passenger's share of the full fare, rounded and converted to the sales currency, with VAT when domestic. A factor
- * the caller names in `factor` is written down as a step; one it does not name is 1 and changes nothing.
+ * A passenger's share of the full fare, rounded and converted to the sales currency, with VAT when domestic. The
+ * factor is written down as the step `factorStep` names; a caller that names none multiplies by 1, which changes nothing.
  */
 export function priceFor(
   rules: RuleSet,
@@ -86,43 +67,28 @@ export function priceFor(
 ): Money {
   const { tariff } = rules;
   let amount = fullFareSek * factor;
-  if (factorStep) {
-    const { term, ref, sources } = factorStep;
-    steps?.push({ term, op: 'times', value: factor, ...(ref ? { ref } : {}), amount, currency: tariff.currency, sources });
-  }
+  if (factorStep) steps?.push(factorStepOf(factorStep, factor, amount, tariff.currency));
   amount = roundTo(amount, tariff.roundTo);
-  steps?.push({
-    term: 'roundTo',
-    op: 'round',
-    value: tariff.roundTo,
-    amount,
-    currency: tariff.currency,
-    sources: [referenceSource(rules, 'tariff.yaml', ['roundTo'])],
-  });
+  steps?.push(referenceStep(rules, 'roundTo', 'round', tariff.roundTo, amount, tariff.currency, 'tariff.yaml', ['roundTo']));
   if (currency !== tariff.currency) {
     const conv = tariff.currencies[currency]!;
     amount *= conv.rate;
-    steps?.push({
-      term: 'currencyRate',
-      op: 'times',
-      value: conv.rate,
-      ref: currency,
-      amount,
-      currency,
-      sources: [referenceSource(rules, 'tariff.yaml', ['currencies', currency, 'rate'])],
-    });
+    steps?.push(referenceStep(rules, 'currencyRate', 'times', conv.rate, amount, currency, 'tariff.yaml', ['currencies', currency, 'rate'], { ref: currency }));
     amount = roundTo(amount, conv.roundTo);
-    steps?.push({
-      term: 'currencyRoundTo',
-      op: 'round',
-      value: conv.roundTo,
-      amount,
-      currency,
-      sources: [referenceSource(rules, 'tariff.yaml', ['currencies', currency, 'roundTo'])],
-    });
+    steps?.push(referenceStep(rules, 'currencyRoundTo', 'round', conv.roundTo, amount, currency, 'tariff.yaml', ['currencies', currency, 'roundTo']));
   }
   return withVat(rules, { currency, amount, scale: 2 }, international);
 }
+
+const factorStepOf = ({ term, ref, sources }: FactorStep, value: number, amount: number, currency: string): PriceStep => ({
+  term,
+  op: 'times',
+  value,
+  ...(ref ? { ref } : {}),
+  amount,
+  currency,
+  sources,
+});
 
 /** Spec §2.6 rule 9: no VAT when the trip crosses a border; otherwise the VAT included in the amount. */
 export function withVat(rules: RuleSet, price: Money, international: boolean): Money {
