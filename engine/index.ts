@@ -37,6 +37,8 @@ import { readAvailabilityQuery, subjectOf, type AvailabilityQuery } from './seat
 import { renderCoachLayout, renderCounts, renderPlaceMap, renderPreferences } from './seats/place-map.ts';
 import { createOffers, readOfferRequest } from './offers/create.ts';
 import { renderOfferCollection, type OfferCollection } from './offers/render.ts';
+import { explainOfferPrices } from './offers/explain-prices.ts';
+import type { OfferPriceExplanation } from './model/price-explanation.ts';
 import { createBooking, readBookingRequest } from './booking/create.ts';
 import { confirmBooking } from './booking/lifecycle.ts';
 import { patchBooking, patchPassenger, patchPurchaser } from './booking/patch.ts';
@@ -236,6 +238,15 @@ export function createEngine(options: EngineOptions = {}) {
     /** POST /offers in one call, both phases, for a caller with nothing to load (no store): every place and pass free. */
     offers(call: Call, body: unknown) {
       return decideOffers(call, readOfferRequestOf(call, body));
+    },
+    /**
+     * Why each offer costs what it costs, to the öre: every part's price worked out again by the functions that priced
+     * it, each step written down with the rule row or reference-data value (`file:line:col`) it comes from, and the
+     * minimal price as the sum of its parts. Made on demand (the studio's offers view); POST /offers never makes it.
+     * `call` and `passUses` as the offers were decided with (the same instant, passes and their uses).
+     */
+    explainOfferPrices(call: Call, offers: readonly StoredOffer[], passUses: readonly PassUse[] = []): Decided<OfferPriceExplanation[]> {
+      return decided(call, (ctx) => explainOfferPrices(ctx, offers, passUses));
     },
     /** Validates a booking request and names the offers it needs (the caller loads them). */
     readBookingRequest(body: unknown) {
@@ -535,6 +546,7 @@ export { phrase, RuleViolation, type Phrase, type Problem, type ProblemPointer, 
 export { inBothLanguages } from './rules/validate.ts';
 export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
 export { DecisionTrace, type Explanation } from './rules/decision.ts';
+export type { OfferPriceExplanation, PriceStep, PriceSource } from './model/price-explanation.ts';
 export { decodeStoredBooking } from './model/records.ts';
 export type { Booking, Leg, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';

@@ -1,7 +1,11 @@
 import { decide, type Context } from '../model/context.ts';
-import type { AncillaryPart, Leg, OfferPassenger } from '../model/records.ts';
+import type { AncillaryPart, Leg, Money, OfferPassenger } from '../model/records.ts';
+import type { DecisionResult } from '../rules/decision.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
 import type { Currency } from '../rules/schemas.ts';
 import { isTrafficDisturbanceTicket } from './passengers.ts';
+import { decisionSources, referenceSource } from './price-steps.ts';
+import type { PriceStep } from '../model/price-explanation.ts';
 import { priceFor } from './pricing.ts';
 import type { TravelClass } from '../rules/facts.ts';
 
@@ -20,11 +24,7 @@ export function offerAncillaries(
 ): AncillaryPart[] {
   const { rules } = ctx;
   const parts: AncillaryPart[] = [];
-  // Spec §4.1 rule 9, CONTRACT §4a: with SWE_TDT on every passenger the whole booking costs 0 (ancillary-prices.yaml).
-  const withTicket = passengers.filter((p) => isTrafficDisturbanceTicket(ctx, p)).length;
-  const { outcome: share } = decide(ctx, 'ancillaryPriceFactor', {
-    trafficDisturbanceTickets: withTicket === 0 ? 'NONE' : withTicket === passengers.length ? 'ALL' : 'SOME',
-  });
+  const share = ancillaryShare(ctx, passengers);
   for (const { leg, travelClass } of legs) {
     const touchesAirport = [leg.origin, leg.destination].some((ref) => rules.stations.byRef(ref)?.airport === true);
     const { outcomes } = decide(ctx, 'ancillaryGroups', {
@@ -33,9 +33,7 @@ export function offerAncillaries(
       productCategory: leg.category,
     });
     // An item costs the same for every passenger: priced once per leg.
-    const prices = new Map(
-      outcomes.flatMap((g) => g.items).map((item) => [item, priceFor(rules, rules.ancillaryItems[item]!.price, share?.factor ?? 1, currency, international)]),
-    );
+    const prices = new Map(outcomes.flatMap((g) => g.items).map((item) => [item, ancillaryPrice(rules, item, share, currency, international)]));
     for (const group of outcomes)
       for (const p of passengers)
         for (const item of group.items) {
@@ -55,4 +53,42 @@ export function offerAncillaries(
         }
   }
   return parts;
+}
+
+/** Spec §4.1 rule 9, CONTRACT §4a: the share of an item's price an offer's passengers pay (ancillary-prices.yaml). */
+export function ancillaryShare(ctx: Context, passengers: readonly OfferPassenger[]): DecisionResult<{ factor: number }> {
+  const withTicket = passengers.filter((p) => isTrafficDisturbanceTicket(ctx, p)).length;
+  return decide(ctx, 'ancillaryPriceFactor', {
+    trafficDisturbanceTickets: withTicket === 0 ? 'NONE' : withTicket === passengers.length ? 'ALL' : 'SOME',
+  });
+}
+
+/** What one ancillary item costs: its price (ancillary-items.yaml) × the offer's share, rounded and converted like fares. */
+export function ancillaryPrice(
+  rules: RuleSet,
+  item: string,
+  share: DecisionResult<{ factor: number }>,
+  currency: Currency,
+  international: boolean,
+  steps?: PriceStep[],
+): Money {
+  const { price } = rules.ancillaryItems[item]!;
+  steps?.push({
+    term: 'ancillaryPrice',
+    op: 'plus',
+    value: price,
+    ref: item,
+    amount: price,
+    currency: rules.tariff.currency,
+    sources: [referenceSource(rules, 'ancillary-items.yaml', ['items', item, 'price'])],
+  });
+  return priceFor(
+    rules,
+    price,
+    share.outcome?.factor ?? 1,
+    currency,
+    international,
+    steps,
+    steps && { term: 'ancillaryFactor', sources: decisionSources(share.trace) },
+  );
 }

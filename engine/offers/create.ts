@@ -9,7 +9,9 @@ import { checkCorporateCodes } from './corporate-codes.ts';
 import { admissionPrices, passengerShares, type PassengerShares } from './admission-prices.ts';
 import { typePassenger } from './passengers.ts';
 import { createPassOffers } from './passes.ts';
-import { priceFor, sum } from './pricing.ts';
+import { minimalParts } from './minimal-price.ts';
+import { sum } from './pricing.ts';
+import { decideReservationPrice, reservationPartPrice } from './reservation-price.ts';
 import { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
 import { whyNotReleased } from './release.ts';
 import { readTrip } from './trip.ts';
@@ -179,18 +181,12 @@ function priceOffer(
     .filter(({ leg }) => rules.products.productCategories[leg.category]?.reservation === 'mandatory')
     .flatMap(({ leg, code }) => {
       const legProduct = offeredProduct(ctx, code, choice.flexibility);
-      const { travelClass, accommodationType } = rules.products.products[code]!;
-      const { outcome } = decide(ctx, 'reservationPrice', {
-        productCategory: leg.category,
-        travelClass,
-        accommodationType,
-      });
-      const amount = outcome?.price ?? 0;
+      const decided = decideReservationPrice(ctx, leg, code);
       return passengers.map((p) => ({
         id: ids.next('part'),
         passengerRef: p.externalRef,
         legId: leg.id,
-        price: priceFor(rules, amount, 1, currency, trip.international),
+        price: reservationPartPrice(rules, decided, currency, trip.international),
         product: legProduct,
       }));
     });
@@ -202,7 +198,6 @@ function priceOffer(
     trip.international,
     flex,
   );
-  const mandatory = ancillaries.filter((a) => a.groupMin > 0 && a.isDefault);
   return {
     offerId: ids.next('offer'),
     owner: ctx.requestor.client,
@@ -217,10 +212,9 @@ function priceOffer(
     admissions,
     reservations,
     ancillaries,
-    // The least a booking of this offer costs: admissions and the mandatory ancillaries.
     minimalPrice: sum(
       rules,
-      [...admissions, ...mandatory].map((a) => a.price),
+      minimalParts(admissions, ancillaries).map((a) => a.price),
       currency,
       trip.international,
     ),

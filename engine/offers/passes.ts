@@ -1,10 +1,13 @@
 import type { Context } from '../model/context.ts';
-import type { StoredOffer } from '../model/records.ts';
+import type { Money, StoredOffer } from '../model/records.ts';
 import { plus } from '../rules/time.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import { typePassenger } from './passengers.ts';
+import { referenceSource } from './price-steps.ts';
+import type { PriceStep } from '../model/price-explanation.ts';
 import { priceFor, sum } from './pricing.ts';
 import type { OfferCollectionRequest } from '../model/osdm/offer-request.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
 import type { Currency } from '../rules/schemas.ts';
 
 /**
@@ -31,7 +34,7 @@ export function createPassOffers(ctx: Context, request: OfferCollectionRequest, 
       id: ctx.ids.next('part'),
       passengerRefs: [p.externalRef],
       offerMode: 'INDIVIDUAL' as const,
-      price: priceFor(rules, product.price, 1, currency, false),
+      price: passPrice(rules, code, currency),
       legIds: [],
       product: { code, id: code, flexibility: 'NON_FLEXIBLE' as const },
       refundable: 'NO',
@@ -74,4 +77,19 @@ export function createPassOffers(ctx: Context, request: OfferCollectionRequest, 
     });
   }
   return offers;
+}
+
+/** What a travel pass of `code` costs (pass-products.yaml), rounded and converted like fares, VAT included (a pass is domestic). */
+export function passPrice(rules: RuleSet, code: string, currency: Currency, steps?: PriceStep[]): Money {
+  const { price } = rules.passProducts.products[code]!;
+  steps?.push({
+    term: 'passPrice',
+    op: 'plus',
+    value: price,
+    ref: code,
+    amount: price,
+    currency: rules.tariff.currency,
+    sources: [referenceSource(rules, 'pass-products.yaml', ['products', code, 'price'])],
+  });
+  return priceFor(rules, price, 1, currency, false, steps);
 }

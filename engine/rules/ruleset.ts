@@ -57,6 +57,11 @@ export interface RuleSet {
   readonly coachLayouts: CoachLayouts;
   /** The files the rule set was made of, for `signalbox check` and traces. */
   readonly files: readonly string[];
+  /**
+   * `file:line:col` of a value in a reference-data file (`tariff.yaml`, `['categories', 'ST', 'base']`), so an
+   * explanation can point at the line an amount came from as a trace points at a decision's row.
+   */
+  referenceAt(file: keyof typeof valueFiles, path: readonly PropertyKey[]): string;
 }
 
 interface StationRegistry {
@@ -84,6 +89,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   const parsedFiles: Record<string, ParsedFile> = {};
+  const valueSources = new Map<string, SourceFile>();
   const decisions: Partial<Record<DecisionName, CompiledDecision>> = {};
   const decisionFiles = new Map<string, string>();
   const tables: Array<{ table: DecisionFile; source: SourceFile }> = [];
@@ -140,6 +146,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     }
     values[base] = withoutPrototypes(parsed.data);
     parsedFiles[base] = { data: values[base], source };
+    valueSources.set(base, source);
   }
 
   // A file that cannot be read could have been any decision: missing decisions wait until every file reads.
@@ -183,6 +190,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     fleet,
     coachLayouts,
     files: sources.map((s) => s.file),
+    referenceAt: (file: string, path: readonly PropertyKey[]) => valueSources.get(file)?.at(path) ?? `rules/${file}`,
   });
 }
 

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { OfferCollectionResponse } from '../../../engine/model/osdm/index.ts';
-import type { OffersTried, ReferenceData, TripList } from '../../http/openapi/studio-schemas.ts';
+import type { OffersTriedExplained } from '../../http/openapi/studio-price-schemas.ts';
+import type { ReferenceData, TripList } from '../../http/openapi/studio-schemas.ts';
 import { api, type Problem } from './api.ts';
 import { h, setView, show } from './dom.ts';
 import { mode } from './mode.ts';
+import { priceExplanation } from './price-explanation.ts';
 import { problemBox } from './problems.ts';
 import { traceList, type Trace } from './traces.ts';
 import { money } from './values.ts';
@@ -62,7 +64,7 @@ export async function offersView(): Promise<void> {
       }),
     };
     show(out, h('p', { class: 'busy' }, 'Asking for offers…'));
-    const answer = await api<OffersTried>('POST', '/offers', body);
+    const answer = await api<OffersTriedExplained>('POST', '/offers', body);
     if (!answer.ok) return show(out, problemBox(answer.data));
     show(out, answered(answer.data));
   };
@@ -91,13 +93,73 @@ export async function offersView(): Promise<void> {
   );
 }
 
+type Offer = NonNullable<OffersAnswer['offers']>[number];
+const COLUMNS = 9;
+
+/**
+ * An offer's row: what it sells (class, comfort: service class and accommodation, flexibility) and its prices, with a
+ * button that opens the row beneath it, the prices explained term by term.
+ */
+function offerRows(o: Offer, explanation: OffersTriedExplained['explanations'][number] | undefined): HTMLElement[] {
+  const summary = o.offerSummary;
+  const details = h('tr', { class: 'offer-explanation', hidden: true }, h('td', { colspan: COLUMNS }));
+  const open = (button: HTMLButtonElement) => {
+    const opening = details.hidden;
+    if (opening && explanation && !details.firstElementChild!.hasChildNodes()) {
+      const answered = new Map<string, number>([
+        ...[...(o.admissionOfferParts ?? []), ...(o.reservationOfferParts ?? []), ...(o.ancillaryOfferParts ?? [])].map((p) => [p.id, p.price.amount] as const),
+        ['minimalPrice', summary.minimalPrice.amount],
+      ]);
+      details.firstElementChild!.append(priceExplanation(explanation, answered));
+    }
+    details.hidden = !opening;
+    button.setAttribute('aria-expanded', String(opening));
+  };
+  const row = h(
+    'tr',
+    { 'data-offer': o.offerId },
+    h(
+      'td',
+      {},
+      h('code', {}, o.offerId),
+      mode.sandbox ? [h('br'), h('a', { href: `#/seats?type=OFFER&id=${encodeURIComponent(o.offerId)}` }, 'seat map')] : '',
+    ),
+    h('td', {}, o.products?.[0]?.summary ?? '', h('br'), h('code', {}, o.products?.[0]?.id ?? '')),
+    h('td', { class: 'travel-class' }, summary.overallTravelClass ?? ''),
+    h('td', { class: 'comfort' }, [summary.overallServiceClass?.type, summary.overallAccommodationType].filter(Boolean).join(' · ')),
+    h('td', { class: 'flexibility' }, summary.overallFlexibility ?? ''),
+    h(
+      'td',
+      {},
+      (o.admissionOfferParts ?? [])
+        .flatMap((p) => p.appliedPassengerTypes ?? [])
+        .map((t) => `${t.passengerRef}: ${t.type} (${t.description})`)
+        .join(', '),
+    ),
+    h('td', { class: 'num admission-price' }, (o.admissionOfferParts ?? []).map((p) => money(p.price)).join(', ')),
+    h('td', { class: 'num minimal-price' }, money(summary.minimalPrice)),
+    h(
+      'td',
+      {},
+      explanation
+        ? h(
+            'button',
+            { type: 'button', class: 'explain-price', 'aria-expanded': 'false', onclick: (e) => open(e.currentTarget as HTMLButtonElement) },
+            'Explain',
+          )
+        : '',
+    ),
+  );
+  return [row, details];
+}
+
 /** The offers (or the Problem) beside the rule trace that decided them. */
-function answered(data: OffersTried): HTMLElement {
+function answered(data: OffersTriedExplained): HTMLElement {
   const response = data.response as OffersAnswer;
   const offers = response.offers ?? [];
   return h(
     'div',
-    { class: 'columns' },
+    { class: 'offers-answer' },
     h(
       'section',
       { 'aria-labelledby': 'offers-h' },
@@ -115,37 +177,19 @@ function answered(data: OffersTried): HTMLElement {
                 {},
                 h('th', {}, 'Offer'),
                 h('th', {}, 'Product'),
+                h('th', {}, 'Class'),
+                h('th', {}, 'Comfort'),
+                h('th', {}, 'Flexibility'),
                 h('th', {}, 'Passenger types'),
                 h('th', {}, 'Admission prices'),
                 h('th', {}, 'Minimal price'),
+                h('th', {}, 'Why this price'),
               ),
             ),
             h(
               'tbody',
               {},
-              offers.map((o) =>
-                h(
-                  'tr',
-                  {},
-                  h(
-                    'td',
-                    {},
-                    h('code', {}, o.offerId),
-                    mode.sandbox ? [h('br'), h('a', { href: `#/seats?type=OFFER&id=${encodeURIComponent(o.offerId)}` }, 'seat map')] : '',
-                  ),
-                  h('td', {}, o.products?.[0]?.summary ?? ''),
-                  h(
-                    'td',
-                    {},
-                    (o.admissionOfferParts ?? [])
-                      .flatMap((p) => p.appliedPassengerTypes ?? [])
-                      .map((t) => `${t.passengerRef}: ${t.type} (${t.description})`)
-                      .join(', '),
-                  ),
-                  h('td', { class: 'num admission-price' }, (o.admissionOfferParts ?? []).map((p) => money(p.price)).join(', ')),
-                  h('td', { class: 'num minimal-price' }, money(o.offerSummary?.minimalPrice)),
-                ),
-              ),
+              offers.map((o, i) => offerRows(o, data.explanations[i])),
             ),
           )
         : '',

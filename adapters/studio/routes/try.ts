@@ -1,9 +1,19 @@
 import { parse as parseYaml } from 'yaml';
-import { boundaryCasesOf, FactsError, phrase, RuleViolation, type Requestor } from '../../../engine/index.ts';
+import {
+  boundaryCasesOf,
+  FactsError,
+  phrase,
+  RuleViolation,
+  type Decided,
+  type OfferCollectionResponse,
+  type Requestor,
+  type StoredOffer,
+} from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/index.ts';
 import { casesFromCsv, simulateCases } from '../../analysis/simulate.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import * as S from '../../http/openapi/studio-schemas.ts';
+import { OffersTriedExplained } from '../../http/openapi/studio-price-schemas.ts';
 import { randomIds } from '../../service/ids.ts';
 import { fixtureTrips, offersRequestOf } from '../../analysis/trips.ts';
 import { decisionOf } from './decisions.ts';
@@ -80,7 +90,12 @@ export const tryOperations = (studio: Studio): Operation[] => [
     summary: 'Try a whole offers request',
     access: 'public',
     request: { schema: S.OffersTry, required: true },
-    responses: { 200: json('The request built, the answer (offers or a Problem) and every rule trace behind it.', S.OffersTried) },
+    responses: {
+      200: json(
+        'The request built, the answer (offers or a Problem), every rule trace behind it, and each offer\u2019s prices explained.',
+        OffersTriedExplained,
+      ),
+    },
     handle: async ({ request, body, service }) => {
       const asked = parseRequest(S.OffersTry, body);
       const now = service.clock.now();
@@ -92,16 +107,34 @@ export const tryOperations = (studio: Studio): Operation[] => [
           { requestPointer: '#/salesApplication' },
         ]);
       }
+      const call = { requestor, now, ids: randomIds };
       try {
         // On a sandbox the offers are stored, so their seat maps can be drawn; elsewhere nothing is kept.
-        const decided = studio.sandbox
-          ? await service.offers(requestor, offersRequest)
-          : (({ value, traces }) => ({ value: value.response, traces }))(engine.offers({ requestor, now, ids: randomIds }, offersRequest));
-        return { body: { request: offersRequest, status: 200, response: decided.value, traces: decided.traces } };
+        let offers: StoredOffer[];
+        let decided: Decided<OfferCollectionResponse>;
+        if (studio.sandbox) {
+          decided = await service.offers(requestor, offersRequest);
+          const ids = decided.value.offers.map((o) => o.offerId);
+          const stored = await service.store.getOffers(ids);
+          offers = ids.map((id) => stored.get(id)!);
+        } else {
+          const made = engine.offers(call, offersRequest);
+          decided = { value: made.value.response, traces: made.traces };
+          offers = made.value.offers;
+        }
+        // Why each price is what it is: worked out here, for the studio only, never on POST /v3/offers.
+        const explanations = engine.explainOfferPrices(call, offers).value;
+        return { body: { request: offersRequest, status: 200, response: decided.value, traces: [...decided.traces], explanations } };
       } catch (e) {
         if (!(e instanceof RuleViolation)) throw e;
         return {
-          body: { request: offersRequest, status: engine.rules.errors[e.code]?.status ?? 400, response: engine.problem(e, request.language), traces: e.traces },
+          body: {
+            request: offersRequest,
+            status: engine.rules.errors[e.code]?.status ?? 400,
+            response: engine.problem(e, request.language),
+            traces: e.traces,
+            explanations: [],
+          },
         };
       }
     },

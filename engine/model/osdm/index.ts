@@ -1,6 +1,7 @@
 /**
  * The engine's second entry point: every OSDM 3.4 shape it reads and answers, as zod schemas. The HTTP adapter
- * builds its OpenAPI document and response checks from them; an embedder validates with them.
+ * builds its OpenAPI document and response checks from them; an embedder validates with them. Beside them, the
+ * engine's own answer to "why this price" (engine.explainOfferPrices), which the studio shows and documents.
  */
 export * from './shapes.ts';
 export * from './trip.ts';
@@ -14,3 +15,4 @@ export * from './aftersales-response.ts';
 export * from './seat-response.ts';
 export * from './customer-requests.ts';
 export * from './customer-response.ts';
+export * from '../price-explanation.ts';
