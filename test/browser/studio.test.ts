@@ -280,10 +280,13 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await bound('pensioner', 'from').fill('18');
     await page.getByLabel('Row child-7-15: outcome description (en-GB)').fill('Child 7–17 years');
     await page.getByLabel('Row child-7-15: outcome description (sv-SE)').fill('Barn 7–17 år');
+    await page.locator('table.rules').scrollIntoViewIfNeeded();
+    await shot('change-typed-editors');
     // The table's own example, a 17-year-old student, fails on the edit: take what the rules now decide.
     const example = page.locator('tr[data-example="2"]');
     await expect.poll(() => example.textContent()).toContain('fails');
     expect(await example.textContent()).toContain('CHILD_7_15');
+    await example.scrollIntoViewIfNeeded();
     await shot('change-example-fails');
     await example.getByRole('button', { name: 'Expect this instead' }).click();
     await page.getByText('check: no problems').waitFor();
@@ -293,12 +296,13 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await page.locator('#impact tr.price-change').first().waitFor({ timeout: 30_000 });
     const price = page
       .locator('#impact tr.price-change', { hasText: 'aged 16–17, no card' })
-      .filter({ hasText: 'sto-gbg-1200' })
+      .and(page.locator('[data-trip="sto-gbg-1200"]'))
       .filter({ hasText: 'JREF_2_N' });
     expect(await price.textContent()).toMatch(/384\.00 SEK.*275\.00 SEK.*−109\.00/);
     const failing = page.locator('#impact tr.failing-step', { hasText: 'body.passenger.type' });
     expect(await failing.textContent()).toMatch(/names-and-cards\.yaml:\d+.*PERSON.*CHILD/);
     expect(await page.locator('#impact').textContent()).toContain('Texts that change');
+    await page.locator('#impact').scrollIntoViewIfNeeded();
     await shot('change-impact-children-17');
     // The step's link opens it in the Scenarios view, in another tab, so the edit stays.
     const [tab] = await Promise.all([page.waitForEvent('popup'), failing.getByRole('link').click()]);

@@ -207,31 +207,25 @@ function operands(c: Condition, fact: FactField, instantFacts: string[], label: 
   }
 }
 
-/** `from [16] ☑ to [64] ☑`: either bound may be left empty; each inclusive or not. */
+/** `from [16] ☑ incl.` over `to [64] ☑ incl.`: either bound may be left empty; each inclusive or not. */
 function rangeInputs(c: Extract<Condition, { op: 'range' }>, fact: FactField, label: string, emit: () => void): HTMLElement {
   const bound = (which: 'low' | 'high') => {
-    const input = h('input', {
-      type: 'number',
-      class: 'num-input',
-      value: c[which] ?? '',
-      min: fact.min,
-      max: fact.max,
-      'aria-label': `${label}: ${which === 'low' ? 'from' : 'to'}`,
-    });
+    const word = which === 'low' ? 'from' : 'to';
+    const input = h('input', { type: 'number', class: 'num-input', value: c[which] ?? '', min: fact.min, max: fact.max, 'aria-label': `${label}: ${word}` });
     input.addEventListener('input', () => {
       if (input.value === '') delete c[which];
       else c[which] = Number(input.value);
       emit();
     });
     const key = which === 'low' ? 'lowInclusive' : 'highInclusive';
-    const inclusive = h('input', { type: 'checkbox', checked: c[key], 'aria-label': `${label}: ${which === 'low' ? 'from' : 'to'} inclusive` });
+    const inclusive = h('input', { type: 'checkbox', checked: c[key], 'aria-label': `${label}: ${word} inclusive` });
     inclusive.addEventListener('change', () => {
       c[key] = inclusive.checked;
       emit();
     });
-    return h('span', { class: 'bound' }, input, h('label', { class: 'incl' }, inclusive, ' incl.'));
+    return h('span', { class: 'bound' }, h('span', { class: 'word' }, word), input, h('label', { class: 'incl' }, inclusive, ' incl.'));
   };
-  return h('span', { class: 'range' }, bound('low'), ' to ', bound('high'));
+  return h('span', { class: 'range' }, bound('low'), bound('high'));
 }
 
 /** The instant a time operator compares with: another instant fact moved by a duration, or a fixed instant. */

@@ -38,7 +38,7 @@ export function impactView(x: Impact, chosen: readonly ExpectationUpdate[], expe
     ),
     chosen.length ? h('p', { class: 'note' }, `${n(chosen.length, 'scenario expectation')} updated in this change, as the preview shows.`) : '',
     failing.length ? section('Scenario steps that would fail', failingSteps(failing, chosen, expectInstead)) : '',
-    x.prices.length ? section('Offer prices that change', prices(x.prices)) : '',
+    x.prices.length ? h('section', { class: 'impact-part' }, h('h4', {}, 'Offer prices that change'), pricesByTrip(x.prices)) : '',
     x.decisions.length ? section('Decision outcomes that change', changedOutcomes(x.decisions)) : '',
     x.texts.length ? section('Texts that change', texts(x.texts)) : '',
     fixed.length ? section('Scenario steps that would pass again', otherSteps(fixed)) : '',
@@ -113,6 +113,22 @@ function acceptButton(
   );
 }
 
+/** The offer prices that change, trip by trip: the first trip open, each summed up by how many and by how much. */
+function pricesByTrip(list: Impact['prices']): HTMLElement[] {
+  const trips = [...new Set(list.map((p) => p.trip))];
+  return trips.map((trip, i) => {
+    const ofTrip = list.filter((p) => p.trip === trip);
+    const changes = ofTrip.flatMap((p) => (p.from !== null && p.to !== null ? [p.to - p.from] : []));
+    const range = changes.length ? `, ${signed(Math.min(...changes))} to ${signed(Math.max(...changes))} ${ofTrip[0]!.currency}` : '';
+    return h(
+      'details',
+      { class: 'trip-prices', open: i === 0 },
+      h('summary', {}, h('strong', {}, trip), `: ${ofTrip.length} offer price${ofTrip.length === 1 ? '' : 's'}${range}`),
+      h('div', { class: 'table-wrap' }, prices(ofTrip)),
+    );
+  });
+}
+
 function prices(list: Impact['prices']): HTMLElement {
   return h(
     'table',
@@ -123,7 +139,6 @@ function prices(list: Impact['prices']): HTMLElement {
       h(
         'tr',
         {},
-        h('th', {}, 'Trip'),
         h('th', {}, 'Offer'),
         h('th', {}, 'Passengers'),
         h('th', { class: 'num' }, 'Before'),
@@ -137,8 +152,7 @@ function prices(list: Impact['prices']): HTMLElement {
       list.map((p) =>
         h(
           'tr',
-          { class: 'price-change' },
-          h('td', {}, p.trip),
+          { class: 'price-change', 'data-trip': p.trip },
           h('td', {}, h('code', {}, p.offer), ' ', p.summary),
           h('td', {}, p.passengers),
           h('td', { class: 'num' }, `${amount(p.from)} ${p.currency}`),
