@@ -33,7 +33,7 @@ interface Probe {
   passengers: Array<{ age: number; cards?: string[] }>;
 }
 
-export function readProbes(fixtures: string): Probes | undefined {
+function readProbes(fixtures: string): Probes | undefined {
   const file = join(fixtures, 'price-probes.yaml');
   return existsSync(file) ? Probes.parse(parse(readFileSync(file, 'utf8'))) : undefined;
 }

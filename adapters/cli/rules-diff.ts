@@ -40,7 +40,8 @@ function renderImpact(x: Impact, paint = painter(process.stdout)): string {
     for (const c of d.cases.slice(0, 3)) out.push(`    ${facts(c)}`);
     if (d.cases.length > 3) out.push(`    … and ${d.cases.length - 3} more cases`);
   }
-  for (const t of x.texts) out.push(`${paint('bold', t.decision)}: row ${t.row ?? 'none'} says ${t.key} otherwise: ${JSON.stringify(t.from)}  →  ${JSON.stringify(t.to)}`);
+  for (const t of x.texts)
+    out.push(`${paint('bold', t.decision)}: row ${t.row ?? 'none'} says ${t.key} otherwise: ${JSON.stringify(t.from)}  →  ${JSON.stringify(t.to)}`);
   if (x.decisions.length + x.texts.length > 0) out.push('');
   for (const p of x.prices) {
     const difference = (p.to ?? 0) - (p.from ?? 0);
@@ -59,7 +60,8 @@ function renderImpact(x: Impact, paint = painter(process.stdout)): string {
       .filter(Boolean)
       .join(', ');
     out.push(`${s.at ?? s.scenario} ${JSON.stringify(s.step)}${what ? `: ${what}` : ''}`);
-    for (const m of s.mismatches ?? []) out.push(`    ${m.path}: expected ${JSON.stringify(m.expected)}, now ${JSON.stringify(m.actual)}${m.at ? ` (${m.at})` : ''}`);
+    for (const m of s.mismatches ?? [])
+      out.push(`    ${m.path}: expected ${JSON.stringify(m.expected)}, now ${JSON.stringify(m.actual)}${m.at ? ` (${m.at})` : ''}`);
     for (const p of s.prices)
       out.push(`    ${p.at}: ${p.from ?? '-'} → ${p.to ?? '-'} ${p.currency} (${paint(p.difference < 0 ? 'green' : 'red', money(p.difference))})`);
   }
