@@ -1,0 +1,128 @@
+import { boundaryCasesOf, createEngine, readRuleSources, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
+import { scenarioFiles } from '../harness/files.ts';
+import { runScenario } from '../harness/runner.ts';
+import { inProcess } from '../harness/targets.ts';
+import { runRecorded } from './impact.ts';
+import { compileMutant, mutantsOf, type Mutant } from './mutants.ts';
+import { simulateCases } from './simulate.ts';
+
+/**
+ * How well the scenarios guard the rules: each mutant of a decision table (mutants.ts) is run against the scenarios
+ * whose requests asked that decision on the real rules; the first one that fails kills it. A mutant `check` refuses
+ * for what it is does not count; one the table's own examples refuse is killed by them. One nothing kills survives.
+ * In-process, one scenario after another, stopping at a mutant's first kill.
+ */
+export interface MutantResult extends Omit<Mutant, 'text'> {
+  /**
+   * `invalid`: check refuses the mutant's table for what it is; `equivalent`: it decides every boundary case of the
+   * decision as the real table does, so no request can tell them apart (two rows that never meet, swapped). Neither
+   * counts in the score.
+   */
+  verdict: 'killed' | 'survived' | 'invalid' | 'equivalent';
+  /** The scenario file that failed on it, or `examples` when the table's own examples refuse it. */
+  killedBy?: string;
+}
+
+export interface DecisionScore {
+  decision: DecisionName;
+  file: string;
+  mutants: number;
+  valid: number;
+  killed: number;
+  /** Killed by a scenario, not only by the table's examples. */
+  killedByScenarios: number;
+  /** killed ÷ valid, or 1 when no mutant is valid. */
+  score: number;
+  /** The scenarios that asked the decision. */
+  scenarios: number;
+}
+
+export interface MutationReport {
+  decisions: DecisionScore[];
+  overall: { mutants: number; valid: number; killed: number; killedByScenarios: number; score: number };
+  mutants: MutantResult[];
+  ms: number;
+}
+
+export interface MutateOptions {
+  rulesDir: string;
+  scenarios: string[];
+  secrets: Record<string, string>;
+  /** Only these decisions; all of them without. */
+  decisions?: DecisionName[];
+  /** Told each mutant's verdict as it comes (the CLI's progress). */
+  progress?: (done: number, total: number, result: MutantResult) => void;
+}
+
+/** Which decisions each scenario's requests asked, on the real rules. */
+async function decisionsAsked(rules: RuleSet, files: readonly string[], secrets: Record<string, string>): Promise<Map<string, Set<string>>> {
+  const target = inProcess(createEngine({ rules }));
+  const out = new Map<string, Set<string>>();
+  for (const file of files) {
+    const { result, answers } = await runRecorded(file, target, { secrets });
+    if (!result.passed) continue; // a scenario that fails already cannot tell a mutant apart
+    out.set(file, new Set(answers.flatMap((a) => (a.result.traces ?? []).map((t) => t.decision))));
+  }
+  return out;
+}
+
+/** Whether the two rule sets decide every boundary case of the decision (both tables' bounds) alike. */
+function decidesAlike(original: RuleSet, mutant: RuleSet, decision: DecisionName): boolean {
+  const cases = boundaryCasesOf(mutant, decision, original);
+  const a = simulateCases(createEngine({ rules: original }), decision, cases);
+  const b = simulateCases(createEngine({ rules: mutant }), decision, cases);
+  return a.every((x, i) => JSON.stringify(x.outcome) === JSON.stringify(b[i]!.outcome));
+}
+
+async function verdictOf(
+  mutant: Mutant,
+  original: RuleSet,
+  sources: readonly RuleSource[],
+  files: readonly string[],
+  secrets: Record<string, string>,
+): Promise<MutantResult> {
+  const { text: _text, ...rest } = mutant;
+  const { rules, failedExamples } = compileMutant(sources, mutant);
+  if (!rules) return { ...rest, verdict: 'invalid' };
+  if (failedExamples.length > 0) return { ...rest, verdict: 'killed', killedBy: 'examples' };
+  if (decidesAlike(original, rules, mutant.decision)) return { ...rest, verdict: 'equivalent' };
+  const target = inProcess(createEngine({ rules }));
+  for (const file of files) {
+    const result = await runScenario(file, target, { secrets });
+    if (!result.passed) return { ...rest, verdict: 'killed', killedBy: file };
+  }
+  return { ...rest, verdict: 'survived' };
+}
+
+export async function mutate(options: MutateOptions): Promise<MutationReport> {
+  const started = performance.now();
+  const sources = readRuleSources(options.rulesDir);
+  const rules = createEngine({ rulesDir: options.rulesDir }).rules;
+  const asked = await decisionsAsked(rules, scenarioFiles(options.scenarios), options.secrets);
+  const decisions = options.decisions ?? (Object.keys(rules.decisions) as DecisionName[]);
+  const mutants = decisions.flatMap((d) => mutantsOf(rules, sources, d));
+  const results: MutantResult[] = [];
+  for (const m of mutants) {
+    const files = [...asked].filter(([, ds]) => ds.has(m.decision)).map(([file]) => file);
+    const result = await verdictOf(m, rules, sources, files, options.secrets);
+    results.push(result);
+    options.progress?.(results.length, mutants.length, result);
+  }
+  const scoreOf = (rs: readonly MutantResult[]) => {
+    const valid = rs.filter((r) => r.verdict === 'killed' || r.verdict === 'survived').length;
+    const killed = rs.filter((r) => r.verdict === 'killed').length;
+    const killedByScenarios = rs.filter((r) => r.verdict === 'killed' && r.killedBy !== 'examples').length;
+    return { mutants: rs.length, valid, killed, killedByScenarios, score: valid === 0 ? 1 : killed / valid };
+  };
+  return {
+    decisions: decisions.map((decision) => ({
+      decision,
+      file: rules.decisions[decision].file,
+      ...scoreOf(results.filter((r) => r.decision === decision)),
+      scenarios: [...asked.values()].filter((ds) => ds.has(decision)).length,
+    })),
+    overall: scoreOf(results),
+    mutants: results,
+    ms: performance.now() - started,
+  };
+}
