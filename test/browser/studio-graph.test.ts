@@ -1,30 +1,16 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/index.ts';
-import { virtualClock } from '../../adapters/service/clock.ts';
-import { buildServer } from '../../adapters/http/server.ts';
-import { memoryStore } from '../../adapters/store/memory.ts';
-import { studioExtension } from '../../adapters/studio/routes.ts';
-import { missingOracle } from '../helpers/oracle.ts';
+import { chromiumFor, closeAll, copiedRules, signIn, studioServer } from '../helpers/studio-browser.ts';
 
 /**
  * The decision graph and a table's CSV in a real headless Chromium (Debian's `chromium`, driven by playwright-core),
- * on a copy of rules/. Photographed to reports/studio/graph.png and csv.png. Without Chromium the tests are skipped,
- * and say why.
+ * on a copy of rules/. Photographed, whole pages, to reports/studio/graph.png and csv.png. The browser, the studio
+ * server and signing in come from test/helpers/studio-browser.ts. Without Chromium the tests are skipped, and say why.
  */
-const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
-let missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
-const browser: Browser | undefined = missing
-  ? undefined
-  : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }).catch((e: Error) => {
-      missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`;
-      return undefined;
-    });
-missingOracle('test/browser/studio-graph.test.ts', missing);
+const { browser, missing } = await chromiumFor('test/browser/studio-graph.test.ts');
 
 const SHOTS = 'reports/studio';
 
@@ -37,25 +23,13 @@ describe.skipIf(missing !== undefined)('the decision graph and CSV in Chromium',
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    rulesDir = mkdtempSync(join(tmpdir(), 'studio-graph-rules-'));
-    cpSync('rules', rulesDir, { recursive: true });
-    app = await buildServer({
-      engine: createEngine({ rulesDir }),
-      store: memoryStore(),
-      sandbox: true,
-      jwtSecret: 'browser-graph-test',
-      clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
-      extensions: [studioExtension({ sandbox: true, rulesDir, scenarios: ['scenarios/offers/passenger-types.yaml'] })],
-    });
+    rulesDir = copiedRules('studio-graph-rules-');
+    app = await studioServer({ rulesDir, scenarios: ['scenarios/offers/passenger-types.yaml'] });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     page = await browser!.newPage({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, [app], rulesDir));
 
   it('draws which decision feeds which, and passengerType\u2019s node opens its table', async () => {
     await page.goto(`${base}/studio`);
@@ -74,9 +48,7 @@ describe.skipIf(missing !== undefined)('the decision graph and CSV in Chromium',
 
   it('exports a table as CSV, imports it edited into the editor, and saves it with the rest of the file as it was', async () => {
     await page.goto(`${base}/studio#/tables/fareFactor`);
-    await page.getByLabel('Secret').fill('demo-analyst-secret');
-    await page.getByRole('button', { name: 'Sign in as analyst' }).click();
-    await page.getByText('signed in as analyst').waitFor();
+    await signIn(page);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('fareFactor.csv');
     const csv = readFileSync(await download.path(), 'utf8');

@@ -1,34 +1,21 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/index.ts';
-import { virtualClock } from '../../adapters/service/clock.ts';
-import { buildServer } from '../../adapters/http/server.ts';
-import { memoryStore } from '../../adapters/store/memory.ts';
-import { studioExtension } from '../../adapters/studio/routes.ts';
-import { missingOracle } from '../helpers/oracle.ts';
+import { chromiumFor, closeAll, shooter, studioServer } from '../helpers/studio-browser.ts';
 
 /**
  * "Why 412 exactly", in a real headless Chromium (Debian's `chromium`, driven by playwright-core): an analyst asks for a
  * 17-year-old student's offers, tells the two "2nd class, standard seat" rows apart by their flexibility, opens one's
  * price and follows it term by term to the total in the answer, then follows a term to its table. The view is
- * photographed to reports/studio/price-explained.png. Without Chromium the test is skipped, and says why.
+ * photographed to reports/studio/price-explained.png. The browser, the studio server and the screenshot come from
+ * test/helpers/studio-browser.ts. Without Chromium the test is skipped, and says why.
  */
-const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
-let missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
-const browser: Browser | undefined = missing
-  ? undefined
-  : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }).catch((e: Error) => {
-      missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`;
-      return undefined;
-    });
-missingOracle('test/browser/studio-price.test.ts', missing);
+const { browser, missing } = await chromiumFor('test/browser/studio-price.test.ts');
 
-const SHOTS = 'reports/studio';
 let page: Page;
 let app: FastifyInstance;
+
+const shot = shooter(() => page);
 
 /** The steps a price table shows, folded as they say: add, multiply, round to the nearest multiple. */
 async function folded(table: ReturnType<Page['locator']>): Promise<number> {
@@ -47,25 +34,14 @@ describe.skipIf(missing !== undefined)('an offer price explained in the studio, 
   let base: string;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     // Nothing is saved here: the repository's own rules/ are read, never written.
-    app = await buildServer({
-      engine: createEngine(),
-      store: memoryStore(),
-      sandbox: true,
-      jwtSecret: 'browser-price-test',
-      clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
-      extensions: [studioExtension({ sandbox: true, rulesDir: 'rules', scenarios: [] })],
-    });
+    app = await studioServer({ rulesDir: 'rules', scenarios: [] });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     page = await browser!.newPage({ viewport: { width: 1280, height: 1000 } });
     page.setDefaultTimeout(8_000);
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => closeAll(browser, [app]));
 
   it('shows the flexibility of each offer, explains a price term by term to the total in the answer, and a term opens its table', async () => {
     await page.goto(`${base}/studio#/offers`);
@@ -103,7 +79,7 @@ describe.skipIf(missing !== undefined)('an offer price explained in the studio, 
     const minimal = explanation.locator('.explained-part[data-part="minimalPrice"] table.price-steps');
     expect(await folded(minimal)).toBe(minor((await offer.locator('.minimal-price').textContent())!));
     await admission.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'price-explained.png'), fullPage: false });
+    await shot('price-explained');
 
     // The fare factor's term opens the fareFactor table on the row that decided, this case explained.
     await admission.locator('tr[data-term="fareFactor"]').getByRole('link', { name: 'student' }).click();

@@ -1,32 +1,18 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/index.ts';
-import { virtualClock } from '../../adapters/service/clock.ts';
-import { buildServer } from '../../adapters/http/server.ts';
-import { memoryStore } from '../../adapters/store/memory.ts';
-import { studioExtension } from '../../adapters/studio/routes.ts';
-import { missingOracle } from '../helpers/oracle.ts';
+import { chromiumFor, closeAll, copiedRules, shooter, signIn, studioServer } from '../helpers/studio-browser.ts';
 
 /**
  * The analyst's session in the studio, in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
  * the views that need a token follow signing in and out without a reload, and a scenario run lists its failures
  * first. On a copy of rules/ with one text changed, so that one scenario fails. Screenshots go to reports/studio/.
+ * The browser, the studio server, the screenshots and signing in come from test/helpers/studio-browser.ts.
  */
-const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
-let missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
-const browser: Browser | undefined = missing
-  ? undefined
-  : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }).catch((e: Error) => {
-      missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`;
-      return undefined;
-    });
-missingOracle('test/browser/studio-session.test.ts', missing);
+const { browser, missing } = await chromiumFor('test/browser/studio-session.test.ts');
 
-const SHOTS = 'reports/studio';
 /** Run in this (file name) order: the first passes, the second pins the pensioner's description, which the copy changes. */
 const SCENARIOS = ['scenarios/offers/cards-and-travel-passes.yaml', 'scenarios/offers/passenger-types.yaml'];
 const ASKS_FOR_TOKEN = 'Running scenarios needs an analyst\u2019s token: sign in above.';
@@ -36,13 +22,11 @@ let page: Page;
 let app: FastifyInstance;
 let base: string;
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+const shot = shooter(() => page);
 
 describe.skipIf(missing !== undefined)('the studio in Chromium: signing in and out, failures first', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    rulesDir = mkdtempSync(join(tmpdir(), 'studio-session-rules-'));
-    cpSync('rules', rulesDir, { recursive: true });
+    rulesDir = copiedRules('studio-session-rules-');
     const file = join(rulesDir, 'passenger-types.yaml');
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('description: { en-GB: Pensioner, sv-SE: Pensionär }');
@@ -50,32 +34,19 @@ describe.skipIf(missing !== undefined)('the studio in Chromium: signing in and o
       file,
       text.replace('description: { en-GB: Pensioner, sv-SE: Pensionär }', 'description: { en-GB: Early pensioner, sv-SE: Förtidspensionär }'),
     );
-    app = await buildServer({
-      engine: createEngine({ rulesDir }),
-      store: memoryStore(),
-      sandbox: true,
-      jwtSecret: 'browser-test',
-      clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
-      extensions: [studioExtension({ sandbox: true, rulesDir, scenarios: SCENARIOS })],
-    });
+    app = await studioServer({ rulesDir, scenarios: SCENARIOS });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, [app], rulesDir));
 
   it('the Scenarios view stops asking for a token once the analyst signs in, and asks again after signing out', async () => {
     await page.goto(`${base}/studio#/scenarios`);
     await page.getByText(ASKS_FOR_TOKEN).waitFor();
     expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(false);
 
-    await page.getByLabel('Secret').fill('demo-analyst-secret');
-    await page.getByRole('button', { name: 'Sign in as analyst' }).click();
-    await page.getByText('signed in as analyst').waitFor();
+    await signIn(page);
     // The same view, not reloaded: the note is gone.
     await page.getByText(ASKS_FOR_TOKEN).waitFor({ state: 'detached' });
     expect(page.url()).toMatch(/#\/scenarios$/);

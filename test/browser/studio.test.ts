@@ -1,34 +1,21 @@
 import { resellerTokenOf } from '../helpers/server.ts';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/index.ts';
-import { virtualClock } from '../../adapters/service/clock.ts';
-import { buildServer } from '../../adapters/http/server.ts';
-import { memoryStore } from '../../adapters/store/memory.ts';
-import { studioExtension } from '../../adapters/studio/routes.ts';
-import { missingOracle } from '../helpers/oracle.ts';
+import { chromiumFor, closeAll, copiedRules, shooter, signIn, studioServer } from '../helpers/studio-browser.ts';
 
 /**
  * The studio in a real headless Chromium (Debian's `chromium`, driven by playwright-core): an analyst's path
  * through the page, on a copy of rules/ (never the repository's files). Each view is photographed under
- * reports/studio/. Without Chromium the tests are skipped, and say why.
+ * reports/studio/. The browser, the studio server, the screenshots and signing in come from
+ * test/helpers/studio-browser.ts. Without Chromium the tests are skipped, and say why.
  */
-const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
-let missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
 // One browser for the whole file; a Chromium that is there but cannot start skips the tests too, saying why.
-const browser: Browser | undefined = missing
-  ? undefined
-  : await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }).catch((e: Error) => {
-      missing = `${CHROMIUM} does not start: ${e.message.split('\n')[0]}`;
-      return undefined;
-    });
-missingOracle('test/browser/studio.test.ts', missing);
+const { browser, missing } = await chromiumFor('test/browser/studio.test.ts');
 
-const SHOTS = 'reports/studio';
 /** Two scenario files: the student's price is pinned in the first, so a fare edit shows in the impact preview. */
 const SCENARIOS = ['scenarios/offers/cards-and-travel-passes.yaml', 'scenarios/offers/passenger-types.yaml'];
 
@@ -37,25 +24,12 @@ let page: Page;
 const servers: FastifyInstance[] = [];
 
 async function serve(options: { sandbox: boolean; scenarios?: string[] }): Promise<string> {
-  const app = await buildServer({
-    engine: createEngine({ rulesDir }),
-    store: memoryStore(),
-    sandbox: options.sandbox,
-    jwtSecret: 'browser-test',
-    ...(options.sandbox ? { clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')) } : {}),
-    extensions: [studioExtension({ sandbox: options.sandbox, rulesDir, scenarios: options.scenarios ?? SCENARIOS })],
-  });
+  const app = await studioServer({ rulesDir, scenarios: options.scenarios ?? SCENARIOS, sandbox: options.sandbox });
   servers.push(app);
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
-
-async function signIn() {
-  await page.getByLabel('Secret').fill('demo-analyst-secret');
-  await page.getByRole('button', { name: 'Sign in as analyst' }).click();
-  await page.getByText('signed in as analyst').waitFor();
-}
+const shot = shooter(() => page);
 
 /** The price of the first offer's admission, as the offers view shows it. */
 async function studentPrice(base: string): Promise<string> {
@@ -70,18 +44,12 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
   let base: string;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    rulesDir = mkdtempSync(join(tmpdir(), 'studio-rules-'));
-    cpSync('rules', rulesDir, { recursive: true });
+    rulesDir = copiedRules('studio-rules-');
     page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
     base = await serve({ sandbox: true });
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    for (const app of servers) await app.close();
-    if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, servers, rulesDir));
 
   it('browses a decision table (rows, conditions, outcomes in both languages, hit policy, spec, file:line), the error catalogue and the reference data', async () => {
     await page.goto(`${base}/studio`);
@@ -143,7 +111,7 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await page.getByRole('button', { name: 'Edit this table' }).click();
     // check needs an analyst: until one signs in, the page says so.
     await page.getByText(/check did not run \(401 UNAUTHORIZED\)/).waitFor();
-    await signIn();
+    await signIn(page);
     // A closed vocabulary is a list, a range two bounds: no YAML typed in a cell.
     expect(await page.getByLabel('Row student: condition on typingCard: value').inputValue()).toBe('SWE_STUDENT');
     expect(await page.getByLabel('Row student: condition on age: operator').inputValue()).toBe('range');
@@ -253,7 +221,7 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     // Signed in as analyst, on a server without --sandbox or --edit: the page says so and saving is refused.
     const readOnly = await serve({ sandbox: false });
     await page.goto(`${readOnly}/studio#/tables/fareFactor`);
-    await signIn();
+    await signIn(page);
     expect(await page.locator('#mode').textContent()).toContain('read-only rules');
     await page.getByRole('button', { name: 'Edit this table' }).click();
     await page.getByLabel('Row student: outcome factor').fill('0.5');
@@ -269,7 +237,7 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     cpSync('scenarios', corpus, { recursive: true });
     const at = await serve({ sandbox: true, scenarios: [corpus] });
     await page.goto(`${at}/studio#/tables/passengerType`);
-    await signIn();
+    await signIn(page);
     const before = await studentPrice(at);
     await page.goto(`${at}/studio#/tables/passengerType`);
     await page.getByRole('button', { name: 'Edit this table' }).click();
