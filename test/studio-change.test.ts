@@ -60,16 +60,17 @@ async function edit(): Promise<Required<Pick<TableEdit, 'rows' | 'examples'>> & 
   };
 }
 
-/** Children up to 16: the 16-year-olds are children, youths and students start at 17. */
-async function childrenUpTo16() {
+/** Children up to `last`: youths, students and pensioners from the next year. */
+async function childrenUpTo(last: number) {
   const e = await edit();
   const age = (id: string, value: unknown) => (e.rows.find((r) => r.id === id)!.when['age'] = JSON.stringify(value));
-  age('child-7-15', { between: [7, 16] });
-  age('youth-16-19', { between: [17, 19] });
-  age('student', { between: [17, 64] });
-  age('pensioner', { between: [17, 64] });
+  age('child-7-15', { between: [7, last] });
+  age('youth-16-19', { between: [last + 1, 19] });
+  age('student', { between: [last + 1, 64] });
+  age('pensioner', { between: [last + 1, 64] });
   return e;
 }
+const childrenUpTo16 = () => childrenUpTo(16);
 
 const call = async (method: 'POST' | 'PUT', url: string, payload: unknown) =>
   app.inject({ method, url, payload: payload as object, headers: { authorization: await analystAuthorization(app) } });
@@ -162,12 +163,7 @@ describe('saving is gated on the scenarios', () => {
 
   it('saves a change scenario steps fail on when the analyst says why, and keeps the reason', async () => {
     // Back to children up to 15, against the expectation the change before updated.
-    const e = await edit();
-    const age = (id: string, value: unknown) => (e.rows.find((r) => r.id === id)!.when['age'] = JSON.stringify(value));
-    age('child-7-15', { between: [7, 15] });
-    age('youth-16-19', { between: [16, 19] });
-    age('student', { between: [16, 64] });
-    age('pensioner', { between: [16, 64] });
+    const e = await childrenUpTo(15);
     const refused = await call('PUT', '/studio/api/decisions/passengerType', e);
     expect(refused.statusCode).toBe(422);
     const saved = await call('PUT', '/studio/api/decisions/passengerType', { ...e, reason: 'Children are up to 15 again.\nThe scenario follows next week.' });
