@@ -2,6 +2,7 @@ import { boundaryCasesOf, createEngine, readRuleSources, type DecisionName, type
 import { scenarioFiles } from '../harness/files.ts';
 import { runScenario } from '../harness/runner.ts';
 import { inProcess } from '../harness/targets.ts';
+import type { MutantResult, MutationReport } from '../http/openapi/studio-schemas.ts';
 import { runRecorded } from './impact.ts';
 import { compileMutant, mutantsOf, type Mutant } from './mutants.ts';
 import { simulateCases } from './simulate.ts';
@@ -12,37 +13,7 @@ import { simulateCases } from './simulate.ts';
  * for what it is does not count; one the table's own examples refuse is killed by them. One nothing kills survives.
  * In-process, one scenario after another, stopping at a mutant's first kill.
  */
-export interface MutantResult extends Omit<Mutant, 'text'> {
-  /**
-   * `invalid`: check refuses the mutant's table for what it is; `equivalent`: it decides every boundary case of the
-   * decision as the real table does, so no request can tell them apart (two rows that never meet, swapped). Neither
-   * counts in the score.
-   */
-  verdict: 'killed' | 'survived' | 'invalid' | 'equivalent';
-  /** The scenario file that failed on it, or `examples` when the table's own examples refuse it. */
-  killedBy?: string;
-}
-
-export interface DecisionScore {
-  decision: DecisionName;
-  file: string;
-  mutants: number;
-  valid: number;
-  killed: number;
-  /** Killed by a scenario, not only by the table's examples. */
-  killedByScenarios: number;
-  /** killed ÷ valid, or 1 when no mutant is valid. */
-  score: number;
-  /** The scenarios that asked the decision. */
-  scenarios: number;
-}
-
-export interface MutationReport {
-  decisions: DecisionScore[];
-  overall: { mutants: number; valid: number; killed: number; killedByScenarios: number; score: number };
-  mutants: MutantResult[];
-  ms: number;
-}
+export type { MutantResult, MutationReport } from '../http/openapi/studio-schemas.ts';
 
 export interface MutateOptions {
   rulesDir: string;

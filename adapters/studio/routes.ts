@@ -3,6 +3,7 @@ import { browseOperations } from './routes/browse.ts';
 import { changeOperations } from './routes/change.ts';
 import { csvOperations } from './routes/csv.ts';
 import { graphOperations } from './routes/graph.ts';
+import { mutateOperations } from './routes/mutate.ts';
 import { pageOperations } from './routes/page.ts';
 import { sandboxOperations } from './routes/sandbox.ts';
 import { scenarioOperations } from './routes/scenarios.ts';
@@ -23,6 +24,7 @@ export const studioExtension = (options: StudioOptions): { operations: readonly 
       ...pageOperations,
       ...browseOperations(studio),
       ...changeOperations(studio),
+      ...mutateOperations(studio),
       ...csvOperations(studio),
       ...graphOperations,
       ...tryOperations(studio),

@@ -106,6 +106,22 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await shot('try-trace-row');
   }, 20_000);
 
+  it('runs the mutants of a table: the score, the survivors and the rows they are on', async () => {
+    await page.goto(`${base}/studio#/tables/fareFactor`);
+    await signIn(page);
+    await page.getByRole('button', { name: 'Run the mutants' }).click();
+    const status = page.locator('#mutants-result [role=status]');
+    await status.waitFor({ timeout: 60_000 });
+    expect(await status.textContent()).toMatch(/^Score \d+ %: \d+ of \d+ mutants killed/);
+    const survivor = page.locator('#mutants-result tr.survivor').first();
+    await survivor.waitFor();
+    const row = (await survivor.getAttribute('data-row'))!;
+    expect(await page.locator(`tr[data-row="${row}"] .survivors`).first().textContent()).toMatch(/\d+ survive/);
+    await page.locator('#mutants-result').scrollIntoViewIfNeeded();
+    await shot('mutants');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  }, 90_000);
+
   it('edits a bound with a typed range editor and shows the problem at the row it makes overlap', async () => {
     await page.goto(`${base}/studio#/tables/passengerType`);
     await page.getByRole('button', { name: 'Edit this table' }).click();

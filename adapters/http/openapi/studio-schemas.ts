@@ -377,6 +377,38 @@ const ImpactReport = z
   );
 export type ImpactReport = z.infer<typeof ImpactReport>;
 
+/** One wrong version of a table and what the scenarios made of it (`signalbox mutate`). */
+const MutantResult = z.object({
+  id: z.string(),
+  decision: z.string(),
+  file: z.string(),
+  at: z.string().describe('file:line:col of what the mutant changed.'),
+  row: z.string(),
+  kind: z.enum(['bound', 'inclusive', 'operator', 'value', 'outcome', 'row-removed', 'rows-swapped', 'condition-dropped']),
+  change: z.string().describe('What changed, as the file writes it.'),
+  verdict: z
+    .enum(['killed', 'survived', 'invalid', 'equivalent'])
+    .describe('`invalid`: check refuses the table for what it is; `equivalent`: it decides every boundary case alike. Neither counts.'),
+  killedBy: z.string().optional().describe('The scenario file that failed on it, or `examples`.'),
+});
+
+const Score = z.object({
+  mutants: z.number().int(),
+  valid: z.number().int().describe('Killed and surviving ones: those that count.'),
+  killed: z.number().int(),
+  killedByScenarios: z.number().int().describe('Killed by a scenario, not only by the table\u2019s examples.'),
+  score: z.number().describe('killed ÷ valid; 1 when none is valid.'),
+});
+
+export const MutationReport = z.object({
+  decisions: z.array(Score.extend({ decision: z.string(), file: z.string(), scenarios: z.number().int().describe('The scenarios that asked the decision.') })),
+  overall: Score,
+  mutants: z.array(MutantResult),
+  ms: z.number(),
+});
+export type MutationReport = z.infer<typeof MutationReport>;
+export type MutantResult = z.infer<typeof MutantResult>;
+
 export const EditImpact = z.object({ problems: z.array(PlacedProblem), examples: z.array(ExampleResult), impact: ImpactReport.optional() });
 
 export const EditSaved = z.object({

@@ -39,11 +39,17 @@ function readRows(state: TableState): HTMLElement[] {
   const explained = state.explanation?.rows;
   return table.rows.map((r, i) => {
     const x = explained?.[i];
+    const survive = state.mutants?.mutants.filter((m) => m.row === r.id && m.verdict === 'survived').length ?? 0;
     return h(
       'tr',
       { id: `row-${r.id}`, 'data-row': r.id, class: [x?.fired ? 'fired' : '', params.get('row') === r.id ? 'target' : ''].join(' ').trim() || undefined },
       h('td', { class: 'num' }, i + 1),
-      h('th', { scope: 'row' }, r.id),
+      h(
+        'th',
+        { scope: 'row' },
+        r.id,
+        survive ? h('span', { class: 'survivors', title: 'Mutants of this row no scenario notices (below)' }, ` ${survive} survive`) : '',
+      ),
       ...cols.when.map((f) => {
         const cell = r.when[f];
         return h('td', { class: 'when' }, r.otherwise && f === cols.when[0] ? h('em', {}, 'otherwise') : cell ? cellView(cell) : '');

@@ -1,4 +1,12 @@
-import type { DecisionTable, EditCheck, Explanation, ExpectationUpdate, PlacedProblem, TableEdit } from '../../../http/openapi/studio-schemas.ts';
+import type {
+  DecisionTable,
+  EditCheck,
+  Explanation,
+  ExpectationUpdate,
+  MutationReport,
+  PlacedProblem,
+  TableEdit,
+} from '../../../http/openapi/studio-schemas.ts';
 import type { Problem } from '../api.ts';
 
 /** A row as the page edits it and sends it back: every cell's value as JSON (which is YAML too). */
@@ -24,6 +32,8 @@ export interface TableState {
   problems: PlacedProblem[];
   /** Why `check` did not run (no analyst's token). */
   refused: Problem | undefined;
+  /** The table's mutants as last run, whose survivors the grid marks at their rows. */
+  mutants?: MutationReport;
   /** The case last explained, whose deciding row the grid marks. */
   explanation: Explanation['explanation'] | null;
 }

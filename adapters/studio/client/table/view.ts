@@ -7,6 +7,7 @@ import { changePanel, editChecks } from './change.ts';
 import { csvControls } from './csv.ts';
 import { examplesPanel } from './examples.ts';
 import { rowsGrid } from './grid.ts';
+import { mutantsPanel } from './mutants.ts';
 import type { TableSession, TableState } from './session.ts';
 import { simulation } from './simulate.ts';
 import { tryCase } from './try.ts';
@@ -44,6 +45,7 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
   const change = changePanel(session);
   const trying = tryCase(session);
   const simulating = simulation(session);
+  const mutants = mutantsPanel(session);
   // An imported CSV becomes the edit, checked as one typed in the grid.
   const imported = (rows: NonNullable<TableState['rows']>) => (Object.assign(state, { rows, editing: true }), session.draw(), change.draw(), checks.check());
   const csv = csvControls(h('div', { class: 'csv' }), table, (rows) => void imported(rows));
@@ -63,6 +65,7 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
     h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList),
     examples.box,
     h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), csv, change.bar, change.impactBox, change.saveBox),
+    h('section', { class: 'panel', 'aria-labelledby': 'mutants-h' }, h('h3', { id: 'mutants-h' }, 'How well the scenarios guard it'), mutants.box),
     h(
       'div',
       { class: 'columns' },
