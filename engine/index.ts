@@ -548,6 +548,7 @@ export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
 export { DecisionTrace, type Explanation } from './rules/decision.ts';
 export type { OfferPriceExplanation, PriceStep, PriceSource } from './model/price-explanation.ts';
 export { decodeStoredBooking } from './model/records.ts';
+export { withMachineAnswer } from './state/machine.ts';
 export type { Booking, Leg, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';
 export { trainKey, trainKeysOfBooking, trainKeysOfTrip } from './model/train.ts';

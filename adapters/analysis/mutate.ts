@@ -1,9 +1,10 @@
-import { boundaryCasesOf, createEngine, readRuleSources, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
+import { boundaryCasesOf, createEngine, readRuleSources, withMachineAnswer, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { scenarioFiles } from '../harness/files.ts';
 import { runScenario } from '../harness/runner.ts';
 import { inProcess } from '../harness/targets.ts';
 import type { MutantResult, MutationReport } from '../http/openapi/studio-schemas.ts';
 import { runRecorded } from './impact.ts';
+import { machineMutants } from './machine-mutants.ts';
 import { compileMutant, mutantsOf, type Mutant } from './mutants.ts';
 import { simulateCases } from './simulate.ts';
 
@@ -21,6 +22,8 @@ export interface MutateOptions {
   secrets: Record<string, string>;
   /** Only these decisions; all of them without. */
   decisions?: DecisionName[];
+  /** The machines whose transitions to mutate (their ids, `booking`…); none without. */
+  machines?: string[];
   /** Told each mutant's verdict as it comes (the CLI's progress). */
   progress?: (done: number, total: number, result: MutantResult) => void;
 }
@@ -70,7 +73,7 @@ export async function mutate(options: MutateOptions): Promise<MutationReport> {
   const sources = readRuleSources(options.rulesDir);
   const rules = createEngine({ rulesDir: options.rulesDir }).rules;
   const asked = await decisionsAsked(rules, scenarioFiles(options.scenarios), options.secrets);
-  const decisions = options.decisions ?? (Object.keys(rules.decisions) as DecisionName[]);
+  const decisions = options.decisions ?? (options.machines ? [] : (Object.keys(rules.decisions) as DecisionName[]));
   const mutants = decisions.flatMap((d) => mutantsOf(rules, sources, d));
   const results: MutantResult[] = [];
   for (const m of mutants) {
@@ -79,6 +82,31 @@ export async function mutate(options: MutateOptions): Promise<MutationReport> {
     results.push(result);
     options.progress?.(results.length, mutants.length, result);
   }
+  const passing = [...asked.keys()];
+  const machineResults: MutantResult[] = [];
+  const machines = options.machines ? machineMutants(options.machines) : [];
+  const target = inProcess(createEngine({ rules }));
+  for (const { mutant, machine } of machines) {
+    // Which scenarios take a transition is not recorded: every scenario runs, until the first that fails.
+    const killer = await withMachineAnswer(machine, mutant.state, mutant.event, mutant.next, async () => {
+      for (const file of passing) if (!(await runScenario(file, target, { secrets: options.secrets })).passed) return file;
+      return undefined;
+    });
+    const { machine: id, file, at, state, kind, change } = mutant;
+    const result: MutantResult = {
+      id: mutant.id,
+      decision: id,
+      file,
+      at,
+      row: state,
+      kind,
+      change,
+      verdict: killer ? 'killed' : 'survived',
+      ...(killer ? { killedBy: killer } : {}),
+    };
+    machineResults.push(result);
+    options.progress?.(results.length + machineResults.length, mutants.length + machines.length, result);
+  }
   const scoreOf = (rs: readonly MutantResult[]) => {
     const valid = rs.filter((r) => r.verdict === 'killed' || r.verdict === 'survived').length;
     const killed = rs.filter((r) => r.verdict === 'killed').length;
@@ -86,14 +114,23 @@ export async function mutate(options: MutateOptions): Promise<MutationReport> {
     return { mutants: rs.length, valid, killed, killedByScenarios, score: valid === 0 ? 1 : killed / valid };
   };
   return {
-    decisions: decisions.map((decision) => ({
-      decision,
-      file: rules.decisions[decision].file,
-      ...scoreOf(results.filter((r) => r.decision === decision)),
-      scenarios: [...asked.values()].filter((ds) => ds.has(decision)).length,
-    })),
-    overall: scoreOf(results),
-    mutants: results,
+    decisions: decisions
+      .map((decision): MutationReport['decisions'][number] => ({
+        decision,
+        file: rules.decisions[decision].file,
+        ...scoreOf(results.filter((r) => r.decision === decision)),
+        scenarios: [...asked.values()].filter((ds) => ds.has(decision)).length,
+      }))
+      .concat(
+        [...new Set(machines.map((m) => m.mutant.machine))].map((id) => ({
+          decision: id,
+          file: machines.find((m) => m.mutant.machine === id)!.mutant.file,
+          ...scoreOf(machineResults.filter((r) => r.decision === id)),
+          scenarios: passing.length,
+        })),
+      ),
+    overall: scoreOf([...results, ...machineResults]),
+    mutants: [...results, ...machineResults],
     ms: performance.now() - started,
   };
 }

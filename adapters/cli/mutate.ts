@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { defaultRulesDir, factCatalogue, type DecisionName } from '../../engine/index.ts';
+import { MACHINES } from '../analysis/machine-mutants.ts';
 import { mutate, type MutationReport } from '../analysis/mutate.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 
 /**
- * `signalbox mutate [DECISION…] [--json] [--min-score N] [--rules DIR] [--scenarios DIR]`: how well the scenarios
+ * `signalbox mutate [DECISION|MACHINE…] [--json] [--min-score N] [--rules DIR] [--scenarios DIR]`: how well the scenarios
  * guard the rules (analysis/mutate.ts). Prints the score per decision and overall, and each surviving mutant with
  * its `file:line:col` and what was changed; exit 1 when the score is under `--min-score` (a fraction, 0.8, or a
  * percentage, 80).
@@ -51,11 +52,14 @@ export async function mutateCommand(args: string[]): Promise<number> {
       scenarios: { type: 'string', multiple: true },
     },
   });
-  const unknown = positionals.filter((d) => !Object.hasOwn(factCatalogue, d));
+  const machineIds = MACHINES.map((m) => m.machine.id);
+  const unknown = positionals.filter((d) => !Object.hasOwn(factCatalogue, d) && !machineIds.includes(d));
+  const decisions = positionals.filter((d) => Object.hasOwn(factCatalogue, d)) as DecisionName[];
+  const machines = positionals.filter((d) => machineIds.includes(d));
   const min = minScore(values['min-score']);
   if (unknown.length || Number.isNaN(min)) {
     process.stderr.write(
-      `${unknown.length ? `no decision called ${unknown.join(', ')}; the decisions are ${Object.keys(factCatalogue).join(', ')}\n` : ''}usage: signalbox mutate [DECISION…] [--json] [--min-score N] [--rules DIR] [--scenarios DIR]\n`,
+      `${unknown.length ? `no decision or machine called ${unknown.join(', ')}; the decisions are ${Object.keys(factCatalogue).join(', ')}; the machines ${machineIds.join(', ')}\n` : ''}usage: signalbox mutate [DECISION|MACHINE…] [--json] [--min-score N] [--rules DIR] [--scenarios DIR]\n`,
     );
     return 2;
   }
@@ -64,7 +68,8 @@ export async function mutateCommand(args: string[]): Promise<number> {
     rulesDir: values.rules ?? defaultRulesDir(),
     scenarios: values.scenarios ?? ['scenarios'],
     secrets: DEMO_SECRETS,
-    ...(positionals.length ? { decisions: positionals as DecisionName[] } : {}),
+    // Without names, every decision and every machine; with names, those named.
+    ...(positionals.length ? { decisions, machines } : { machines: machineIds }),
     ...(tty ? { progress: (done: number, total: number) => process.stderr.write(`\r${done}/${total} mutants`) } : {}),
   });
   if (tty) process.stderr.write('\n');

@@ -39,3 +39,24 @@ export function hasTag<M extends AnyStateMachine>(machine: M, state: StateValueF
 export function can<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, event: EventFromLogic<M>): boolean {
   return step(machine, state, event) !== undefined;
 }
+
+/**
+ * Runs `run` with one answer of the machine replaced: in `state`, `eventType` leads to `next` (another state), or is
+ * not allowed (null). This is how `signalbox mutate` makes a wrong machine (a transition removed, a target changed) to
+ * see whether the scenarios notice. The answer is changed for every caller in the process until `run` settles, so
+ * only a process that serves nothing else may call it (the CLI's mutation run, never a server).
+ */
+export async function withMachineAnswer<T>(machine: AnyStateMachine, state: string, eventType: string, next: string | null, run: () => Promise<T>): Promise<T> {
+  let known = answers.get(machine);
+  if (!known) answers.set(machine, (known = new Map<string, string | null>()));
+  const key = `${state}\u0000${eventType}`;
+  const had = known.has(key);
+  const was = known.get(key);
+  known.set(key, next);
+  try {
+    return await run();
+  } finally {
+    if (had) known.set(key, was!);
+    else known.delete(key);
+  }
+}

@@ -380,11 +380,22 @@ export type ImpactReport = z.infer<typeof ImpactReport>;
 /** One wrong version of a table and what the scenarios made of it (`signalbox mutate`). */
 const MutantResult = z.object({
   id: z.string(),
-  decision: z.string(),
+  decision: z.string().describe('The decision, or the machine (`booking`, `fulfillment`…) whose transition it changes.'),
   file: z.string(),
   at: z.string().describe('file:line:col of what the mutant changed.'),
-  row: z.string(),
-  kind: z.enum(['bound', 'inclusive', 'operator', 'value', 'outcome', 'row-removed', 'rows-swapped', 'condition-dropped']),
+  row: z.string().describe('The row it changes, or the state a changed transition leaves.'),
+  kind: z.enum([
+    'bound',
+    'inclusive',
+    'operator',
+    'value',
+    'outcome',
+    'row-removed',
+    'rows-swapped',
+    'condition-dropped',
+    'transition-removed',
+    'target-changed',
+  ]),
   change: z.string().describe('What changed, as the file writes it.'),
   verdict: z
     .enum(['killed', 'survived', 'invalid', 'equivalent'])
@@ -401,7 +412,9 @@ const Score = z.object({
 });
 
 export const MutationReport = z.object({
-  decisions: z.array(Score.extend({ decision: z.string(), file: z.string(), scenarios: z.number().int().describe('The scenarios that asked the decision.') })),
+  decisions: z
+    .array(Score.extend({ decision: z.string(), file: z.string(), scenarios: z.number().int().describe('The scenarios run against its mutants.') }))
+    .describe('Each decision, then each machine.'),
   overall: Score,
   mutants: z.array(MutantResult),
   ms: z.number(),
