@@ -207,7 +207,7 @@ async function written(probe: Probe, m: AnyMutant, c: Context): Promise<Suggesti
       'the answer the spec wants (a better name, tags and a spec reference help), or delete it.',
     ],
     {
-      name: `${m.decision} ${m.change}`,
+      name: `${m.decision} ${m.change.length > 100 ? `${m.change.slice(0, 99)}…` : m.change}`,
       tags: ['suggested'],
       clock: c.clock,
       uses: usesOf([probe], c.original.trips, c.fixtures, c.dir),
