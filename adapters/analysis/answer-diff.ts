@@ -37,10 +37,13 @@ const BRIEF = new Set([
   'type',
 ]);
 
-/** A value as a step expects it: a counted id inside a string matched by a pattern (another server counts otherwise). */
+/**
+ * A value as a step expects it: a string that starts with a counted id matched by a pattern that leaves the id out
+ * (another server counts otherwise, a live one makes UUIDs).
+ */
 function literal(v: unknown): unknown {
   if (typeof v !== 'string') return v;
-  if (/^[a-z]+-\d+:/.test(v)) return { $regex: `^[a-z]+-\\d+${v.replace(/^[a-z]+-\d+/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` };
+  if (/^[a-z]+-\d+:/.test(v)) return { $regex: `^[^:]+${v.replace(/^[a-z]+-\d+/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` };
   return v.startsWith('$') ? `$${v}` : v;
 }
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
