@@ -23,7 +23,7 @@ export interface MutantResult extends Omit<Mutant, 'text'> {
   killedBy?: string;
 }
 
-export interface DecisionScore {
+interface DecisionScore {
   decision: DecisionName;
   file: string;
   mutants: number;

@@ -215,7 +215,7 @@ export function probeSteps(probe: Probe, n = 0): Array<Record<string, unknown>> 
 }
 
 /** The probe as a scenario step's body: fixture trips by name, passengers p1…pN. */
-export function probeBody(probe: Probe): Record<string, unknown> {
+function probeBody(probe: Probe): Record<string, unknown> {
   const withCards = probe.passengers.some((p) => p.cards?.length);
   return {
     tripSpecifications: probe.trips.map((name) => ({ $trip: name })),
