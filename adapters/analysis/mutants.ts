@@ -11,7 +11,7 @@ import { kindOf, parseSource } from '../../engine/rules/index.ts';
  * table swapped, a condition dropped. Each is the whole file's text with that one change, and names the place it
  * changed in the original file.
  */
-export type MutantKind = 'bound' | 'inclusive' | 'operator' | 'value' | 'outcome' | 'row-removed' | 'rows-swapped' | 'condition-dropped';
+type MutantKind = 'bound' | 'inclusive' | 'operator' | 'value' | 'outcome' | 'row-removed' | 'rows-swapped' | 'condition-dropped';
 
 export interface Mutant {
   /** `decision:n`, n counting the decision's mutants in the order they are made. */

@@ -15,8 +15,9 @@ import { Fixtures } from '../harness/schema.ts';
 
 const DAY = 86_400_000;
 
-export function fixtureTrips(dir: string): Array<{ name: string; trip: TripSpecification; summary: string }> {
-  const out: Array<{ name: string; trip: TripSpecification; summary: string }> = [];
+/** Each fixture trip with the fixture file it is written in (`file`, a name in `dir`), for a scenario's `uses:`. */
+export function fixtureTrips(dir: string): Array<{ name: string; file: string; trip: TripSpecification; summary: string }> {
+  const out: Array<{ name: string; file: string; trip: TripSpecification; summary: string }> = [];
   if (existsSync(dir)) {
     for (const file of readdirSync(dir)
       .filter((f) => /\.ya?ml$/.test(f))
@@ -25,7 +26,7 @@ export function fixtureTrips(dir: string): Array<{ name: string; trip: TripSpeci
       for (const [name, given] of Object.entries(fixtures.success ? fixtures.data.trips : {})) {
         // Only trips an offers request may carry as they are (a scenario's templated ones are left out).
         const trip = TripSpecification.safeParse(given);
-        if (trip.success) out.push({ name, trip: trip.data, summary: summaryOf(trip.data) });
+        if (trip.success) out.push({ name, file, trip: trip.data, summary: summaryOf(trip.data) });
       }
     }
   }

@@ -24,7 +24,8 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   check    [--rules DIR]
   explain  <decision> --facts FILE|JSON|YAML [--json] [--rules DIR]   which row decides, and why (facts from a .yaml/.json file or inline)
   simulate <decision> --cases FILE.csv|FILE.yaml [--boundaries] [--json] [--language LANG] [--rules DIR]   a table of outcomes, one per case
-  mutate   [DECISION|MACHINE…] [--json] [--min-score N] [--rules DIR] [--scenarios DIR]   how well the scenarios guard the rules: wrong versions of the tables, and which survive
+  mutate   [DECISION|MACHINE…] [--json] [--min-score N] [--suggest] [--rules DIR] [--scenarios DIR]   how well the scenarios guard the rules: wrong versions of the
+           tables and machines, which survive, and (--suggest) a scenario under scenarios/suggested/ that kills each
   graph    [--mermaid|--json] [--rules DIR]   which decision feeds which, and the prices, refunds and errors each decides
   table    export DECISION | import DECISION FILE.csv [--rules DIR]   a decision table as CSV, and back into its file (after check)
   diff     --rules OLD [--against NEW] [--json] [--scenarios DIR] [--fixtures DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)

@@ -1,14 +1,17 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultRulesDir, factCatalogue, type DecisionName } from '../../engine/index.ts';
 import { MACHINES } from '../analysis/machine-mutants.ts';
 import { mutate, type MutationReport } from '../analysis/mutate.ts';
+import { writeSuggestions } from '../analysis/suggest-survivors.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 
 /**
- * `signalbox mutate [DECISION|MACHINE…] [--json] [--min-score N] [--rules DIR] [--scenarios DIR]`: how well the scenarios
- * guard the rules (analysis/mutate.ts). Prints the score per decision and overall, and each surviving mutant with
- * its `file:line:col` and what was changed; exit 1 when the score is under `--min-score` (a fraction, 0.8, or a
- * percentage, 80).
+ * `signalbox mutate [DECISION|MACHINE…] [--json] [--min-score N] [--suggest] [--rules DIR] [--scenarios DIR]`: how well the
+ * scenarios guard the rules (analysis/mutate.ts). Prints the score per decision and overall, and each surviving
+ * mutant with its `file:line:col` and what was changed; exit 1 when the score is under `--min-score` (a fraction,
+ * 0.8, or a percentage, 80). `--suggest` writes, for each survivor, a scenario that kills it under
+ * `scenarios/suggested/` (analysis/suggest.ts), and says which survivors got none.
  */
 const percent = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -48,6 +51,7 @@ export async function mutateCommand(args: string[]): Promise<number> {
     options: {
       json: { type: 'boolean', default: false },
       'min-score': { type: 'string' },
+      suggest: { type: 'boolean', default: false },
       rules: { type: 'string' },
       scenarios: { type: 'string', multiple: true },
     },
@@ -59,14 +63,16 @@ export async function mutateCommand(args: string[]): Promise<number> {
   const min = minScore(values['min-score']);
   if (unknown.length || Number.isNaN(min)) {
     process.stderr.write(
-      `${unknown.length ? `no decision or machine called ${unknown.join(', ')}; the decisions are ${Object.keys(factCatalogue).join(', ')}; the machines ${machineIds.join(', ')}\n` : ''}usage: signalbox mutate [DECISION|MACHINE…] [--json] [--min-score N] [--rules DIR] [--scenarios DIR]\n`,
+      `${unknown.length ? `no decision or machine called ${unknown.join(', ')}; the decisions are ${Object.keys(factCatalogue).join(', ')}; the machines ${machineIds.join(', ')}\n` : ''}usage: signalbox mutate [DECISION|MACHINE…] [--json] [--min-score N] [--suggest] [--rules DIR] [--scenarios DIR]\n`,
     );
     return 2;
   }
   const tty = process.stderr.isTTY && !values.json;
+  const rulesDir = values.rules ?? defaultRulesDir();
+  const scenarios = values.scenarios ?? ['scenarios'];
   const report = await mutate({
-    rulesDir: values.rules ?? defaultRulesDir(),
-    scenarios: values.scenarios ?? ['scenarios'],
+    rulesDir,
+    scenarios,
     secrets: DEMO_SECRETS,
     // Without names, every decision and every machine; with names, those named.
     ...(positionals.length ? { decisions, machines } : { machines: machineIds }),
@@ -74,5 +80,27 @@ export async function mutateCommand(args: string[]): Promise<number> {
   });
   if (tty) process.stderr.write('\n');
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
+  if (values.suggest) await suggest(report, rulesDir, scenarios[0]!, tty, values.json ? process.stderr : process.stdout);
   return min !== undefined && report.overall.score < min ? 1 : 0;
+}
+
+/** Writes the suggested scenarios next to the fixtures of the (first) scenarios folder, and says what it wrote (on stderr under --json). */
+async function suggest(report: MutationReport, rulesDir: string, scenarios: string, tty: boolean, to: NodeJS.WritableStream): Promise<void> {
+  const { written, none } = await writeSuggestions(report, {
+    rulesDir,
+    fixtures: join(scenarios, 'fixtures'),
+    dir: join(scenarios, 'suggested'),
+    ...(tty ? { progress: (done: number, total: number) => process.stderr.write(`\r${done}/${total} survivors searched`) } : {}),
+  });
+  if (tty) process.stderr.write('\n');
+  const out = [
+    `\nwrote ${written.length} suggested scenario${written.length === 1 ? '' : 's'}:`,
+    ...written.flatMap((w) => [w.mutant, ...w.alsoKills].map((m, i) => `  ${i === 0 ? w.file : ' '.repeat(w.file.length)}  kills ${m.change}`)),
+  ];
+  if (none.length)
+    out.push(
+      `no request tells ${none.length} survivor${none.length === 1 ? '' : 's'} apart (offers requests, and refunds of one ticket):`,
+      ...none.map((m) => `  ${m.at}  ${m.change}`),
+    );
+  to.write(`${out.join('\n')}\n`);
 }
