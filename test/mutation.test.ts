@@ -1,19 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { DecisionName } from '../engine/index.ts';
+import { factCatalogue, type DecisionName } from '../engine/index.ts';
 import { mutate } from '../adapters/analysis/mutate.ts';
 import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 
 /**
- * A bounded mutation pass over the guarded decisions of scenarios/fixtures/mutation-baseline.yaml: every mutant the
+ * A bounded mutation pass over the guarded decisions and machines of scenarios/fixtures/mutation-baseline.yaml: every mutant the
  * scenarios killed when the baseline was written is still killed. `npm run mutate` runs all of it.
  */
-const baseline = parse(readFileSync('scenarios/fixtures/mutation-baseline.yaml', 'utf8')) as { guarded: DecisionName[]; survivors: string[] };
+const baseline = parse(readFileSync('scenarios/fixtures/mutation-baseline.yaml', 'utf8')) as { guarded: string[]; survivors: string[] };
+const decisions = baseline.guarded.filter((g): g is DecisionName => Object.hasOwn(factCatalogue, g));
+const machines = baseline.guarded.filter((g) => !Object.hasOwn(factCatalogue, g));
 
 describe('how well the scenarios guard the rules', () => {
-  it('no mutant of a guarded decision survives but those the baseline lists; a wrong child factor is caught by a scenario', async () => {
-    const report = await mutate({ rulesDir: 'rules', scenarios: ['scenarios'], secrets: DEMO_SECRETS, decisions: baseline.guarded });
+  it('no mutant of a guarded decision or machine survives but those the baseline lists; a wrong child factor is caught by a scenario', async () => {
+    const report = await mutate({ rulesDir: 'rules', scenarios: ['scenarios'], secrets: DEMO_SECRETS, decisions, machines });
+    expect(report.decisions.map((d) => d.decision)).toEqual(baseline.guarded);
     const survivors = report.mutants.filter((m) => m.verdict === 'survived').map((m) => `${m.decision} ${m.change}`);
     expect(
       survivors.filter((s) => !baseline.survivors.includes(s)),

@@ -34,7 +34,7 @@ beforeAll(async () => {
     sandbox: true,
     jwtSecret: 'studio-change-test',
     clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')),
-    extensions: [studioExtension({ sandbox: true, rulesDir, scenarios: [scenario], fixtures: 'scenarios/fixtures' })],
+    extensions: [studioExtension({ sandbox: true, rulesDir, scenarios: [scenario], fixtures: join(dir, 'scenarios/fixtures') })],
   });
 });
 afterAll(async () => {
@@ -188,4 +188,24 @@ describe('saving is gated on the scenarios', () => {
     });
     expect(nowhere.json()).toMatchObject({ code: '86001', pointers: [{ requestPointer: '#/expectations/0/step' }] });
   });
+});
+
+describe('mutants', () => {
+  it('runs a table’s mutants, suggests the scenario that kills a survivor, and adds it beside the fixtures', async () => {
+    const report = (await call('POST', '/studio/api/decisions/fareFactor/mutants', undefined)).json();
+    expect(report.decisions[0]).toMatchObject({ decision: 'fareFactor', file: expect.stringContaining('fare-factors.yaml') });
+    const survivor = report.mutants.find((m: { verdict: string; change: string }) => m.verdict === 'survived' && m.change === 'youth-16-19: factor 0.7 → 0.8');
+    expect(survivor).toBeDefined();
+    const suggested = await call('POST', `/studio/api/decisions/fareFactor/mutants/${encodeURIComponent(survivor.id)}/suggestion`, undefined);
+    expect(suggested.statusCode, suggested.body).toBe(200);
+    const { name, text } = suggested.json();
+    expect(text).toContain('youth-16-19: factor 0.7 → 0.8');
+    const first = (await call('PUT', '/studio/api/scenarios/suggested', { name, text })).json();
+    expect(first.file).toBe(join(dir, 'scenarios/suggested', `${name}.yaml`));
+    expect(readFileSync(first.file, 'utf8')).toBe(text);
+    // Never over a file: the next free name.
+    expect((await call('PUT', '/studio/api/scenarios/suggested', { name, text })).json().file).toBe(join(dir, 'scenarios/suggested', `${name}-2.yaml`));
+    const none = await call('POST', '/studio/api/decisions/fareFactor/mutants/fareFactor:9999/suggestion', undefined);
+    expect(none.statusCode).toBe(404);
+  }, 120_000);
 });

@@ -73,7 +73,7 @@ export async function mutate(options: MutateOptions): Promise<MutationReport> {
   const sources = readRuleSources(options.rulesDir);
   const rules = createEngine({ rulesDir: options.rulesDir }).rules;
   const asked = await decisionsAsked(rules, scenarioFiles(options.scenarios), options.secrets);
-  const decisions = options.decisions ?? (options.machines ? [] : (Object.keys(rules.decisions) as DecisionName[]));
+  const decisions = options.decisions ?? (Object.keys(rules.decisions) as DecisionName[]);
   const mutants = decisions.flatMap((d) => mutantsOf(rules, sources, d));
   const results: MutantResult[] = [];
   for (const m of mutants) {

@@ -20,7 +20,8 @@ export interface SuggestedFiles {
   none: MutantResult[];
 }
 
-function freeName(dir: string, name: string): string {
+/** `dir/name.yaml`, or the first of `name-2.yaml`, `name-3.yaml`… not there yet. */
+export function freeName(dir: string, name: string): string {
   for (let n = 1; ; n++) {
     const file = join(dir, `${name}${n === 1 ? '' : `-${n}`}.yaml`);
     if (!existsSync(file)) return file;

@@ -117,6 +117,10 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await survivor.waitFor();
     const row = (await survivor.getAttribute('data-row'))!;
     expect(await page.locator(`tr[data-row="${row}"] .survivors`).first().textContent()).toMatch(/\d+ survive/);
+    // The scenario that would kill a survivor: found, checked, shown as the file it would be.
+    await page.locator('#mutants-result tr.survivor', { hasText: 'factor 0.7 → 0.8' }).getByRole('button', { name: 'Suggest a scenario' }).click();
+    await page.locator('#suggestion pre').waitFor({ timeout: 60_000 });
+    expect(await page.locator('#suggestion pre').textContent()).toMatch(/youth-16-19: factor 0\.7 → 0\.8[\s\S]*post: \/v3\/offers/);
     await page.locator('#mutants-result').scrollIntoViewIfNeeded();
     await shot('mutants');
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -421,6 +421,23 @@ export const MutationReport = z.object({
 });
 export type MutationReport = z.infer<typeof MutationReport>;
 export type MutantResult = z.infer<typeof MutantResult>;
+export type SuggestedScenario = z.infer<typeof SuggestedScenario>;
+export type SuggestedScenarioSaved = z.infer<typeof SuggestedScenarioSaved>;
+
+export const SuggestedScenario = z.object({
+  name: z.string().describe('A file name for it under scenarios/suggested/, without `.yaml`.'),
+  text: z.string().describe('The scenario: it passes on the rules now serving and fails on the mutant.'),
+});
+
+export const SuggestedScenarioSave = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,150}$/, 'letters, digits, - and _')
+    .describe('The file name under scenarios/suggested/, without `.yaml`; a file already there is not written over.'),
+  text: z.string().max(200_000),
+});
+
+export const SuggestedScenarioSaved = z.object({ file: z.string() });
 
 export const EditImpact = z.object({ problems: z.array(PlacedProblem), examples: z.array(ExampleResult), impact: ImpactReport.optional() });
 

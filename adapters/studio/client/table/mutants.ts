@@ -1,6 +1,7 @@
-import type { MutationReport } from '../../../http/openapi/studio-schemas.ts';
+import type { MutationReport, SuggestedScenario, SuggestedScenarioSaved } from '../../../http/openapi/studio-schemas.ts';
 import { api } from '../api.ts';
 import { h, show } from '../dom.ts';
+import { mode } from '../mode.ts';
 import { problemBox } from '../problems.ts';
 import { shortAt } from '../values.ts';
 import type { TableSession } from './session.ts';
@@ -26,6 +27,7 @@ export function mutantsPanel(session: TableSession) {
 
 function report(r: MutationReport): HTMLElement {
   const d = r.decisions[0]!;
+  const suggestion = h('div', { id: 'suggestion', 'aria-live': 'polite' });
   const survivors = r.mutants.filter((m) => m.verdict === 'survived');
   const notCounted = r.mutants.length - d.valid;
   return h(
@@ -44,7 +46,7 @@ function report(r: MutationReport): HTMLElement {
           h(
             'table',
             { class: 'grid small', 'aria-label': 'Surviving mutants' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Where'), h('th', {}, 'Row'), h('th', {}, 'What changes, and no scenario notices'))),
+            h('thead', {}, h('tr', {}, h('th', {}, 'Where'), h('th', {}, 'Row'), h('th', {}, 'What changes, and no scenario notices'), h('th', {}, ''))),
             h(
               'tbody',
               {},
@@ -55,11 +57,39 @@ function report(r: MutationReport): HTMLElement {
                   h('td', {}, h('code', { class: 'at', title: m.at }, shortAt(m.at))),
                   h('td', {}, h('a', { href: `#/tables/${m.decision}?row=${encodeURIComponent(m.row)}` }, m.row)),
                   h('td', {}, m.change.replace(`${m.row}: `, '')),
+                  h(
+                    'td',
+                    {},
+                    h('button', { type: 'button', class: 'suggest', onclick: () => void suggest(m.decision, m.id, suggestion) }, 'Suggest a scenario'),
+                  ),
                 ),
               ),
             ),
           ),
         )
       : '',
+    suggestion,
+  );
+}
+
+/** The scenario that would kill a survivor, shown as the file it would be, and a button to add it to the corpus. */
+async function suggest(decision: string, mutant: string, out: HTMLElement): Promise<void> {
+  show(out, h('p', { class: 'busy' }, 'Searching for a request the rules and the mutant answer differently…'));
+  const answer = await api<SuggestedScenario>('POST', `/decisions/${decision}/mutants/${encodeURIComponent(mutant)}/suggestion`);
+  if (!answer.ok) return show(out, problemBox(answer.data));
+  const { name, text } = answer.data;
+  const saved = h('div', { 'aria-live': 'polite' });
+  const add = async () => {
+    const put = await api<SuggestedScenarioSaved>('PUT', '/scenarios/suggested', { name, text });
+    show(saved, put.ok ? h('p', { class: 'good', role: 'status' }, `Added ${put.data.file}; the corpus runs it from now on.`) : problemBox(put.data));
+  };
+  show(
+    out,
+    h('h4', {}, `${name}.yaml`),
+    h('pre', { class: 'suggested' }, text),
+    mode.edit
+      ? h('button', { type: 'button', id: 'add-suggestion', onclick: () => void add() }, 'Add it to scenarios/suggested/')
+      : h('p', { class: 'note' }, 'This server does not save: copy the scenario into scenarios/suggested/ yourself.'),
+    saved,
   );
 }
