@@ -1,4 +1,4 @@
-import type { EditCheck, EditImpact, EditSaved } from '../../../http/openapi/studio-schemas.ts';
+import type { EditCheck, EditImpact, EditSaved, ExpectationUpdate } from '../../../http/openapi/studio-schemas.ts';
 import { api } from '../api.ts';
 import { h, show } from '../dom.ts';
 import { mode } from '../mode.ts';
@@ -80,8 +80,9 @@ export function changePanel(session: TableSession) {
     session.draw();
     show(
       impactBox,
-      impactView(answer.data.impact, state.expectations, (update) => {
-        state.expectations = [...state.expectations.filter((u) => !(u.step === update.step && u.keys.join('/') === update.keys.join('/'))), update];
+      impactView(answer.data.impact, state.expectations, (updates) => {
+        const replaced = (u: ExpectationUpdate) => updates.some((v) => v.step === u.step && v.keys.join('/') === u.keys.join('/'));
+        state.expectations = [...state.expectations.filter((u) => !replaced(u)), ...updates];
         void preview();
       }),
     );

@@ -13,7 +13,7 @@ const signed = (minor: number) => `${minor > 0 ? '+' : minor < 0 ? '−' : '±'}
  * answer instead, and a button to expect that instead in the same change; then every offer price of the price probes
  * that changes, old and new; the decision outcomes; the texts; the other steps whose answers change.
  */
-export function impactView(x: Impact, chosen: readonly ExpectationUpdate[], expectInstead: (u: ExpectationUpdate) => void): HTMLElement {
+export function impactView(x: Impact, chosen: readonly ExpectationUpdate[], expectInstead: (us: ExpectationUpdate[]) => void): HTMLElement {
   const s = x.summary;
   const failing = x.scenarios.filter((c) => c.verdict?.to === 'failed');
   const fixed = x.scenarios.filter((c) => c.verdict?.from === 'failed' && c.verdict.to === 'passed');
@@ -38,6 +38,7 @@ export function impactView(x: Impact, chosen: readonly ExpectationUpdate[], expe
     ),
     chosen.length ? h('p', { class: 'note' }, `${n(chosen.length, 'scenario expectation')} updated in this change, as the preview shows.`) : '',
     failing.length ? section('Scenario steps that would fail', failingSteps(failing, chosen, expectInstead)) : '',
+    failing.length ? expectAllButton(failing, chosen, expectInstead) : '',
     x.prices.length ? h('section', { class: 'impact-part' }, h('h4', {}, 'Offer prices that change'), pricesByTrip(x.prices)) : '',
     x.decisions.length ? section('Decision outcomes that change', changedOutcomes(x.decisions)) : '',
     x.texts.length ? section('Texts that change', texts(x.texts)) : '',
@@ -64,7 +65,25 @@ const stepLink = (c: Step) =>
     c.at ? shortAt(`${c.at}:1`) : c.scenario,
   );
 
-function failingSteps(steps: Step[], chosen: readonly ExpectationUpdate[], expectInstead: (u: ExpectationUpdate) => void): HTMLElement {
+/** The expectation updates a failing step's mismatches offer: those where the step expects something the answer has. */
+const updatesOf = (c: Step): ExpectationUpdate[] =>
+  (c.mismatches ?? []).flatMap((m) =>
+    c.at && m.keys && m.keys[0] === 'expect' && m.actual !== undefined ? [{ scenario: c.scenario, step: c.at, keys: m.keys, value: m.actual }] : [],
+  );
+const sameUpdate = (a: ExpectationUpdate, b: ExpectationUpdate) => a.step === b.step && a.keys.join('/') === b.keys.join('/');
+
+/** One click for every update the failing steps offer, when the analyst has read them and agrees with all. */
+function expectAllButton(steps: Step[], chosen: readonly ExpectationUpdate[], expectInstead: (us: ExpectationUpdate[]) => void): HTMLElement | '' {
+  const open = steps.flatMap(updatesOf).filter((u) => !chosen.some((c) => sameUpdate(c, u)));
+  if (open.length === 0) return '';
+  return h(
+    'p',
+    {},
+    h('button', { type: 'button', id: 'expect-all', onclick: () => expectInstead(open) }, `Expect the new answers in all ${open.length} places above`),
+  );
+}
+
+function failingSteps(steps: Step[], chosen: readonly ExpectationUpdate[], expectInstead: (us: ExpectationUpdate[]) => void): HTMLElement {
   return h(
     'table',
     { class: 'grid small', 'aria-label': 'Scenario steps that would fail' },
@@ -102,13 +121,13 @@ function acceptButton(
   c: Step,
   m: NonNullable<Step['mismatches']>[number],
   chosen: readonly ExpectationUpdate[],
-  expectInstead: (u: ExpectationUpdate) => void,
+  expectInstead: (us: ExpectationUpdate[]) => void,
 ): HTMLElement {
   const update: ExpectationUpdate = { scenario: c.scenario, step: c.at!, keys: m.keys!, value: m.actual };
-  const already = chosen.some((u) => u.step === update.step && u.keys.join('/') === update.keys.join('/'));
+  const already = chosen.some((u) => sameUpdate(u, update));
   return h(
     'button',
-    { type: 'button', class: 'expect-instead', disabled: already, onclick: () => expectInstead(update) },
+    { type: 'button', class: 'expect-instead', disabled: already, onclick: () => expectInstead([update]) },
     already ? 'updated' : `Expect ${json(m.actual)}`,
   );
 }
