@@ -1,4 +1,4 @@
-import { boundaryCasesOf, createEngine, readRuleSources, withMachineAnswer, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
+import { createEngine, readRuleSources, withMachineAnswer, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { scenarioFiles } from '../harness/files.ts';
 import { runScenario } from '../harness/runner.ts';
 import { inProcess } from '../harness/targets.ts';
@@ -6,12 +6,13 @@ import type { MutantResult, MutationReport } from '../http/openapi/studio-schema
 import { runRecorded } from './impact.ts';
 import { machineMutants } from './machine-mutants.ts';
 import { compileMutant, mutantsOf, type Mutant } from './mutants.ts';
-import { simulateCases } from './simulate.ts';
+import { differingCases } from './simulate.ts';
 
 /**
  * How well the scenarios guard the rules: each mutant of a decision table (mutants.ts) is run against the scenarios
  * whose requests asked that decision on the real rules; the first one that fails kills it. A mutant `check` refuses
- * for what it is does not count; one the table's own examples refuse is killed by them. One nothing kills survives.
+ * for what it is does not count; one the table's own examples refuse is killed by them. A machine's mutant
+ * (machine-mutants.ts) runs against every scenario that passes on the real rules. One nothing kills survives.
  * In-process, one scenario after another, stopping at a mutant's first kill.
  */
 export type { MutantResult, MutationReport } from '../http/openapi/studio-schemas.ts';
@@ -40,14 +41,6 @@ async function decisionsAsked(rules: RuleSet, files: readonly string[], secrets:
   return out;
 }
 
-/** Whether the two rule sets decide every boundary case of the decision (both tables' bounds) alike. */
-function decidesAlike(original: RuleSet, mutant: RuleSet, decision: DecisionName): boolean {
-  const cases = boundaryCasesOf(mutant, decision, original);
-  const a = simulateCases(createEngine({ rules: original }), decision, cases);
-  const b = simulateCases(createEngine({ rules: mutant }), decision, cases);
-  return a.every((x, i) => JSON.stringify(x.outcome) === JSON.stringify(b[i]!.outcome));
-}
-
 async function verdictOf(
   mutant: Mutant,
   original: RuleSet,
@@ -59,7 +52,7 @@ async function verdictOf(
   const { rules, failedExamples } = compileMutant(sources, mutant);
   if (!rules) return { ...rest, verdict: 'invalid' };
   if (failedExamples.length > 0) return { ...rest, verdict: 'killed', killedBy: 'examples' };
-  if (decidesAlike(original, rules, mutant.decision)) return { ...rest, verdict: 'equivalent' };
+  if (differingCases(original, rules, mutant.decision).length === 0) return { ...rest, verdict: 'equivalent' };
   const target = inProcess(createEngine({ rules }));
   for (const file of files) {
     const result = await runScenario(file, target, { secrets });

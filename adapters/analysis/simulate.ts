@@ -1,5 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { FactsError, type Engine } from '../../engine/index.ts';
+import { boundaryCasesOf, createEngine, FactsError, type DecisionName, type Engine, type RuleSet } from '../../engine/index.ts';
 
 /** One case of a simulation: the facts given, and the row that decided with its outcome (or why it could not run). */
 export interface SimulatedCase {
@@ -22,6 +22,14 @@ export function simulateCases(engine: Engine, decision: string, cases: ReadonlyA
       return { facts, row: null, at: null, outcome: null, problem: e.problems.join('; ') };
     }
   });
+}
+
+/** The boundary cases of the decision (both rule sets' bounds) on which the two rule sets decide differently. */
+export function differingCases(original: RuleSet, other: RuleSet, decision: DecisionName): Array<Record<string, unknown>> {
+  const cases = boundaryCasesOf(other, decision, original);
+  const a = simulateCases(createEngine({ rules: original }), decision, cases);
+  const b = simulateCases(createEngine({ rules: other }), decision, cases);
+  return cases.filter((_, i) => JSON.stringify(a[i]!.outcome) !== JSON.stringify(b[i]!.outcome));
 }
 
 /** Fact rows from CSV text: a header row of fact names; numbers and true/false read as such, empty cells left out. */

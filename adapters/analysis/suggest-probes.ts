@@ -1,5 +1,5 @@
-import { boundaryCasesOf, createEngine, type DecisionName, type RuleSet } from '../../engine/index.ts';
-import { simulateCases } from './simulate.ts';
+import { createEngine, type DecisionName, type RuleSet } from '../../engine/index.ts';
+import { differingCases, simulateCases } from './simulate.ts';
 import { fixtureTrips } from './trips.ts';
 
 /**
@@ -44,6 +44,8 @@ const FAMILIES = [
   [ADULT, 38, 10, 5, 3, 2],
 ];
 
+type Passenger = Probe['passengers'][number];
+
 /** One passenger of each internal passenger type, as the rules type them: the first age and card that gives it. */
 function typedPassengers(rules: RuleSet): Map<string, Passenger> {
   const cards = [undefined, ...Object.keys(rules.cards.reductionCards)];
@@ -61,8 +63,6 @@ function typedPassengers(rules: RuleSet): Map<string, Passenger> {
  * A boundary case where the two rule sets decide differently, said as parties (alone or as many as the case counts,
  * and with an adult, who grants a child the family discount), class, trip count and product category.
  */
-type Passenger = Probe['passengers'][number];
-
 function probesOfCase(facts: Record<string, unknown>, typed: Map<string, Passenger>, tdtCard: string | undefined) {
   let passenger: Passenger = { age: ADULT };
   if (typeof facts['internalType'] === 'string') passenger = { ...(typed.get(facts['internalType']) ?? passenger) };
@@ -82,14 +82,6 @@ function probesOfCase(facts: Record<string, unknown>, typed: Map<string, Passeng
     trips: typeof facts['tripCount'] === 'number' ? Math.max(1, Math.min(facts['tripCount'], 8)) : 1,
     ...(typeof facts['productCategory'] === 'string' ? { category: facts['productCategory'] } : {}),
   };
-}
-
-/** The boundary cases of the decision (both tables' bounds) on which the two rule sets decide differently. */
-function differingCases(original: RuleSet, mutant: RuleSet, decision: DecisionName): Array<Record<string, unknown>> {
-  const cases = boundaryCasesOf(mutant, decision, original);
-  const a = simulateCases(createEngine({ rules: original }), decision, cases);
-  const b = simulateCases(createEngine({ rules: mutant }), decision, cases);
-  return cases.filter((_, i) => JSON.stringify(a[i]!.outcome) !== JSON.stringify(b[i]!.outcome));
 }
 
 export function boundaryProbes(original: RuleSet, mutant: RuleSet, decision: DecisionName, trips: readonly ProbeTrip[]): Probe[] {
