@@ -61,13 +61,14 @@ function compareDecisions(old: RuleSet, next: RuleSet): { decisions: RowChange[]
   return { decisions: [...changes.values()], texts: [...texts.values()] };
 }
 
-export interface Answer {
+/** An answer a scenario run got, recorded with the step that asked for it (answer-diff.ts's `Answer` is its status and body alone). */
+export interface RecordedAnswer {
   exchange: HttpExchange;
   result: HttpResult;
   /** The scenario step that sent it; absent for the runner's own token requests. */ step?: { name: string; at: string };
 }
 
-function recording(target: Target, into: Answer[]): Target {
+function recording(target: Target, into: RecordedAnswer[]): Target {
   return {
     name: target.name,
     async open(start, clients) {
@@ -99,8 +100,8 @@ const codeOf = (r: HttpResult) => ((r.body as { code?: unknown } | undefined)?.c
  * Runs one scenario, keeping every answer with the step that asked for it (`step` absent for the runner's own token
  * requests): each step that ran sent one request, in order.
  */
-export async function runRecorded(file: string, target: Target, options: RunOptions): Promise<{ result: ScenarioResult; answers: Answer[] }> {
-  const answers: Answer[] = [];
+export async function runRecorded(file: string, target: Target, options: RunOptions): Promise<{ result: ScenarioResult; answers: RecordedAnswer[] }> {
+  const answers: RecordedAnswer[] = [];
   const result = await runScenario(file, recording(target, answers), options);
   let next = 0;
   for (const s of result.steps) {
@@ -113,7 +114,7 @@ export async function runRecorded(file: string, target: Target, options: RunOpti
 }
 
 interface Recorded {
-  answers: Answer[];
+  answers: RecordedAnswer[];
   /** Each step's result, by where it is written. */
   steps: Map<string, StepResult>;
   failedStep?: string;

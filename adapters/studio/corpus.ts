@@ -8,7 +8,7 @@ import { coverageMatrix } from '../harness/coverage.ts';
 import { scenarioFiles } from '../harness/files.ts';
 import { readHeader } from '../harness/load.ts';
 import type { ScenarioResult } from '../harness/runner.ts';
-import { runRecorded, type Answer } from '../analysis/impact.ts';
+import { runRecorded, type RecordedAnswer } from '../analysis/impact.ts';
 import { selectScenarios } from '../harness/select.ts';
 import { inProcess } from '../harness/targets.ts';
 import type { ScenarioList, ScenarioRun } from '../http/openapi/studio-schemas.ts';
@@ -36,7 +36,7 @@ export async function runCorpus(engine: Engine, paths: string[], fixtures: strin
   const files = selectScenarios(scenarioFiles(paths), only.tag ? { tags: [only.tag] } : {}).filter((f) => only.file === undefined || f === only.file);
   const target = inProcess(engine);
   const results: ScenarioResult[] = [];
-  const answered = new Map<string, Answer[]>();
+  const answered = new Map<string, RecordedAnswer[]>();
   for (const file of files) {
     const { result, answers } = await runRecorded(file, target, { secrets: DEMO_SECRETS, coverage: true });
     results.push(result);
