@@ -75,7 +75,7 @@ function renderImpact(x: Impact, paint = painter(process.stdout)): string {
   return out.join('\n') + '\n';
 }
 
-/** `signalbox diff --rules OLD [--against NEW] [--json] [--scenarios DIR]`: exit 1 when anything changes. */
+/** `signalbox diff --rules OLD [--against NEW] [--json] [--scenarios DIR] [--fixtures DIR]`: exit 1 when anything changes. */
 export async function rulesDiff(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,

@@ -95,7 +95,7 @@ export const changeOperations = (studio: Studio): Operation[] => [
     access: 'analyst',
     request: { schema: S.TableEdit, required: true },
     description:
-      'Compares the rules now serving with the edited ones, as `signalbox diff` does: every decision over its boundary cases, and the scenario corpus.',
+      'Compares the rules now serving with the edited ones, as `signalbox diff` does: every decision over its boundary cases, the offer prices of the price probes, and the scenario corpus.',
     responses: { 200: json('The impact report, or the problems that stop it.', S.EditImpact) },
     handle: async ({ params, body, service }) => {
       const x = edited(studio, service.engine, decisionOf(service.engine, params.decision), body);

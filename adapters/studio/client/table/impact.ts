@@ -11,7 +11,8 @@ const signed = (minor: number) => `${minor > 0 ? '+' : minor < 0 ? '−' : '±'}
 /**
  * What an edit would change, the failing scenario steps first: each with what it expects and what the edited rules
  * answer instead, and a button to expect that instead in the same change; then every offer price of the price probes
- * that changes, old and new; the decision outcomes; the texts; the other steps whose answers change.
+ * that changes, old and new; the decision outcomes; the texts; the steps that would pass again; the other steps whose
+ * answers change.
  */
 export function impactView(x: Impact, chosen: readonly ExpectationUpdate[], expectInstead: (us: ExpectationUpdate[]) => void): HTMLElement {
   const s = x.summary;
