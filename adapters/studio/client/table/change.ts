@@ -1,10 +1,10 @@
-import type { EditCheck, EditImpact, EditSaved, ExpectationUpdate } from '../../../http/openapi/studio-schemas.ts';
+import type { EditCheck, EditImpact, EditSaved } from '../../../http/openapi/studio-schemas.ts';
 import { api } from '../api.ts';
 import { h, show } from '../dom.ts';
 import { mode } from '../mode.ts';
 import { problemBox } from '../problems.ts';
-import { impactView } from './impact.ts';
-import { editRows, theEdit, type TableSession } from './session.ts';
+import { impactView, sameUpdate } from './impact.ts';
+import { editRows, endEdit, theEdit, type TableSession } from './session.ts';
 
 /** How long typing must pause before an edit is checked. */
 const CHECK_AFTER_MS = 250;
@@ -81,8 +81,7 @@ export function changePanel(session: TableSession) {
     show(
       impactBox,
       impactView(answer.data.impact, state.expectations, (updates) => {
-        const replaced = (u: ExpectationUpdate) => updates.some((v) => v.step === u.step && v.keys.join('/') === u.keys.join('/'));
-        state.expectations = [...state.expectations.filter((u) => !replaced(u)), ...updates];
+        state.expectations = [...state.expectations.filter((u) => !updates.some((v) => sameUpdate(u, v))), ...updates];
         void preview();
       }),
     );
@@ -95,12 +94,7 @@ export function changePanel(session: TableSession) {
     }
     const { saved, file, scenarios, failing } = answer.data;
     Object.assign(table, answer.data.table);
-    state.rows = null;
-    state.examples = null;
-    state.expectations = [];
-    state.exampleResults = [];
-    state.editing = false;
-    state.problems = [];
+    endEdit(state);
     // The preview was of the edit now saved: it no longer compares with what serves.
     impactBox.replaceChildren();
     session.draw();
@@ -111,7 +105,7 @@ export function changePanel(session: TableSession) {
         'p',
         { class: 'good', role: 'status' },
         saved
-          ? `Saved ${file}${scenarios.length ? ` and the expectations of ${scenarios.join(', ')}` : ''}; the server now answers with the new rules.${failing ? ` ${failing} scenario step(s) fail on them, as the reason says.` : ''}`
+          ? `Saved ${file}${scenarios.length ? ` and the expectations of ${scenarios.join(', ')}` : ''}; the server now answers with the new rules.${failing ? ` ${failing} scenario step${failing === 1 ? '' : 's'} fail${failing === 1 ? 's' : ''} on them, as the reason says.` : ''}`
           : 'Nothing changed.',
       ),
     );
@@ -229,12 +223,7 @@ export function changePanel(session: TableSession) {
         {
           type: 'button',
           onclick: () => {
-            state.editing = false;
-            state.rows = null;
-            state.examples = null;
-            state.expectations = [];
-            state.exampleResults = [];
-            state.problems = [];
+            endEdit(state);
             impactBox.replaceChildren();
             saveBox.replaceChildren();
             session.draw();

@@ -66,12 +66,14 @@ const stepLink = (c: Step) =>
     c.at ? shortAt(`${c.at}:1`) : c.scenario,
   );
 
-/** The expectation updates a failing step's mismatches offer: those where the step expects something the answer has. */
-const updatesOf = (c: Step): ExpectationUpdate[] =>
-  (c.mismatches ?? []).flatMap((m) =>
-    c.at && m.keys && m.keys[0] === 'expect' && m.actual !== undefined ? [{ scenario: c.scenario, step: c.at, keys: m.keys, value: m.actual }] : [],
-  );
-const sameUpdate = (a: ExpectationUpdate, b: ExpectationUpdate) => a.step === b.step && a.keys.join('/') === b.keys.join('/');
+type Mismatch = NonNullable<Step['mismatches']>[number];
+
+/** The expectation update a mismatch offers: only where the step expects something the answer has. */
+const updateOf = (c: Step, m: Mismatch): ExpectationUpdate | undefined =>
+  c.at && m.keys && m.keys[0] === 'expect' && m.actual !== undefined ? { scenario: c.scenario, step: c.at, keys: m.keys, value: m.actual } : undefined;
+const updatesOf = (c: Step): ExpectationUpdate[] => (c.mismatches ?? []).flatMap((m) => updateOf(c, m) ?? []);
+/** Whether two updates change the same expectation (the later one replaces the earlier). */
+export const sameUpdate = (a: ExpectationUpdate, b: ExpectationUpdate) => a.step === b.step && a.keys.join('/') === b.keys.join('/');
 
 /** One click for every update the failing steps offer, when the analyst has read them and agrees with all. */
 function expectAllButton(steps: Step[], chosen: readonly ExpectationUpdate[], expectInstead: (us: ExpectationUpdate[]) => void): HTMLElement | '' {
@@ -110,7 +112,7 @@ function failingSteps(steps: Step[], chosen: readonly ExpectationUpdate[], expec
             h('td', {}, m ? h('code', {}, m.path) : ''),
             h('td', {}, m ? h('code', {}, json(m.expected)) : ''),
             h('td', {}, m ? h('code', {}, json(m.actual)) : ''),
-            h('td', {}, m && c.at && m.keys && m.keys[0] === 'expect' && m.actual !== undefined ? acceptButton(c, m, chosen, expectInstead) : ''),
+            h('td', {}, acceptButton(m && updateOf(c, m), chosen, expectInstead)),
           ),
         ),
       ),
@@ -119,17 +121,16 @@ function failingSteps(steps: Step[], chosen: readonly ExpectationUpdate[], expec
 }
 
 function acceptButton(
-  c: Step,
-  m: NonNullable<Step['mismatches']>[number],
+  update: ExpectationUpdate | undefined,
   chosen: readonly ExpectationUpdate[],
   expectInstead: (us: ExpectationUpdate[]) => void,
-): HTMLElement {
-  const update: ExpectationUpdate = { scenario: c.scenario, step: c.at!, keys: m.keys!, value: m.actual };
+): HTMLElement | '' {
+  if (!update) return '';
   const already = chosen.some((u) => sameUpdate(u, update));
   return h(
     'button',
     { type: 'button', class: 'expect-instead', disabled: already, onclick: () => expectInstead([update]) },
-    already ? 'updated' : `Expect ${json(m.actual)}`,
+    already ? 'updated' : `Expect ${json(update.value)}`,
   );
 }
 

@@ -70,6 +70,16 @@ export const theEdit = (state: TableState): TableEdit => ({
   ...(state.expectations.length ? { expectations: state.expectations } : {}),
 });
 
+/** The edit is over (saved or discarded): the table's own rows and examples again, nothing checked or chosen. */
+export function endEdit(state: TableState): void {
+  state.editing = false;
+  state.rows = null;
+  state.examples = null;
+  state.expectations = [];
+  state.exampleResults = [];
+  state.problems = [];
+}
+
 /** A cell's value as the edit holds it (JSON text); absent for an empty cell. */
 export function cellValue(text: string | undefined): unknown {
   if (text === undefined || text.trim() === '') return undefined;
