@@ -9,6 +9,14 @@ import { initialTransition, transition, type AnyStateMachine, type EventFromLogi
  */
 const answers = new WeakMap<AnyStateMachine, Map<string, string | null>>();
 
+/** The machine's kept answers, by state and event type. */
+function answersOf(machine: AnyStateMachine): Map<string, string | null> {
+  let known = answers.get(machine);
+  if (!known) answers.set(machine, (known = new Map<string, string | null>()));
+  return known;
+}
+const keyOf = (state: string, eventType: string) => `${state}\u0000${eventType}`;
+
 const initials = new WeakMap<AnyStateMachine, string>();
 
 export function initialState<M extends AnyStateMachine>(machine: M): StateValueFrom<M> {
@@ -19,9 +27,8 @@ export function initialState<M extends AnyStateMachine>(machine: M): StateValueF
 
 /** The next state for `event`, or undefined when the machine does not allow it in `state`. */
 export function step<M extends AnyStateMachine>(machine: M, state: StateValueFrom<M>, event: EventFromLogic<M>): StateValueFrom<M> | undefined {
-  let known = answers.get(machine);
-  if (!known) answers.set(machine, (known = new Map<string, string | null>()));
-  const key = `${state}\u0000${event.type}`;
+  const known = answersOf(machine);
+  const key = keyOf(state, String(event.type));
   let next = known.get(key);
   if (next === undefined) {
     const snapshot = machine.resolveState({ value: state, context: {} });
@@ -47,9 +54,8 @@ export function can<M extends AnyStateMachine>(machine: M, state: StateValueFrom
  * only a process that serves nothing else may call it (the CLI's mutation run, never a server).
  */
 export async function withMachineAnswer<T>(machine: AnyStateMachine, state: string, eventType: string, next: string | null, run: () => Promise<T>): Promise<T> {
-  let known = answers.get(machine);
-  if (!known) answers.set(machine, (known = new Map<string, string | null>()));
-  const key = `${state}\u0000${eventType}`;
+  const known = answersOf(machine);
+  const key = keyOf(state, eventType);
   const had = known.has(key);
   const was = known.get(key);
   known.set(key, next);
