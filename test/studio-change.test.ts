@@ -187,6 +187,15 @@ describe('saving is gated on the scenarios', () => {
       expectations: [{ scenario, step: `${scenario}:1`, keys: ['expect', 'status'], value: 200 }],
     });
     expect(nowhere.json()).toMatchObject({ code: '86001', pointers: [{ requestPointer: '#/expectations/0/step' }] });
+    // The first step of the scenario, which expects a status and offers but no passenger.
+    const step = `${scenario}:8`;
+    const written = readFileSync(scenario, 'utf8');
+    for (const keys of [['post'], ['expect', 'body', 'passenger']]) {
+      const refused = await call('PUT', '/studio/api/decisions/passengerType', { ...e, expectations: [{ scenario, step, keys, value: 'x' }] });
+      expect(refused.statusCode, keys.join('.')).toBe(400);
+      expect(refused.json()).toMatchObject({ code: '86001', pointers: [{ requestPointer: '#/expectations/0/keys' }] });
+    }
+    expect(readFileSync(scenario, 'utf8')).toBe(written);
   });
 });
 
