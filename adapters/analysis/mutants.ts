@@ -1,7 +1,8 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { compileRuleSet, factCatalogue, RuleFileError, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
+import { factCatalogue, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { kindOf, parseSource } from '../../engine/rules/index.ts';
+import { compiledWith, withoutExamples } from './edited-rules.ts';
 
 /**
  * Small wrong versions of one decision table, to see whether the scenarios notice: a numeric bound moved by its
@@ -180,18 +181,8 @@ export function mutantsOf(rules: RuleSet, sources: readonly RuleSource[], decisi
  * their own: those that fail are tests the mutant does not pass, like a failing scenario.
  */
 export function compileMutant(sources: readonly RuleSource[], mutant: Mutant): { rules?: RuleSet; failedExamples: string[] } {
-  const compiled = (text: string) => {
-    try {
-      return { rules: compileRuleSet(sources.map((s) => (s.file === mutant.file ? { file: s.file, text } : s))), problems: [] };
-    } catch (e) {
-      if (e instanceof RuleFileError) return { problems: [...e.problems] };
-      throw e;
-    }
-  };
-  const whole = compiled(mutant.text);
+  const whole = compiledWith(sources, mutant.file, mutant.text);
   if (whole.rules) return { rules: whole.rules, failedExamples: [] };
-  const doc = parseDocument(mutant.text);
-  doc.delete('examples');
-  const bare = compiled(doc.toString({ lineWidth: 0 }));
-  return bare.rules ? { rules: bare.rules, failedExamples: whole.problems } : { failedExamples: [] };
+  const bare = compiledWith(sources, mutant.file, withoutExamples(mutant.text));
+  return bare.rules ? { rules: bare.rules, failedExamples: [...whole.problems] } : { failedExamples: [] };
 }

@@ -1,6 +1,6 @@
-import { parseDocument } from 'yaml';
-import { compileRuleSet, createEngine, RuleFileError, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
+import { createEngine, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { parseSource } from '../../engine/rules/index.ts';
+import { compiledWith, withoutExamples } from '../analysis/edited-rules.ts';
 import { simulateCases } from '../analysis/simulate.ts';
 import type { EditCheck } from '../http/openapi/studio-schemas.ts';
 
@@ -18,7 +18,7 @@ interface Example {
 export function exampleResults(sources: readonly RuleSource[], file: string, text: string, decision: DecisionName, checked?: RuleSet): ExampleResult[] {
   const examples = (parseSource(file, text).data as { examples?: Example[] } | null)?.examples ?? [];
   if (examples.length === 0) return [];
-  const rules = checked ?? withoutExamples(sources, file, text);
+  const rules = checked ?? compiledWith(sources, file, withoutExamples(text)).rules;
   if (!rules) return [];
   const decided = simulateCases(
     createEngine({ rules }),
@@ -33,15 +33,4 @@ export function exampleResults(sources: readonly RuleSource[], file: string, tex
       e.expect === 'no-row' ? row === null : got !== undefined && Object.entries(e.expect).every(([k, v]) => JSON.stringify(got[k]) === JSON.stringify(v));
     return { passed, row, outcome: outcome ?? null };
   });
-}
-
-function withoutExamples(sources: readonly RuleSource[], file: string, text: string): RuleSet | undefined {
-  const doc = parseDocument(text);
-  doc.delete('examples');
-  try {
-    return compileRuleSet(sources.map((s) => (s.file === file ? { file, text: doc.toString() } : s)));
-  } catch (e) {
-    if (e instanceof RuleFileError) return undefined;
-    throw e;
-  }
 }

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
 import { z } from 'zod';
 import { Document, isCollection, isMap, isScalar, isSeq, parse, parseDocument, stringify, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
-import { compileRuleSet, factCatalogue, RuleFileError, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
+import { factCatalogue, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { kindOf, parseSource } from '../../engine/rules/index.ts';
+import { compiledWith } from '../analysis/edited-rules.ts';
 import { outcomeFields } from './outcome-fields.ts';
 import type { DecisionTable, FactField, PlacedProblem, TableEdit } from '../http/openapi/studio-schemas.ts';
 
@@ -299,11 +300,6 @@ function placeProblems(file: string, text: string, problems: readonly string[]):
 
 /** What `check` says of the rule set with this file's text replaced: the compiled rules, or the problems placed. */
 export function checkEdited(sources: readonly RuleSource[], file: string, text: string): { rules?: RuleSet; problems: PlacedProblem[] } {
-  const replaced = sources.map((s) => (s.file === file ? { file, text } : s));
-  try {
-    return { rules: compileRuleSet(replaced), problems: [] };
-  } catch (e) {
-    if (!(e instanceof RuleFileError)) throw e;
-    return { problems: placeProblems(file, text, e.problems) };
-  }
+  const { rules, problems } = compiledWith(sources, file, text);
+  return rules ? { rules, problems: [] } : { problems: placeProblems(file, text, problems) };
 }
