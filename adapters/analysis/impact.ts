@@ -42,14 +42,14 @@ function compareDecisions(old: RuleSet, next: RuleSet): { decisions: RowChange[]
       const y = b[i]!;
       if (x.row === y.row && JSON.stringify(x.outcome) === JSON.stringify(y.outcome)) return;
       if (x.row === y.row && JSON.stringify(withoutTexts(x.outcome)) === JSON.stringify(withoutTexts(y.outcome))) {
-        const a = (x.outcome ?? {}) as Record<string, unknown>;
-        const b = (y.outcome ?? {}) as Record<string, unknown>;
-        for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-          if (JSON.stringify(a[k]) === JSON.stringify(b[k])) continue;
+        const was = (x.outcome ?? {}) as Record<string, unknown>;
+        const is = (y.outcome ?? {}) as Record<string, unknown>;
+        for (const k of new Set([...Object.keys(was), ...Object.keys(is)])) {
+          if (JSON.stringify(was[k]) === JSON.stringify(is[k])) continue;
           const key = JSON.stringify([decision, y.row, k]);
           const seen = texts.get(key);
           if (seen) seen.cases++;
-          else texts.set(key, { decision, row: y.row, key: k, from: a[k], to: b[k], cases: 1 });
+          else texts.set(key, { decision, row: y.row, key: k, from: was[k], to: is[k], cases: 1 });
         }
         return;
       }

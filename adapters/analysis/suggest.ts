@@ -137,6 +137,8 @@ function nameOf(m: AnyMutant): string {
 }
 
 export async function suggestScenario(original: RuleSet, mutant: RuleSet, m: AnyMutant, options: SuggestOptions): Promise<Suggestion | undefined> {
+  // Machine mutants have no facts to search: only a decision's mutant gets a suggestion.
+  if (!Object.hasOwn(original.decisions, m.decision)) return undefined;
   const dir = options.dir ?? join(dirname(options.fixtures), 'suggested');
   const clock = options.now ? options.now.toISOString() : CLOCK;
   const c: Context = {
@@ -147,8 +149,6 @@ export async function suggestScenario(original: RuleSet, mutant: RuleSet, m: Any
     clock,
     file: join(dir, `${nameOf(m)}.yaml`),
   };
-  // Machine mutants have no facts to search: only a decision's mutant gets a suggestion.
-  if (!Object.hasOwn(original.decisions, m.decision)) return undefined;
   const decision = m.decision as DecisionName;
   const engines = [createEngine({ rules: original }), createEngine({ rules: mutant })] as const;
   const decided = new Map<string, boolean>();
