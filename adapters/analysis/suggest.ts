@@ -41,6 +41,9 @@ export interface SuggestOptions {
 
 type AnyMutant = Omit<Mutant, 'text'> | MutantResult;
 
+/** Where suggested scenarios go: `suggested/` beside the fixtures folder (scenarios/suggested/). */
+export const suggestedDir = (fixtures: string) => join(dirname(fixtures), 'suggested');
+
 const CLOCK = '2026-11-20T10:00:00+01:00';
 const BATCH = 60;
 /** Requests sent to the mutant before giving up: each candidate costs two scenario runs. */
@@ -139,7 +142,7 @@ function nameOf(m: AnyMutant): string {
 export async function suggestScenario(original: RuleSet, mutant: RuleSet, m: AnyMutant, options: SuggestOptions): Promise<Suggestion | undefined> {
   // Machine mutants have no facts to search: only a decision's mutant gets a suggestion.
   if (!Object.hasOwn(original.decisions, m.decision)) return undefined;
-  const dir = options.dir ?? join(dirname(options.fixtures), 'suggested');
+  const dir = options.dir ?? suggestedDir(options.fixtures);
   const clock = options.now ? options.now.toISOString() : CLOCK;
   const c: Context = {
     original: knownOf(original, options.fixtures, clock),

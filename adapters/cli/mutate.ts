@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { defaultRulesDir, factCatalogue, type DecisionName } from '../../engine/index.ts';
 import { MACHINES } from '../analysis/machine-mutants.ts';
 import { mutate, type MutationReport } from '../analysis/mutate.ts';
+import { suggestedDir } from '../analysis/suggest.ts';
 import { writeSuggestions } from '../analysis/suggest-survivors.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 
@@ -86,10 +87,11 @@ export async function mutateCommand(args: string[]): Promise<number> {
 
 /** Writes the suggested scenarios next to the fixtures of the (first) scenarios folder, and says what it wrote (on stderr under --json). */
 async function suggest(report: MutationReport, rulesDir: string, scenarios: string, tty: boolean, to: NodeJS.WritableStream): Promise<void> {
+  const fixtures = join(scenarios, 'fixtures');
   const { written, none } = await writeSuggestions(report, {
     rulesDir,
-    fixtures: join(scenarios, 'fixtures'),
-    dir: join(scenarios, 'suggested'),
+    fixtures,
+    dir: suggestedDir(fixtures),
     ...(tty ? { progress: (done: number, total: number) => process.stderr.write(`\r${done}/${total} survivors searched`) } : {}),
   });
   if (tty) process.stderr.write('\n');

@@ -1,5 +1,4 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { phrase, readRuleSources, RuleViolation } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/index.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
@@ -7,7 +6,7 @@ import * as S from '../../http/openapi/studio-schemas.ts';
 import { mutate } from '../../analysis/mutate.ts';
 import { compileMutant, mutantsOf } from '../../analysis/mutants.ts';
 import { freeName } from '../../analysis/suggest-survivors.ts';
-import { suggestScenario } from '../../analysis/suggest.ts';
+import { suggestedDir, suggestScenario } from '../../analysis/suggest.ts';
 import { DEMO_SECRETS } from '../../harness/demo-secrets.ts';
 import { decisionOf } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
@@ -64,7 +63,7 @@ export const mutateOperations = (studio: Studio): Operation[] => [
     handle: async ({ body }) => {
       if (!studio.editable) throw new RuleViolation('X_STUDIO_READ_ONLY', {});
       const { name, text } = parseRequest(S.SuggestedScenarioSave, body);
-      const dir = join(dirname(studio.fixtures), 'suggested');
+      const dir = suggestedDir(studio.fixtures);
       mkdirSync(dir, { recursive: true });
       const file = freeName(dir, name);
       writeFileSync(file, text);
