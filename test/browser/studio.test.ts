@@ -142,7 +142,7 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await page.getByRole('button', { name: 'Discard the edit' }).click();
   }, 20_000);
 
-  it('changes the student row, previews the scenario steps it breaks, saves, and the offers answer changes', async () => {
+  it('changes the student row, previews the scenario steps it breaks, is refused, saves with a reason, and the offers answer changes', async () => {
     const before = await studentPrice(base);
     await page.goto(`${base}/studio#/tables/fareFactor`);
     await page.getByRole('button', { name: 'Edit this table' }).click();
@@ -160,6 +160,7 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await page.getByLabel('Why save although scenario steps fail').fill('The student discount is cut to 40 % from the December timetable.');
     await page.getByRole('button', { name: 'Save with this reason' }).click();
     await page.getByText(/^Saved .*fare-factors\.yaml/).waitFor();
+    expect(await page.locator('#save-result').textContent()).toMatch(/ (1 scenario step fails|\d+ scenario steps fail) on them, as the reason says\.$/);
     expect(readFileSync(join(rulesDir, 'CHANGES.md'), 'utf8')).toContain('> The student discount is cut to 40 % from the December timetable.');
     const saved = readFileSync(join(rulesDir, 'fare-factors.yaml'), 'utf8');
     expect(saved).toContain('then: { factor: 0.6 }');
