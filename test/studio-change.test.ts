@@ -187,6 +187,15 @@ describe('saving is gated on the scenarios', () => {
       expectations: [{ scenario, step: `${scenario}:1`, keys: ['expect', 'status'], value: 200 }],
     });
     expect(nowhere.json()).toMatchObject({ code: '86001', pointers: [{ requestPointer: '#/expectations/0/step' }] });
+    // In the caller's language.
+    const swedish = await app.inject({
+      method: 'PUT',
+      url: '/studio/api/decisions/passengerType',
+      payload: { ...e, expectations: [{ scenario, step: `${scenario}:1`, keys: ['expect', 'status'], value: 200 }] },
+      headers: { authorization: await analystAuthorization(app), 'accept-language': 'sv-SE' },
+    });
+    expect(swedish.json().detail).toContain(`${scenario} har inget steg vid ${scenario}:1`);
+    expect(nowhere.json().detail).toContain(`${scenario} has no step at ${scenario}:1`);
     // The first step of the scenario, which expects a status and offers but no passenger.
     const step = `${scenario}:8`;
     const written = readFileSync(scenario, 'utf8');

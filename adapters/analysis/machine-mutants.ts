@@ -1,3 +1,4 @@
+import type { MutantResult } from '../http/openapi/studio-schemas.ts';
 import { readFileSync } from 'node:fs';
 import type { AnyStateMachine } from 'xstate';
 import { bookingPartMachine } from '../../machines/booking-part.ts';
@@ -19,20 +20,16 @@ export const MACHINES: ReadonlyArray<{ machine: AnyStateMachine; file: string }>
   { machine: exchangeMachine, file: 'machines/exchange.ts' },
 ];
 
-export interface MachineMutant {
-  id: string;
-  /** The machine's id, e.g. `booking`. */
-  machine: string;
-  file: string;
-  at: string;
-  /** The state the transition leaves. */
-  state: string;
-  event: string;
+/**
+ * A mutant of a machine as the report names it (`MutantResult`, before its verdict: `decision` the machine's id, `row`
+ * the state the transition leaves), with the event and the answer that replaces the machine's: another state, or
+ * null for "not allowed".
+ */
+export type MachineMutant = Omit<MutantResult, 'kind' | 'verdict' | 'killedBy'> & {
   kind: 'transition-removed' | 'target-changed';
-  /** The answer that replaces the machine's: another state, or null for "not allowed". */
+  event: string;
   next: string | null;
-  change: string;
-}
+};
 
 type On = Record<string, string | { target?: string } | undefined>;
 
@@ -58,7 +55,10 @@ export function machineMutants(only?: readonly string[]): Array<{ mutant: Machin
         if (!target) continue;
         const at = placeOf(file, lines, state, event);
         const add = (kind: MachineMutant['kind'], next: string | null, change: string) =>
-          out.push({ machine, mutant: { id: `${machine.id}:${++n}`, machine: machine.id, file, at, state, event, kind, next, change: `${state}: ${change}` } });
+          out.push({
+            machine,
+            mutant: { id: `${machine.id}:${++n}`, decision: machine.id, file, at, row: state, event, kind, next, change: `${state}: ${change}` },
+          });
         add('transition-removed', null, `${event} → ${target} removed`);
         const other = names.find((s) => s !== target && s !== state) ?? names.find((s) => s !== target);
         if (other) add('target-changed', other, `${event} → ${other} instead of ${target}`);

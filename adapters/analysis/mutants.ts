@@ -2,6 +2,7 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { factCatalogue, type DecisionName, type RuleSet, type RuleSource } from '../../engine/index.ts';
 import { kindOf, parseSource } from '../../engine/rules/index.ts';
+import type { MutantResult } from '../http/openapi/studio-schemas.ts';
 import { compiledWith, withoutExamples } from './edited-rules.ts';
 
 /**
@@ -12,22 +13,10 @@ import { compiledWith, withoutExamples } from './edited-rules.ts';
  * table swapped, a condition dropped. Each is the whole file's text with that one change, and names the place it
  * changed in the original file.
  */
-type MutantKind = 'bound' | 'inclusive' | 'operator' | 'value' | 'outcome' | 'row-removed' | 'rows-swapped' | 'condition-dropped';
+type MutantKind = Exclude<MutantResult['kind'], 'transition-removed' | 'target-changed'>;
 
-export interface Mutant {
-  /** `decision:n`, n counting the decision's mutants in the order they are made. */
-  id: string;
-  decision: DecisionName;
-  file: string;
-  /** file:line:col of what changed, in the original file. */
-  at: string;
-  row: string;
-  kind: MutantKind;
-  /** What changed, as the file writes it: `child-7-15: age { between: [7, 15] } → { between: [8, 15] }`. */
-  change: string;
-  /** The whole file with that change. */
-  text: string;
-}
+/** A mutant of a table as the report names it (`MutantResult`, before its verdict), and the whole file with its change. */
+export type Mutant = Omit<MutantResult, 'decision' | 'kind' | 'verdict' | 'killedBy'> & { decision: DecisionName; kind: MutantKind; text: string };
 
 interface Row {
   id: string;

@@ -81,19 +81,13 @@ export async function mutate(options: MutateOptions): Promise<MutationReport> {
   const target = inProcess(createEngine({ rules }));
   for (const { mutant, machine } of machines) {
     // Which scenarios take a transition is not recorded: every scenario runs, until the first that fails.
-    const killer = await withMachineAnswer(machine, mutant.state, mutant.event, mutant.next, async () => {
+    const killer = await withMachineAnswer(machine, mutant.row, mutant.event, mutant.next, async () => {
       for (const file of passing) if (!(await runScenario(file, target, { secrets: options.secrets })).passed) return file;
       return undefined;
     });
-    const { machine: id, file, at, state, kind, change } = mutant;
+    const { event: _event, next: _next, ...named } = mutant;
     const result: MutantResult = {
-      id: mutant.id,
-      decision: id,
-      file,
-      at,
-      row: state,
-      kind,
-      change,
+      ...named,
       verdict: killer ? 'killed' : 'survived',
       ...(killer ? { killedBy: killer } : {}),
     };
@@ -115,9 +109,9 @@ export async function mutate(options: MutateOptions): Promise<MutationReport> {
         scenarios: [...asked.values()].filter((ds) => ds.has(decision)).length,
       }))
       .concat(
-        [...new Set(machines.map((m) => m.mutant.machine))].map((id) => ({
+        [...new Set(machines.map((m) => m.mutant.decision))].map((id) => ({
           decision: id,
-          file: machines.find((m) => m.mutant.machine === id)!.mutant.file,
+          file: machines.find((m) => m.mutant.decision === id)!.mutant.file,
           ...scoreOf(machineResults.filter((r) => r.decision === id)),
           scenarios: passing.length,
         })),

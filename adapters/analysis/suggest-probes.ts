@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
 import { createEngine, type DecisionName, type RuleSet } from '../../engine/index.ts';
 import { differingCases, simulateCases } from './simulate.ts';
 import { fixtureTrips } from './trips.ts';
@@ -36,13 +40,20 @@ export function probeTrips(fixtures: string): ProbeTrip[] {
   return [...out.values()];
 }
 
-const ADULT = 40;
-const GRID_AGES = [0, 1, 2, 6, 7, 10, 15, 16, 19, 20, 25, 26, 64, 65, 80];
-const FAMILIES = [
-  [ADULT, 1, 10, 5],
-  [ADULT, 12, 9, 3],
-  [ADULT, 38, 10, 5, 3, 2],
-];
+/** What the search tries, from `suggest-probes.yaml` in the fixtures: the ages, families and sales applications. */
+const Search = z.strictObject({
+  adult: z.number().int().min(0),
+  ages: z.array(z.number().int().min(0)).min(1),
+  families: z.array(z.array(z.number().int().min(0)).min(1)),
+  largestParty: z.number().int().min(1),
+  mostTrips: z.number().int().min(1),
+  refunds: z.strictObject({ salesApplications: z.array(z.string()).min(1), overruleCodes: z.array(z.string()) }),
+});
+export type Search = z.infer<typeof Search>;
+
+export function searchOf(fixtures: string): Search {
+  return Search.parse(parse(readFileSync(join(fixtures, 'suggest-probes.yaml'), 'utf8')));
+}
 
 type Passenger = Probe['passengers'][number];
 
@@ -63,33 +74,33 @@ function typedPassengers(rules: RuleSet): Map<string, Passenger> {
  * A boundary case where the two rule sets decide differently, said as parties (alone or as many as the case counts,
  * and with an adult, who grants a child the family discount), class, trip count and product category.
  */
-function probesOfCase(facts: Record<string, unknown>, typed: Map<string, Passenger>, tdtCard: string | undefined) {
-  let passenger: Passenger = { age: ADULT };
+function probesOfCase(facts: Record<string, unknown>, typed: Map<string, Passenger>, tdtCard: string | undefined, search: Search) {
+  let passenger: Passenger = { age: search.adult };
   if (typeof facts['internalType'] === 'string') passenger = { ...(typed.get(facts['internalType']) ?? passenger) };
   if (typeof facts['age'] === 'number') passenger = { ...passenger, age: facts['age'] };
   if (typeof facts['typingCard'] === 'string' && facts['typingCard'] !== 'NONE') passenger = { ...passenger, cards: [facts['typingCard']] };
   const tdt =
     tdtCard !== undefined &&
     (facts['trafficDisturbanceTicket'] === true || facts['trafficDisturbanceTickets'] === 'ALL' || facts['trafficDisturbanceTickets'] === 'SOME');
-  const count = typeof facts['passengerCount'] === 'number' ? Math.max(1, Math.min(facts['passengerCount'], 12)) : 1;
-  const adults = (n: number): Passenger[] => Array.from({ length: n }, () => ({ age: ADULT }));
+  const count = typeof facts['passengerCount'] === 'number' ? Math.max(1, Math.min(facts['passengerCount'], search.largestParty)) : 1;
+  const adults = (n: number): Passenger[] => Array.from({ length: n }, () => ({ age: search.adult }));
   const parties = [[passenger, ...adults(count - 1)], ...(count === 1 ? [[passenger, ...adults(1)]] : [])].map((party) =>
     party.map((p, i) => (tdt && (i === 0 || facts['trafficDisturbanceTickets'] === 'ALL') ? { ...p, cards: [...(p.cards ?? []), tdtCard] } : p)),
   );
   const travelClass = facts['travelClass'] === 'FIRST' || facts['travelClass'] === 'SECOND' ? (facts['travelClass'] as Probe['travelClass']) : undefined;
   return {
     probes: parties.map((passengers) => ({ passengers, ...(travelClass ? { travelClass } : {}) })),
-    trips: typeof facts['tripCount'] === 'number' ? Math.max(1, Math.min(facts['tripCount'], 8)) : 1,
+    trips: typeof facts['tripCount'] === 'number' ? Math.max(1, Math.min(facts['tripCount'], search.mostTrips)) : 1,
     ...(typeof facts['productCategory'] === 'string' ? { category: facts['productCategory'] } : {}),
   };
 }
 
-export function boundaryProbes(original: RuleSet, mutant: RuleSet, decision: DecisionName, trips: readonly ProbeTrip[]): Probe[] {
+export function boundaryProbes(original: RuleSet, mutant: RuleSet, decision: DecisionName, trips: readonly ProbeTrip[], search: Search): Probe[] {
   const typed = typedPassengers(original);
   const tdtCard = Object.entries(original.cards.reductionCards).find(([, c]) => c.effect === 'trafficDisturbanceTicket')?.[0];
   const out: Probe[] = [];
   for (const facts of differingCases(original, mutant, decision)) {
-    const { probes, trips: count, category } = probesOfCase(facts, typed, tdtCard);
+    const { probes, trips: count, category } = probesOfCase(facts, typed, tdtCard, search);
     for (const trip of trips.filter((t) => category === undefined || t.categories.split('+').includes(category)))
       for (const probe of probes) out.push({ ...probe, trips: Array.from({ length: count }, () => trip.name) });
   }
@@ -97,17 +108,17 @@ export function boundaryProbes(original: RuleSet, mutant: RuleSet, decision: Dec
 }
 
 /** Every kind of passenger alone and with an adult, with each card, on each trip: the same for every mutant. */
-export function gridProbes(rules: RuleSet, trips: readonly ProbeTrip[]): Probe[] {
+export function gridProbes(rules: RuleSet, trips: readonly ProbeTrip[], search: Search): Probe[] {
   const cards = [undefined, ...Object.keys(rules.cards.reductionCards)];
   const out: Probe[] = [];
   for (const trip of trips)
     for (const card of cards)
-      for (const age of GRID_AGES) {
+      for (const age of search.ages) {
         const p = { age, ...(card ? { cards: [card] } : {}) };
-        out.push({ trips: [trip.name], passengers: [p] }, { trips: [trip.name], passengers: [p, { age: ADULT }] });
+        out.push({ trips: [trip.name], passengers: [p] }, { trips: [trip.name], passengers: [p, { age: search.adult }] });
       }
   // Families: the grants of one adult, of two, and an infant on the lap who takes none.
-  for (const trip of trips) for (const ages of FAMILIES) out.push({ trips: [trip.name], passengers: ages.map((age) => ({ age })) });
+  for (const trip of trips) for (const ages of search.families) out.push({ trips: [trip.name], passengers: ages.map((age) => ({ age })) });
   return out;
 }
 
@@ -140,26 +151,26 @@ export async function randomProbes(rules: RuleSet, trips: readonly ProbeTrip[], 
  * through the web and an agent, with no overrule code and with each the boundary cases name; and of the ticket
  * without its seat.
  */
-export function refundProbes(original: RuleSet, mutant: RuleSet, decision: DecisionName, trips: readonly ProbeTrip[]): Probe[] {
-  const codes = new Set<string | undefined>([undefined, 'DISRUPTION']);
+export function refundProbes(original: RuleSet, mutant: RuleSet, decision: DecisionName, trips: readonly ProbeTrip[], search: Search): Probe[] {
+  const codes = new Set<string | undefined>([undefined, ...search.refunds.overruleCodes]);
   for (const facts of differingCases(original, mutant, decision))
     if (typeof facts['overruleCode'] === 'string' && facts['overruleCode'] !== 'NONE') codes.add(facts['overruleCode']);
   const out: Probe[] = [];
-  for (const salesApplication of ['WEB_SE', 'AGENT_SE'])
+  for (const salesApplication of search.refunds.salesApplications)
     for (const flexibility of ['NON_FLEXIBLE', 'FULL_FLEXIBLE'] as const)
       for (const overruleCode of codes)
         out.push({
           trips: [trips[0]!.name],
-          passengers: [{ age: ADULT }],
+          passengers: [{ age: search.adult }],
           travelClass: 'SECOND',
           refund: { salesApplication, flexibility, ...(overruleCode ? { overruleCode } : {}) },
         });
   // A part of a ticket: its admission without the seat that goes with it.
   out.push({
     trips: [trips[0]!.name],
-    passengers: [{ age: ADULT }],
+    passengers: [{ age: search.adult }],
     travelClass: 'SECOND',
-    refund: { salesApplication: 'WEB_SE', flexibility: 'FULL_FLEXIBLE', ticketAlone: true },
+    refund: { salesApplication: search.refunds.salesApplications[0]!, flexibility: 'FULL_FLEXIBLE', ticketAlone: true },
   });
   return out;
 }

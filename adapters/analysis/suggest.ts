@@ -9,7 +9,19 @@ import { runRecorded } from './impact.ts';
 import type { Mutant } from './mutants.ts';
 import type { MutantResult } from './mutate.ts';
 import { simulateCases } from './simulate.ts';
-import { boundaryProbes, gridProbes, probeSteps, probeTrips, probeWords, randomProbes, refundProbes, type Probe, type ProbeTrip } from './suggest-probes.ts';
+import {
+  boundaryProbes,
+  gridProbes,
+  probeSteps,
+  probeTrips,
+  probeWords,
+  randomProbes,
+  refundProbes,
+  searchOf,
+  type Probe,
+  type ProbeTrip,
+  type Search,
+} from './suggest-probes.ts';
 
 /**
  * For a mutant no scenario kills, the scenario that would: an offers request the rules as they are and the mutant
@@ -53,6 +65,8 @@ interface Known {
   target: Target;
   trips: ProbeTrip[];
   grid: Probe[];
+  /** What the search tries (suggest-probes.yaml). */
+  search: Search;
   /** Each request's traces on the real rules, by the request as JSON. */
   traces: Map<string, readonly DecisionTrace[]>;
 }
@@ -66,7 +80,8 @@ function knownOf(original: RuleSet, fixtures: string, clock: string): Known {
   let k = byFixtures.get(key);
   if (!k) {
     const trips = probeTrips(fixtures);
-    k = { target: inProcess(createEngine({ rules: original })), trips, grid: gridProbes(original, trips), traces: new Map() };
+    const search = searchOf(fixtures);
+    k = { target: inProcess(createEngine({ rules: original })), trips, search, grid: gridProbes(original, trips, search), traces: new Map() };
     byFixtures.set(key, k);
   }
   return k;
@@ -169,8 +184,8 @@ export async function suggestScenario(original: RuleSet, mutant: RuleSet, m: Any
       });
   const tried = new Set<string>();
   const phases: Array<() => Promise<Probe[]>> = [
-    async () => boundaryProbes(original, mutant, decision, c.original.trips),
-    async () => refundProbes(original, mutant, decision, c.original.trips),
+    async () => boundaryProbes(original, mutant, decision, c.original.trips, c.original.search),
+    async () => refundProbes(original, mutant, decision, c.original.trips, c.original.search),
     async () => c.original.grid,
     () => randomProbes(original, c.original.trips, options.randomRuns ?? 100, options.seed ?? 20261128),
   ];

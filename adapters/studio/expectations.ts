@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { phrase, RuleViolation } from '../../engine/index.ts';
+import { phrase, RuleViolation, type Phrase } from '../../engine/index.ts';
 import { parseSource } from '../../engine/rules/index.ts';
 import { scenarioFiles } from '../harness/files.ts';
 import type { ExpectationUpdate } from '../http/openapi/studio-schemas.ts';
@@ -15,20 +15,20 @@ export function updatedScenarios(corpus: string[], updates: readonly Expectation
   const files = new Set(scenarioFiles(corpus));
   const texts = new Map<string, string>();
   updates.forEach((u, i) => {
-    const refuse = (field: string, problem: string): never => {
+    const refuse = (field: string, problem: Phrase): never => {
       throw new RuleViolation('86001', { reason: phrase('field-invalid', { field, problem }) }, [{ requestPointer: `#/expectations/${i}/${field}` }]);
     };
-    if (!files.has(u.scenario)) refuse('scenario', `${u.scenario} is not a scenario of the corpus`);
+    if (!files.has(u.scenario)) refuse('scenario', phrase('expectation-not-in-corpus', { scenario: u.scenario }));
     const text = texts.get(u.scenario) ?? readFileSync(u.scenario, 'utf8');
     const source = parseSource(u.scenario, text);
     const steps = (source.data as { steps?: unknown[] } | null)?.steps ?? [];
     const index = steps.findIndex((_, n) => `${u.scenario}:${source.locate(['steps', n]).line}` === u.step);
-    if (index < 0) refuse('step', `${u.scenario} has no step at ${u.step}`);
-    if (u.keys[0] !== 'expect') refuse('keys', 'an update changes what a step expects: its keys start with expect');
+    if (index < 0) refuse('step', phrase('expectation-no-step', { scenario: u.scenario, step: u.step }));
+    if (u.keys[0] !== 'expect') refuse('keys', phrase('expectation-not-expect'));
     texts.set(
       u.scenario,
       keepingLayout(text, (doc) => {
-        if (!doc.hasIn(['steps', index, ...u.keys])) refuse('keys', `${u.step} expects nothing at ${u.keys.join('.')}`);
+        if (!doc.hasIn(['steps', index, ...u.keys])) refuse('keys', phrase('expectation-nothing-at', { step: u.step, keys: u.keys.join('.') }));
         doc.setIn(['steps', index, ...u.keys], u.value);
       }),
     );
