@@ -96,10 +96,15 @@ function probesOfCase(facts: Record<string, unknown>, typed: Map<string, Passeng
 }
 
 export function boundaryProbes(original: RuleSet, mutant: RuleSet, decision: DecisionName, trips: readonly ProbeTrip[], search: Search): Probe[] {
+  return caseProbes(original, differingCases(original, mutant, decision), trips, search);
+}
+
+/** The requests that ask a decision these cases' facts, as far as the facts say who travels on what. */
+export function caseProbes(original: RuleSet, cases: Iterable<Record<string, unknown>>, trips: readonly ProbeTrip[], search: Search): Probe[] {
   const typed = typedPassengers(original);
   const tdtCard = Object.entries(original.cards.reductionCards).find(([, c]) => c.effect === 'trafficDisturbanceTicket')?.[0];
   const out: Probe[] = [];
-  for (const facts of differingCases(original, mutant, decision)) {
+  for (const facts of cases) {
     const { probes, trips: count, category } = probesOfCase(facts, typed, tdtCard, search);
     for (const trip of trips.filter((t) => category === undefined || t.categories.split('+').includes(category)))
       for (const probe of probes) out.push({ ...probe, trips: Array.from({ length: count }, () => trip.name) });

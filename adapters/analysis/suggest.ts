@@ -109,7 +109,7 @@ function scenarioText(header: string[], scenario: Record<string, unknown>): stri
 
 interface Context {
   original: Known;
-  mutant: Target;
+  other: Target;
   fixtures: string;
   dir: string;
   clock: string;
@@ -154,52 +154,90 @@ function nameOf(m: AnyMutant): string {
     .replace(/^-|-$/g, '');
 }
 
+/**
+ * What a search looks for: a request whose traces ask `decision` facts that `wanted` accepts, and whose answers on the
+ * real rules and on `other` a step can tell apart; the phases say which requests to try, in order.
+ */
+export interface Sought {
+  decision: DecisionName;
+  other: RuleSet;
+  wanted: (facts: Readonly<Record<string, unknown>>) => boolean;
+  phases: Array<(known: { trips: ProbeTrip[]; search: Search; grid: Probe[] }) => Promise<Probe[]> | Probe[]>;
+  /** The file name, without `.yaml`. */
+  name: string;
+  /** The scenario's name. */
+  title: string;
+  /** The comment at the top of the scenario: what wrote it and what it tells apart. */
+  header: string[];
+}
+
 export async function suggestScenario(original: RuleSet, mutant: RuleSet, m: AnyMutant, options: SuggestOptions): Promise<Suggestion | undefined> {
   // Machine mutants have no facts to search: only a decision's mutant gets a suggestion.
   if (!Object.hasOwn(original.decisions, m.decision)) return undefined;
+  const decision = m.decision as DecisionName;
+  const engines = [createEngine({ rules: original }), createEngine({ rules: mutant })] as const;
+  const decided = new Map<string, boolean>();
+  /** Whether the mutant decides these facts otherwise. */
+  const wanted = (facts: Readonly<Record<string, unknown>>) => {
+    const key = JSON.stringify(facts);
+    if (!decided.has(key)) {
+      const [a, b] = engines.map((e) => simulateCases(e, decision, [facts])[0]!.outcome);
+      decided.set(key, JSON.stringify(a) !== JSON.stringify(b));
+    }
+    return decided.get(key)!;
+  };
+  return searchScenario(original, options, {
+    decision,
+    other: mutant,
+    wanted,
+    phases: [
+      ({ trips, search }) => boundaryProbes(original, mutant, decision, trips, search),
+      ({ trips, search }) => refundProbes(original, mutant, decision, trips, search),
+      ...gridAndRandom(original, options),
+    ],
+    name: nameOf(m),
+    title: `${m.decision} ${m.change.length > 100 ? `${m.change.slice(0, 99)}…` : m.change}`,
+    header: [
+      'Written by `signalbox mutate --suggest`: it kills these mutants, which no scenario killed.',
+      `  ${m.at}  ${m.change}`,
+      'The rules as they are answer this request as it expects; the mutant answers otherwise. Keep it if this is',
+      'the answer the spec wants (a better name, tags and a spec reference help), or delete it.',
+    ],
+  });
+}
+
+/** The last phases of every search: the grid of kinds of passenger and trips, then random requests from the seed. */
+export const gridAndRandom = (original: RuleSet, options: SuggestOptions): Sought['phases'] => [
+  ({ grid }) => grid,
+  ({ trips }) => randomProbes(original, trips, options.randomRuns ?? 100, options.seed ?? 20261128),
+];
+
+/** The first request, in the order of the phases, that the sought scenario can be written for; tried on few. */
+export async function searchScenario(original: RuleSet, options: SuggestOptions, sought: Sought): Promise<Suggestion | undefined> {
   const dir = options.dir ?? suggestedDir(options.fixtures);
   const clock = options.now ? options.now.toISOString() : CLOCK;
   const c: Context = {
     original: knownOf(original, options.fixtures, clock),
-    mutant: inProcess(createEngine({ rules: mutant })),
+    other: inProcess(createEngine({ rules: sought.other })),
     fixtures: options.fixtures,
     dir,
     clock,
-    file: join(dir, `${nameOf(m)}.yaml`),
+    file: join(dir, `${sought.name}.yaml`),
   };
-  const decision = m.decision as DecisionName;
-  const engines = [createEngine({ rules: original }), createEngine({ rules: mutant })] as const;
-  const decided = new Map<string, boolean>();
-  /** Whether the mutant decides any of the facts the probe asked the decision otherwise. */
-  const differs = (p: Probe) =>
-    (c.original.traces.get(keyOf(p)) ?? [])
-      .filter((t) => t.decision === decision)
-      .some((t) => {
-        const key = JSON.stringify(t.facts);
-        if (!decided.has(key)) {
-          const [a, b] = engines.map((e) => simulateCases(e, decision, [t.facts])[0]!.outcome);
-          decided.set(key, JSON.stringify(a) !== JSON.stringify(b));
-        }
-        return decided.get(key)!;
-      });
+  /** Whether the probe asked the decision facts the search wants. */
+  const reaches = (p: Probe) => (c.original.traces.get(keyOf(p)) ?? []).some((t) => t.decision === sought.decision && sought.wanted(t.facts));
   const tried = new Set<string>();
-  const phases: Array<() => Promise<Probe[]>> = [
-    async () => boundaryProbes(original, mutant, decision, c.original.trips, c.original.search),
-    async () => refundProbes(original, mutant, decision, c.original.trips, c.original.search),
-    async () => c.original.grid,
-    () => randomProbes(original, c.original.trips, options.randomRuns ?? 100, options.seed ?? 20261128),
-  ];
   let sent = 0;
-  for (const phase of phases) {
-    const probes = await phase();
+  for (const phase of sought.phases) {
+    const probes = await phase(c.original);
     for (let i = 0; i < probes.length && sent < CANDIDATES; i += BATCH) {
       const batch = probes.slice(i, i + BATCH);
       await traceOnOriginal(batch, c);
       for (const probe of batch) {
-        if (sent >= CANDIDATES || tried.has(keyOf(probe)) || !differs(probe)) continue;
+        if (sent >= CANDIDATES || tried.has(keyOf(probe)) || !reaches(probe)) continue;
         tried.add(keyOf(probe));
         sent++;
-        const found = await written(probe, m, c);
+        const found = await written(probe, sought, c);
         if (found) return found;
       }
     }
@@ -208,35 +246,25 @@ export async function suggestScenario(original: RuleSet, mutant: RuleSet, m: Any
 }
 
 /** The scenario for one probe, if the two answers differ in something a step can pin and it tells them apart. */
-async function written(probe: Probe, m: AnyMutant, c: Context): Promise<Suggestion | undefined> {
+async function written(probe: Probe, sought: Sought, c: Context): Promise<Suggestion | undefined> {
   const [a] = await answersOf([probe], c.original.target, c);
-  const [b] = await answersOf([probe], c.mutant, c);
+  const [b] = await answersOf([probe], c.other, c);
   if (!a || !b) return undefined;
   const expect = pinnedExpectation(a, b);
   if (!expect) return undefined;
   const steps = probeSteps(probe);
   const asked: Record<string, unknown> = steps.at(-1)!;
   const last = { name: probeWords(probe), ...asked, expect };
-  const text = scenarioText(
-    [
-      'yaml-language-server: $schema=../../schemas/scenario.schema.json',
-      '',
-      'Written by `signalbox mutate --suggest`: it kills these mutants, which no scenario killed.',
-      `  ${m.at}  ${m.change}`,
-      'The rules as they are answer this request as it expects; the mutant answers otherwise. Keep it if this is',
-      'the answer the spec wants (a better name, tags and a spec reference help), or delete it.',
-    ],
-    {
-      name: `${m.decision} ${m.change.length > 100 ? `${m.change.slice(0, 99)}…` : m.change}`,
-      tags: ['suggested'],
-      clock: c.clock,
-      uses: usesOf([probe], c.original.trips, c.fixtures, c.dir),
-      steps: [...steps.slice(0, -1), last],
-    },
-  );
+  const text = scenarioText(['yaml-language-server: $schema=../../schemas/scenario.schema.json', '', ...sought.header], {
+    name: sought.title,
+    tags: ['suggested'],
+    clock: c.clock,
+    uses: usesOf([probe], c.original.trips, c.fixtures, c.dir),
+    steps: [...steps.slice(0, -1), last],
+  });
   const texts = new Map([[c.file, text]]);
   const onOriginal = await runScenario(c.file, c.original.target, { secrets: DEMO_SECRETS, texts });
-  const onMutant = await runScenario(c.file, c.mutant, { secrets: DEMO_SECRETS, texts });
-  if (!onOriginal.passed || onMutant.passed) return undefined;
-  return { name: nameOf(m), text, request: { method: 'POST', path: String(asked['post']), body: asked['body'] }, probe };
+  const onOther = await runScenario(c.file, c.other, { secrets: DEMO_SECRETS, texts });
+  if (!onOriginal.passed || onOther.passed) return undefined;
+  return { name: sought.name, text, request: { method: 'POST', path: String(asked['post']), body: asked['body'] }, probe };
 }

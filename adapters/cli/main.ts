@@ -21,7 +21,7 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
            (--workers: processes sharing the port, default one per core on SQLite and PostgreSQL, 1 on memory or a sandbox;
             --edit: /studio may save rules; --journal-personal-data: analysts read the sandbox's request journal unmasked)
   test     [PATHS…] [--target URL] [--reporter pretty|junit|json] [--out FILE] [--grep T] [--tags a,b] [--jobs N] [--coverage]  (signalbox test --help)
-  check    [--rules DIR]
+  check    [--rules DIR] [--suggest [--serving REV|DIR]]   every problem of every rule file; --suggest: gaps and overlaps as counterexample scenarios
   explain  <decision> --facts FILE|JSON|YAML [--json] [--rules DIR]   which row decides, and why (facts from a .yaml/.json file or inline)
   simulate <decision> --cases FILE.csv|FILE.yaml [--boundaries] [--json] [--language LANG] [--rules DIR]   a table of outcomes, one per case
   mutate   [DECISION|MACHINE…] [--json] [--min-score N] [--suggest] [--rules DIR] [--scenarios DIR]   how well the scenarios guard the rules: wrong versions of the

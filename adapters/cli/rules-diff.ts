@@ -8,7 +8,7 @@ import { painter } from './colour.ts';
 import { impactOf, type Impact } from '../analysis/impact.ts';
 
 /** A rule set from a folder, or from the rules/ folder of a git revision (`HEAD~1`, `main`, a commit). */
-function ruleSetAt(where: string): RuleSet {
+export function ruleSetAt(where: string): RuleSet {
   if (existsSync(where) && statSync(where).isDirectory()) return loadRules(where);
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   let top: string;

@@ -1,13 +1,26 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEngine, FactsError, loadRules, RuleFileError, type Explanation } from '../../engine/index.ts';
+import { counterexamples } from '../analysis/counterexamples.ts';
+import { suggestedDir } from '../analysis/suggest.ts';
+import { freeName } from '../analysis/suggest-survivors.ts';
+import { createEngine, defaultRulesDir, FactsError, loadRules, readRuleSources, RuleFileError, type Explanation, type RuleSet } from '../../engine/index.ts';
 import { parseSource } from '../../engine/rules/index.ts';
 import { painter, type Paint } from './colour.ts';
 import { flow } from './flow.ts';
+import { ruleSetAt } from './rules-diff.ts';
 
-/** `signalbox check`: every problem of every rule file as `file:line:col: message`; exit 1 on any. */
+/**
+ * `signalbox check [--rules DIR] [--suggest [--serving REV|DIR] [--scenarios DIR]]`: every problem of every rule file
+ * as `file:line:col: message`; exit 1 on any. `--suggest` writes, for each gap and overlap a table has, a
+ * counterexample scenario under `scenarios/suggested/` pinning what the serving rules (a folder, or a git revision's
+ * rules/: HEAD by default) answer for that very case (analysis/counterexamples.ts).
+ */
 export async function check(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { rules: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: { rules: { type: 'string' }, suggest: { type: 'boolean', default: false }, serving: { type: 'string' }, scenarios: { type: 'string' } },
+  });
   try {
     const rules = loadRules(values.rules);
     const decisions = Object.values(rules.decisions);
@@ -18,8 +31,37 @@ export async function check(args: string[]): Promise<number> {
   } catch (e) {
     if (!(e instanceof RuleFileError)) throw e;
     process.stdout.write(problemReport(e.problems));
+    if (values.suggest) await suggest(values.rules ?? defaultRulesDir(), values.serving ?? 'HEAD', join(values.scenarios ?? 'scenarios', 'fixtures'));
     return 1;
   }
+}
+
+/** The counterexamples of every table's gaps and overlaps, written beside the fixtures, and what was written. */
+async function suggest(rulesDir: string, serving: string, fixtures: string): Promise<void> {
+  let rules: RuleSet;
+  try {
+    rules = ruleSetAt(serving);
+  } catch (e) {
+    if (!(e instanceof RuleFileError)) throw e;
+    process.stdout.write(`\nno counterexamples: the serving rules (--serving ${serving}) do not load:\n${e.problems.join('\n')}\n`);
+    return;
+  }
+  const dir = suggestedDir(fixtures);
+  const out: string[] = [];
+  for (const { file, text } of readRuleSources(rulesDir))
+    for (const c of await counterexamples(rules, file, text, { fixtures, dir })) {
+      if (!c.suggestion) {
+        out.push(`  ${c.finding.at}  no request reaches this case and tells the serving rules from the edit`);
+        continue;
+      }
+      mkdirSync(dir, { recursive: true });
+      const written = freeName(dir, c.suggestion.name);
+      writeFileSync(written, c.suggestion.text);
+      out.push(`  ${written}  ${c.finding.kind} at ${c.finding.at}, pins what ${serving} answers (read with ${c.reading})`);
+    }
+  process.stdout.write(
+    out.length ? `\ncounterexamples of the gaps and overlaps:\n${out.join('\n')}\n` : '\nno gaps or overlaps to write counterexamples for\n',
+  );
 }
 
 /** Where a problem lies: its file, line and column (a problem of the whole rule set has only a file). */

@@ -3,6 +3,7 @@ import { browseOperations } from './routes/browse.ts';
 import { changeOperations } from './routes/change.ts';
 import { csvOperations } from './routes/csv.ts';
 import { graphOperations } from './routes/graph.ts';
+import { counterexampleOperations } from './routes/counterexamples.ts';
 import { mutateOperations } from './routes/mutate.ts';
 import { pageOperations } from './routes/page.ts';
 import { sandboxOperations } from './routes/sandbox.ts';
@@ -25,6 +26,7 @@ export const studioExtension = (options: StudioOptions): { operations: readonly 
       ...browseOperations(studio),
       ...changeOperations(studio),
       ...mutateOperations(studio),
+      ...counterexampleOperations(studio),
       ...csvOperations(studio),
       ...graphOperations,
       ...tryOperations(studio),

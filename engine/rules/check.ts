@@ -92,6 +92,59 @@ function* product(keys: string[], values: unknown[][], at = 0, acc: Record<strin
 
 const MAX_COMBINATIONS = 200_000;
 
+export const overlapMessage = (a: string, b: string, facts: Record<string, unknown>) =>
+  `rows "${a}" and "${b}" overlap (both match ${JSON.stringify(facts)}); a unique table needs exactly one row per case`;
+export const gapMessage = (facts: Record<string, unknown>) => `no row matches ${JSON.stringify(facts)}; add a row or an \`otherwise\` row`;
+
+/** What the exhaustive look over a table's boundary values finds: rows indexed as the table lists them. */
+export interface CasesLookedOver {
+  /** The first case no row matches (not for `collect` tables, where no row is an answer). */
+  gap?: Record<string, unknown>;
+  /** Rows of a `unique` table that match one case together, with the first such case. */
+  overlaps: Array<{ rows: [number, number]; facts: Record<string, unknown> }>;
+  /** Rows of a `first` table that earlier rows always beat. */
+  unreached: number[];
+  /** The facts the rows test: the others do not change what the table decides. */
+  tested: string[];
+}
+
+/**
+ * Every combination of the boundary values each fact's conditions name, asked of the rows; undefined when the
+ * combinations are too many, or when the rows compare instants, which boundary values cannot cover (those tables
+ * rely on their examples and the oracle property instead).
+ */
+export function lookOverCases(table: DecisionFile, compiled: CompiledDecision, kinds: Record<string, FactKind>): CasesLookedOver | undefined {
+  const keys = Object.keys(kinds);
+  const all = compiled.rows.flatMap((r) => r.conditions);
+  const values = keys.map((k) =>
+    candidates(
+      kinds[k]!,
+      all.filter((c) => c.fact === k),
+    ),
+  );
+  const size = values.reduce((n, v) => n * v.length, 1);
+  if (size > MAX_COMBINATIONS || all.some((c) => kinds[c.fact]?.kind === 'instant')) return undefined;
+  const reached = new Set<number>();
+  let gap: Record<string, unknown> | undefined;
+  const overlaps = new Map<string, Record<string, unknown>>();
+  for (const facts of product(keys, values)) {
+    const matching = compiled.rows.filter((r) => r.firstFailing(facts) === -1).map((r) => r.index);
+    if (matching.length === 0 && !gap) gap = facts;
+    if (table.hitPolicy === 'first' && matching.length > 0) reached.add(matching[0]!);
+    if (table.hitPolicy !== 'first') matching.forEach((m) => reached.add(m));
+    if (table.hitPolicy === 'unique' && matching.length > 1) {
+      const key = matching.join(',');
+      if (!overlaps.has(key)) overlaps.set(key, facts);
+    }
+  }
+  return {
+    ...(gap && table.hitPolicy !== 'collect' ? { gap } : {}),
+    overlaps: [...overlaps].map(([key, facts]) => ({ rows: key.split(',').map(Number).slice(0, 2) as [number, number], facts })),
+    unreached: table.hitPolicy === 'first' ? table.rows.map((_, i) => i).filter((i) => !reached.has(i)) : [],
+    tested: [...new Set(all.map((c) => c.fact))],
+  };
+}
+
 /** `partial`: some rows or examples were left out (their schema problems are reported apart), so the table as a whole is not judged. */
 export function checkDecision(table: DecisionFile, compiled: CompiledDecision, source: SourceFile, facts: z.ZodObject | undefined, partial = false): string[] {
   const problems: string[] = [];
@@ -137,45 +190,13 @@ export function checkDecision(table: DecisionFile, compiled: CompiledDecision, s
   // the examples' verdicts wait for sound rows, while examples whose facts are wrong are still named now.
   const rowsSound = problems.length === 0 && !partial;
 
-  // Exhaustive look over the boundary values: overlaps, gaps, unreachable rows.
-  const keys = Object.keys(kinds);
-  const all = compiled.rows.flatMap((r) => r.conditions);
-  const values = keys.map((k) =>
-    candidates(
-      kinds[k]!,
-      all.filter((c) => c.fact === k),
-    ),
-  );
-  const size = values.reduce((n, v) => n * v.length, 1);
-  // Instants compare with each other by offsets, which boundary values cannot cover: tables that test
-  // instants rely on their examples (and the oracle property) instead of the exhaustive look.
-  const testsInstants = all.some((c) => kinds[c.fact]?.kind === 'instant');
-  if (rowsSound && size <= MAX_COMBINATIONS && !testsInstants) {
-    const reached = new Set<number>();
-    let gap: Record<string, unknown> | undefined;
-    const overlaps = new Map<string, Record<string, unknown>>();
-    for (const facts of product(keys, values)) {
-      const matching = compiled.rows.filter((r) => r.firstFailing(facts) === -1).map((r) => r.index);
-      if (matching.length === 0 && !gap) gap = facts;
-      if (table.hitPolicy === 'first' && matching.length > 0) reached.add(matching[0]!);
-      if (table.hitPolicy !== 'first') matching.forEach((m) => reached.add(m));
-      if (table.hitPolicy === 'unique' && matching.length > 1) {
-        const key = matching.join(',');
-        if (!overlaps.has(key)) overlaps.set(key, facts);
-      }
+  if (rowsSound) {
+    const look = lookOverCases(table, compiled, kinds);
+    for (const o of look?.overlaps ?? []) {
+      p(['rows', o.rows[1]], overlapMessage(table.rows[o.rows[0]]!.id, table.rows[o.rows[1]]!.id, o.facts));
     }
-    for (const [key, facts] of overlaps) {
-      const [a, b] = key.split(',').map(Number) as [number, number];
-      p(
-        ['rows', b],
-        `rows "${table.rows[a]!.id}" and "${table.rows[b]!.id}" overlap (both match ${JSON.stringify(facts)}); a unique table needs exactly one row per case`,
-      );
-    }
-    if (gap && table.hitPolicy !== 'collect') p(['rows'], `no row matches ${JSON.stringify(gap)}; add a row or an \`otherwise\` row`);
-    if (table.hitPolicy === 'first')
-      table.rows.forEach((row, i) => {
-        if (!reached.has(i)) p(['rows', i], `row "${row.id}" can never fire: earlier rows take every case it matches`);
-      });
+    if (look?.gap) p(['rows'], gapMessage(look.gap));
+    for (const i of look?.unreached ?? []) p(['rows', i], `row "${table.rows[i]!.id}" can never fire: earlier rows take every case it matches`);
   }
 
   table.examples.forEach((ex, i) => {

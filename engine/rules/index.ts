@@ -8,3 +8,4 @@ export { DATE_TIME_WITH_OFFSET, durationMs, isRealInstant } from './time.ts';
 export { parseSource, RuleFileError, type SourceFile } from './source.ts';
 export { parseRequest } from './validate.ts';
 export { kindOf } from './check.ts';
+export { caseFindings, type CaseFinding } from './case-findings.ts';

@@ -142,6 +142,36 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await page.getByRole('button', { name: 'Discard the edit' }).click();
   }, 20_000);
 
+  it('writes the overlaps an edit makes as counterexample scenarios, pinning what the serving rules answer, and adds one to the corpus', async () => {
+    // Its own copy of the fixtures: the scenario is added beside them, under suggested/.
+    const corpus = mkdtempSync(join(tmpdir(), 'studio-fixtures-'));
+    cpSync('scenarios/fixtures', join(corpus, 'fixtures'), { recursive: true });
+    const app = await studioServer({ rulesDir, scenarios: SCENARIOS, fixtures: join(corpus, 'fixtures') });
+    servers.push(app);
+    const at = await app.listen({ port: 0, host: '127.0.0.1' });
+    await page.goto(`${at}/studio#/tables/passengerType`);
+    await signIn(page);
+    await page.getByRole('button', { name: 'Edit this table' }).click();
+    await page.getByLabel('Row child-7-15: condition on age: to', { exact: true }).fill('16');
+    await page.getByText('3 cases have no row or two rows.').waitFor();
+    await page.getByRole('button', { name: 'Write counterexample scenarios' }).click();
+    const youth = page.locator('#counterexamples .counterexample', { hasText: 'rows "child-7-15" and "youth-16-19" overlap' });
+    await youth.locator('pre').waitFor({ timeout: 60_000 });
+    // A 16-year-old alone: the serving rules make them a youth; the edit, read with the child row deciding, a child.
+    expect(await youth.locator('pre').textContent()).toMatch(
+      /\$passengers: \[16\]\}[\s\S]*appliedPassengerTypes: \[\{type: YOUTH, description: Youth 16–19 years\}\]/,
+    );
+    expect(await youth.textContent()).toContain('read with row "child-7-15" deciding');
+    await youth.scrollIntoViewIfNeeded();
+    await shot('counterexamples');
+    await youth.getByRole('button', { name: 'Add it to scenarios/suggested/' }).click();
+    await youth.getByRole('status').waitFor();
+    const file = join(corpus, 'suggested', 'passengerType-overlap-child-7-15-youth-16-19.yaml');
+    expect(readFileSync(file, 'utf8')).toContain('Written by `signalbox check --suggest`');
+    await page.getByRole('button', { name: 'Discard the edit' }).click();
+    rmSync(corpus, { recursive: true, force: true });
+  }, 90_000);
+
   it('changes the student row, previews the scenario steps it breaks, is refused, saves with a reason, and the offers answer changes', async () => {
     const before = await studentPrice(base);
     await page.goto(`${base}/studio#/tables/fareFactor`);

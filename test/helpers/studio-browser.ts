@@ -38,7 +38,7 @@ export function copiedRules(prefix: string): string {
 }
 
 /** A studio on the memory store, a sandbox unless asked otherwise, its clock at a fixed instant. */
-export function studioServer(options: { rulesDir: string; scenarios: string[]; sandbox?: boolean }): Promise<FastifyInstance> {
+export function studioServer(options: { rulesDir: string; scenarios: string[]; sandbox?: boolean; fixtures?: string }): Promise<FastifyInstance> {
   const sandbox = options.sandbox ?? true;
   return buildServer({
     engine: createEngine({ rulesDir: options.rulesDir }),
@@ -46,7 +46,9 @@ export function studioServer(options: { rulesDir: string; scenarios: string[]; s
     sandbox,
     jwtSecret: 'browser-test',
     ...(sandbox ? { clock: virtualClock(new Date('2026-11-20T10:00:00+01:00')) } : {}),
-    extensions: [studioExtension({ sandbox, rulesDir: options.rulesDir, scenarios: options.scenarios })],
+    extensions: [
+      studioExtension({ sandbox, rulesDir: options.rulesDir, scenarios: options.scenarios, ...(options.fixtures ? { fixtures: options.fixtures } : {}) }),
+    ],
   });
 }
 

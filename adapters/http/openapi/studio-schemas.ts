@@ -290,6 +290,11 @@ export const EditCheck = z.object({
   problems: z.array(PlacedProblem),
   examples: z.array(ExampleResult).describe('Each example of the table, in order, on the edited rules: whether it holds, and what they decide instead.'),
   text: z.string().describe('The file as the edit would write it.'),
+  counterexamples: z
+    .number()
+    .int()
+    .optional()
+    .describe('How many of the problems are cases no row or two rows match, for which POST …/counterexamples writes scenarios.'),
 });
 
 /** An expectation of a scenario step that the answer did not meet: where it is written, what it says, what came. */
@@ -423,10 +428,25 @@ export type MutationReport = z.infer<typeof MutationReport>;
 export type MutantResult = z.infer<typeof MutantResult>;
 export type SuggestedScenario = z.infer<typeof SuggestedScenario>;
 export type SuggestedScenarioSaved = z.infer<typeof SuggestedScenarioSaved>;
+export type Counterexamples = z.infer<typeof Counterexamples>;
 
 export const SuggestedScenario = z.object({
   name: z.string().describe('A file name for it under scenarios/suggested/, without `.yaml`.'),
   text: z.string().describe('The scenario: it passes on the rules now serving and fails on the mutant.'),
+});
+
+export const Counterexamples = z.object({
+  counterexamples: z.array(
+    z.object({
+      kind: z.enum(['gap', 'overlap']),
+      at: z.string().describe('Where check places the finding: `file:line:col`.'),
+      message: z.string().describe('What check says.'),
+      reading: z.string().optional().describe('The reading of the edited table the scenario tells apart from the serving rules: which row decides, or none.'),
+      scenario: SuggestedScenario.optional().describe(
+        'It passes on the serving rules and fails on that reading; absent when no request the search tries asks the decision this case.',
+      ),
+    }),
+  ),
 });
 
 export const SuggestedScenarioSave = z.strictObject({

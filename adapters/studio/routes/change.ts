@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { createEngine, loadRules, RuleViolation, type Engine } from '../../../engine/index.ts';
+import { caseFindings } from '../../../engine/rules/index.ts';
 import { impactOf } from '../../analysis/impact.ts';
 import { DEMO_SECRETS } from '../../harness/demo-secrets.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
@@ -84,7 +85,8 @@ export const changeOperations = (studio: Studio): Operation[] => [
     handle: async ({ params, body, service }) => {
       // The whole rule set is compiled again for each edit: hence an analyst's token.
       const x = edited(studio, service.engine, decisionOf(service.engine, params.decision), body);
-      return { body: { changed: x.changed, problems: x.problems, examples: x.examples, text: x.text } };
+      const found = x.rules ? 0 : caseFindings(x.file, x.text).length;
+      return { body: { changed: x.changed, problems: x.problems, examples: x.examples, text: x.text, ...(found ? { counterexamples: found } : {}) } };
     },
   }),
   operation({

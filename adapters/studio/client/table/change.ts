@@ -17,6 +17,7 @@ export function editChecks(session: TableSession) {
     const answer = await api<EditCheck>('POST', `/decisions/${state.table.decision}/check`, theEdit(state));
     state.refused = answer.ok ? undefined : answer.data;
     state.problems = answer.ok ? answer.data.problems : [];
+    state.counterexamples = answer.ok ? answer.data.counterexamples : undefined;
     state.exampleResults = answer.ok ? answer.data.examples : [];
     // Drawing replaces the inputs: the one being typed in keeps the focus and the caret.
     const active = document.activeElement;

@@ -1,10 +1,10 @@
-import type { MutationReport, SuggestedScenario, SuggestedScenarioSaved } from '../../../http/openapi/studio-schemas.ts';
+import type { MutationReport, SuggestedScenario } from '../../../http/openapi/studio-schemas.ts';
 import { api } from '../api.ts';
 import { h, show } from '../dom.ts';
-import { mode } from '../mode.ts';
 import { problemBox } from '../problems.ts';
 import { shortAt } from '../values.ts';
 import type { TableSession } from './session.ts';
+import { suggestedScenario } from './suggested.ts';
 
 /**
  * How well the scenarios guard the table: its mutants (small wrong versions) run against the scenarios that ask the
@@ -77,19 +77,5 @@ async function suggest(decision: string, mutant: string, out: HTMLElement): Prom
   show(out, h('p', { class: 'busy' }, 'Searching for a request the rules and the mutant answer differently…'));
   const answer = await api<SuggestedScenario>('POST', `/decisions/${decision}/mutants/${encodeURIComponent(mutant)}/suggestion`);
   if (!answer.ok) return show(out, problemBox(answer.data));
-  const { name, text } = answer.data;
-  const saved = h('div', { 'aria-live': 'polite' });
-  const add = async () => {
-    const put = await api<SuggestedScenarioSaved>('PUT', '/scenarios/suggested', { name, text });
-    show(saved, put.ok ? h('p', { class: 'good', role: 'status' }, `Added ${put.data.file}; the corpus runs it from now on.`) : problemBox(put.data));
-  };
-  show(
-    out,
-    h('h4', {}, `${name}.yaml`),
-    h('pre', { class: 'suggested' }, text),
-    mode.edit
-      ? h('button', { type: 'button', id: 'add-suggestion', onclick: () => void add() }, 'Add it to scenarios/suggested/')
-      : h('p', { class: 'note' }, 'This server does not save: copy the scenario into scenarios/suggested/ yourself.'),
-    saved,
-  );
+  show(out, ...suggestedScenario(answer.data, 'add-suggestion'));
 }

@@ -30,6 +30,8 @@ export interface TableState {
   expectations: ExpectationUpdate[];
   /** What `check` found in the edit, placed at rows and cells. */
   problems: PlacedProblem[];
+  /** How many of check's problems are cases no row or two rows match (each can be written as a counterexample). */
+  counterexamples?: number;
   /** Why `check` did not run (no analyst's token). */
   refused: Problem | undefined;
   /** The table's mutants as last run, whose survivors the grid marks at their rows. */

@@ -4,6 +4,7 @@ import { h, setView } from '../dom.ts';
 import { problemBox } from '../problems.ts';
 import { redrawOnSessionChange } from '../session.ts';
 import { changePanel, editChecks } from './change.ts';
+import { counterexamplesPanel } from './counterexamples.ts';
 import { csvControls } from './csv.ts';
 import { examplesPanel } from './examples.ts';
 import { rowsGrid } from './grid.ts';
@@ -34,12 +35,14 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
     state,
     draw: () => {
       grid.draw();
+      counterexamples.draw();
       examples.draw();
     },
     edited: () => checks.schedule(),
     check: () => checks.check(),
   };
   const grid = rowsGrid(session);
+  const counterexamples = counterexamplesPanel(session);
   const examples = examplesPanel(session);
   const checks = editChecks(session);
   const change = changePanel(session);
@@ -62,7 +65,7 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
       ' · ',
       h('code', {}, table.at),
     ),
-    h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList),
+    h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList, counterexamples.box),
     examples.box,
     h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), csv, change.bar, change.impactBox, change.saveBox),
     h('section', { class: 'panel', 'aria-labelledby': 'mutants-h' }, h('h3', { id: 'mutants-h' }, 'How well the scenarios guard it'), mutants.box),
