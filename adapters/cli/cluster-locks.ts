@@ -8,7 +8,9 @@ import type { Store } from '../store/store.ts';
  *
  * A request names all its keys at once and is granted when it is first in line on every one of them: requests queue
  * in the order they arrive, on every key together, so two requests never each hold a key the other waits for. A
- * worker's locks go when it answers, or when it dies (a crashed worker never keeps a train locked).
+ * worker's locks go when it answers, or when it dies (a crashed worker never keeps a train locked). What a dead
+ * worker asked is ignored even when it arrives after its death: node:cluster may deliver a worker's last messages
+ * after its 'exit', and such a request would otherwise hold its trains for ever.
  */
 
 type LockMessage = { kind: 'train-locks'; id: number; keys: string[] } | { kind: 'train-locks-release'; id: number };
@@ -52,7 +54,7 @@ export function trainLockGranter() {
     serve(worker: Worker) {
       const mine = new Map<number, Request>();
       worker.on('message', (m: unknown) => {
-        if (!isLockMessage(m)) return;
+        if (!isLockMessage(m) || worker.isDead()) return;
         if (m.kind === 'train-locks') {
           const r: Request = { worker, id: m.id, keys: [...new Set(m.keys)], granted: false, of: mine };
           mine.set(m.id, r);
