@@ -2,6 +2,8 @@ import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/index.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import * as S from '../../http/openapi/studio-schemas.ts';
+import { z } from 'zod';
+import { journalFile } from '../journal-export.ts';
 import { seatMaps } from '../seats.ts';
 import { studioEntry, type Studio } from './studio.ts';
 
@@ -39,6 +41,27 @@ export const sandboxOperations = (studio: Studio): Operation[] => [
             if (!journal) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `GET ${request.url.split('?')[0]!}` });
             const { client, scopes } = await request.server.tokenHolder(request);
             return { body: { size: journal.size, entries: journal.list(scopes.includes('analyst') ? 'analyst' : { client }) } };
+          },
+        }),
+        operation({
+          method: 'GET',
+          path: '/studio/api/journal/export',
+          ...studioEntry,
+          summary: 'The latest requests as a journal file',
+          access: 'bearer',
+          description:
+            'On a sandbox only. The same requests as GET /studio/api/journal, read the same way (a client its own, an analyst every ' +
+            "client's, personal data masked), oldest first, one JSON record a line: the file `signalbox replay --journal` reads (docs/replay.md).",
+          responses: { 200: { description: 'JSON Lines, one request a line.', schema: z.string(), contentType: 'application/jsonl' } },
+          handle: async ({ request }) => {
+            const journal = request.server.requestJournal;
+            if (!journal) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `GET ${request.url.split('?')[0]!}` });
+            const { client, scopes } = await request.server.tokenHolder(request);
+            return {
+              body: journalFile(journal.list(scopes.includes('analyst') ? 'analyst' : { client })),
+              type: 'application/jsonl; charset=utf-8',
+              headers: { 'content-disposition': 'attachment; filename="journal.jsonl"' },
+            };
           },
         }),
       ]
