@@ -21,6 +21,8 @@ let journal: string;
 let commented: string;
 /** rules/ with the fare factor of the child-7-15 row raised from 0.5 to 0.6. */
 let dearerChildren: string;
+/** rules/ selling ten days ahead instead of 120: the scenarios' trains, eleven days ahead, are not yet for sale. */
+let shortHorizon: string;
 
 /** A copy of rules/ with one file's text changed; the change must take, or the test would prove nothing. */
 function rulesWith(name: string, file: string, change: (text: string) => string): string {
@@ -42,6 +44,7 @@ beforeAll(() => {
   dearerChildren = rulesWith('dearer-children', 'fare-factors.yaml', (text) =>
     text.replace(/(- id: child-7-15\n\s+when: \{ internalType: CHILD_7_15 \}\n\s+then: \{ factor: )0\.5 \}/, '$10.6 }'),
   );
+  shortHorizon = rulesWith('short-horizon', 'limits.yaml', (text) => text.replace(/^bookingHorizon: P120D/m, 'bookingHorizon: P10D'));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -98,6 +101,22 @@ describe('signalbox replay', () => {
     });
     // Dearer children: no price anywhere falls.
     for (const change of report.changes.price.examples) for (const p of change.prices) expect(p.b!.amount).toBeGreaterThan(p.a!.amount);
+  }, 60_000);
+
+  it('follows a refusal through: what B never offered, B cannot book, and each later request on that booking is not found there', () => {
+    const r = cli('replay', '--journal', journal, '--rules', 'rules', '--against', shortHorizon, '--json', '--examples', '1000');
+    expect(r.status, r.stderr).toBe(1);
+    const report = ReplayReport.parse(JSON.parse(r.stdout));
+    // B answers the offers requests with no offer: every price A gave is gone.
+    const offers = report.changes.price.examples.filter((c) => c.url === '/v3/offers');
+    expect(offers.length).toBeGreaterThan(0);
+    for (const change of offers) expect(change.prices.every((p) => p.a !== null && p.b === null)).toBe(true);
+    // A booking of an offer B never made finds nothing on B, however A answered it: never another offer of B's.
+    const status = report.changes.status.examples;
+    expect(status.length).toBe(report.changes.status.count);
+    expect(status.some((c) => c.method === 'POST' && c.url === '/v3/booking' && c.a.status === 200)).toBe(true);
+    expect(status.some((c) => c.method === 'GET' && /^\/v3\/bookings\/[^/]+$/.test(c.url))).toBe(true);
+    expect(new Set(status.map((c) => `${c.b.status} ${c.b.code}`))).toEqual(new Set(['404 RESOURCE_NOT_FOUND']));
   }, 60_000);
 
   it('says the same in words: how many requests changed, and where the first prices moved', () => {

@@ -18,7 +18,7 @@ export interface ReplayedAnswer {
 
 /**
  * One side of a replay: a sandbox server in-process on one rule set, with an empty memory store of its own, a
- * virtual clock and ids counted from 1. Each request runs at its recorded instant, as its recorded client, with the
+ * virtual clock and ids counted from 1 (`replayed-offer-1`). Each request runs at its recorded instant, as its recorded client, with the
  * recorded ids it names replaced by the ones this side made up (replay-ids.ts).
  */
 export interface ReplaySide {
@@ -26,14 +26,21 @@ export interface ReplaySide {
   close(): Promise<void>;
 }
 
+/**
+ * What this side's ids start with: a recorded id is never one of them, so a request naming a recorded id this side has
+ * no pair for (replay-ids.ts) finds nothing here, not one of this side's own spelt the same.
+ */
+const REPLAYED = 'replayed-';
+
 export async function replaySide(rules: RuleSet): Promise<ReplaySide> {
+  const made = sequentialIds();
   const secret = randomBytes(32).toString('base64url');
   const clock = virtualClock(new Date(0));
   const app = await buildServer({
     engine: createEngine({ rules }),
     store: memoryStore(),
     clock,
-    ids: sequentialIds(),
+    ids: { next: (kind) => `${REPLAYED}${made.next(kind)}` },
     sandbox: true,
     journal: false,
     jwtSecret: secret,
@@ -59,7 +66,7 @@ export async function replaySide(rules: RuleSet): Promise<ReplaySide> {
       const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
       const res = await send(record.method, ids.url(record.url), headers, payload);
       const answer = { status: res.status, body: parsed(res.body, res.headers['content-type']) };
-      ids.learn(record.response.body, answer.body);
+      ids.learn(record.response.body, answer.body, record);
       // In-process answers never wait for the event loop (in-process-transport.ts): let it turn.
       await new Promise((resolve) => setImmediate(resolve));
       return answer;
