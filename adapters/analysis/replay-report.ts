@@ -15,6 +15,10 @@ const SideAnswer = z.object({
 
 export const REPLAY_CHANGE_KINDS = ['status', 'code', 'price'] as const;
 
+/** The requests a replay leaves out (replay.ts says why). */
+export const NOT_REPLAYED_KINDS = ['token-requests', 'clock-changes', 'trace-look-ups', 'customer-api', 'studio'] as const;
+export type NotReplayed = (typeof NOT_REPLAYED_KINDS)[number];
+
 const ReplayChange = z.object({
   request: z.number().int().describe('Its place in the journal, from 1.'),
   at: z.string().describe('The instant it was recorded at, and replayed at.'),
@@ -37,7 +41,9 @@ export const ReplayReport = z.object({
   journal: z.object({
     requests: z.number().int(),
     replayed: z.number().int(),
-    skipped: z.record(z.string(), z.number().int()).describe('Requests not replayed, counted by why.'),
+    skipped: z
+      .partialRecord(z.enum(NOT_REPLAYED_KINDS), z.number().int())
+      .describe('Requests not replayed, counted by kind: token requests, sandbox clock changes, trace look-ups, Customer API and studio requests.'),
   }),
   rules: z.object({ a: z.string(), b: z.string() }),
   asRecorded: z

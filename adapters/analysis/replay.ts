@@ -1,7 +1,7 @@
 import type { RuleSet } from '../../engine/index.ts';
 import type { JournalRecord } from '../http/journal-file.ts';
 import { comparedAnswer, priceDifferences } from './replay-answer.ts';
-import { REPLAY_CHANGE_KINDS, type ReplayChange, type ReplayReport } from './replay-report.ts';
+import { NOT_REPLAYED_KINDS, REPLAY_CHANGE_KINDS, type NotReplayed, type ReplayChange, type ReplayReport } from './replay-report.ts';
 import { replaySide } from './replay-side.ts';
 
 /**
@@ -21,26 +21,23 @@ export interface ReplayOptions {
  * keeps no secret, so a replay acts as each client with a token of its own, and the Customer API, which wants the
  * caller's subscription key as well, cannot be called.
  */
-const NOT_REPLAYED: ReadonlyArray<{ why: string; matches: (method: string, path: string) => boolean }> = [
-  { why: 'token requests (the replay has a token of its own for each client)', matches: (_, path) => path === '/oauth2/token' },
-  {
-    why: 'sandbox clock changes (every request runs at its recorded instant)',
-    matches: (method, path) => (method !== 'GET' && path === '/sandbox/clock') || /^\/sandbox\/bookings\/[^/]+\/time-travel$/.test(path),
-  },
-  { why: "look-ups of the recording server's traces", matches: (_, path) => path.startsWith('/sandbox/traces/') },
-  { why: 'Customer API requests (a journal keeps no subscription key)', matches: (_, path) => path.startsWith('/customer/') },
-  { why: "the studio's requests", matches: (_, path) => path.startsWith('/studio/') },
-];
+const NOT_REPLAYED: Readonly<Record<NotReplayed, (method: string, path: string) => boolean>> = {
+  'token-requests': (_, path) => path === '/oauth2/token',
+  'clock-changes': (method, path) => (method !== 'GET' && path === '/sandbox/clock') || /^\/sandbox\/bookings\/[^/]+\/time-travel$/.test(path),
+  'trace-look-ups': (_, path) => path.startsWith('/sandbox/traces/'),
+  'customer-api': (_, path) => path.startsWith('/customer/'),
+  studio: (_, path) => path.startsWith('/studio/'),
+};
 
-const notReplayed = (record: JournalRecord) => {
+const notReplayed = (record: JournalRecord): NotReplayed | undefined => {
   const path = record.url.split('?', 1)[0]!.replace(/\/+$/, '') || '/';
-  return NOT_REPLAYED.find((n) => n.matches(record.method.toUpperCase(), path))?.why;
+  return NOT_REPLAYED_KINDS.find((kind) => NOT_REPLAYED[kind](record.method.toUpperCase(), path));
 };
 
 export async function replayJournal(records: readonly JournalRecord[], a: RuleSet, b: RuleSet, options: ReplayOptions): Promise<ReplayReport> {
   const sideA = await replaySide(a);
   const sideB = await replaySide(b);
-  const skipped: Record<string, number> = {};
+  const skipped: ReplayReport['journal']['skipped'] = {};
   const changes = Object.fromEntries(REPLAY_CHANGE_KINDS.map((kind) => [kind, { count: 0, examples: [] as ReplayChange[] }])) as ReplayReport['changes'];
   const asRecorded = { a: 0, b: 0 };
   let replayed = 0;

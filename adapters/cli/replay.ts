@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultRulesDir, RuleFileError, type RuleSet } from '../../engine/index.ts';
 import { replayJournal } from '../analysis/replay.ts';
-import type { ReplayChange, ReplayPrice, ReplayReport } from '../analysis/replay-report.ts';
+import type { NotReplayed, ReplayChange, ReplayPrice, ReplayReport } from '../analysis/replay-report.ts';
 import { ruleSetAt } from '../analysis/rule-set-at.ts';
 import { readJournal } from '../http/journal-file.ts';
 import { painter, type Paint } from './colour.ts';
@@ -61,7 +62,7 @@ export async function replay(args: string[]): Promise<number> {
     process.stderr.write(`${e.problems.join('\n')}\n`);
     return 2;
   }
-  const report = await replayJournal(records, a, b, { names: { a: values.rules, b: against }, examples });
+  const report = await replayJournal(records, a, b, { names: { a: values.rules, b: values.against ?? relative(process.cwd(), against) }, examples });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : replayText(report, values.journal, painter(process.stdout)));
   return report.changed > 0 ? 1 : 0;
 }
@@ -89,6 +90,14 @@ function exampleLines(change: ReplayChange, paint: Paint): string[] {
   return lines;
 }
 
+const NOT_REPLAYED: Record<NotReplayed, string> = {
+  'token-requests': 'token requests (the replay has a token of its own for each client)',
+  'clock-changes': 'sandbox clock changes (every request runs at its recorded instant)',
+  'trace-look-ups': "look-ups of the recording server's traces",
+  'customer-api': 'Customer API requests (a journal keeps no subscription key)',
+  studio: 'studio requests',
+};
+
 const HEADINGS: Record<keyof ReplayReport['changes'], (n: number) => string> = {
   status: (n) => `${plural(n, 'request')} answered with another status`,
   code: (n) => `${plural(n, 'request')} refused with another Problem code`,
@@ -99,7 +108,7 @@ const HEADINGS: Record<keyof ReplayReport['changes'], (n: number) => string> = {
 function replayText(report: ReplayReport, journal: string, paint: Paint = (_, t) => t): string {
   const { requests, replayed, skipped } = report.journal;
   const out = [`replayed ${replayed} of ${plural(requests, 'request')} of ${journal} on ${report.rules.a} (A) and ${report.rules.b} (B)`];
-  const left = Object.entries(skipped).map(([why, n]) => `${n} ${why}`);
+  const left = Object.entries(skipped).map(([kind, n]) => `${n} ${NOT_REPLAYED[kind as NotReplayed]}`);
   if (left.length > 0) out.push(`not replayed: ${left.join('; ')}`);
   out.push(`as recorded: A answered ${report.asRecorded.a} of ${replayed} with the recorded status, B ${report.asRecorded.b}`, '');
   for (const kind of ['status', 'code', 'price'] as const) {
