@@ -18,8 +18,8 @@ export interface ReplayedAnswer {
 
 /**
  * One side of a replay: a sandbox server in-process on one rule set, with an empty memory store of its own, a
- * virtual clock and ids counted from 1 (`replayed-offer-1`). Each request runs at its recorded instant, as its recorded client, with the
- * recorded ids it names replaced by the ones this side made up (replay-ids.ts).
+ * virtual clock and ids counted from 1 (`replayed-offer-1`). Each request runs at its recorded instant, as its
+ * recorded client, with the recorded ids it names replaced by the ones this side made up (replay-ids.ts).
  */
 export interface ReplaySide {
   answer(record: JournalRecord): Promise<ReplayedAnswer>;

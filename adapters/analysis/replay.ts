@@ -4,11 +4,6 @@ import { comparedAnswer, priceDifferences } from './replay-answer.ts';
 import { NOT_REPLAYED_KINDS, REPLAY_CHANGE_KINDS, type NotReplayed, type ReplayChange, type ReplayReport } from './replay-report.ts';
 import { replaySide } from './replay-side.ts';
 
-/**
- * A journal replayed on two rule sets (docs/replay.md): every request, in journal order, at its recorded instant,
- * as its recorded client, through a sandbox server of each rule set in-process, each side with a store of its own.
- * Then A's and B's answers are compared, request by request: status, Problem code, prices (replay-answer.ts).
- */
 export interface ReplayOptions {
   /** How the report names the two rule sets (a folder, a git revision). */
   names: { a: string; b: string };
@@ -34,6 +29,11 @@ const notReplayed = (record: JournalRecord): NotReplayed | undefined => {
   return NOT_REPLAYED_KINDS.find((kind) => NOT_REPLAYED[kind](record.method.toUpperCase(), path));
 };
 
+/**
+ * A journal replayed on two rule sets (docs/replay.md): every request, in journal order, at its recorded instant,
+ * as its recorded client, through a sandbox server of each rule set in-process, each side with a store of its own.
+ * Then A's and B's answers are compared, request by request: status, Problem code, prices (replay-answer.ts).
+ */
 export async function replayJournal(records: readonly JournalRecord[], a: RuleSet, b: RuleSet, options: ReplayOptions): Promise<ReplayReport> {
   const sideA = await replaySide(a);
   const sideB = await replaySide(b);
