@@ -9,6 +9,7 @@ import { test } from './test.ts';
 import { seatmap } from './seatmap.ts';
 import { simulate } from './simulate.ts';
 import { rulesDiff } from './rules-diff.ts';
+import { replay } from './replay.ts';
 import { exportCommand } from './export.ts';
 import { graph } from './graph.ts';
 import { mutateCommand } from './mutate.ts';
@@ -29,6 +30,8 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   graph    [--mermaid|--json] [--rules DIR]   which decision feeds which, and the prices, refunds and errors each decides
   table    export DECISION | import DECISION FILE.csv [--rules DIR]   a decision table as CSV, and back into its file (after check)
   diff     --rules OLD [--against NEW] [--json] [--scenarios DIR] [--fixtures DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)
+  replay   --journal FILE --rules A [--against B] [--json] [--examples N]   a journal's requests on two rule sets, at their instants: which
+           answers change status, Problem code or price (A, B: folder or git revision; B defaults to rules/; docs/replay.md)
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
@@ -43,6 +46,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   explain,
   simulate,
   diff: rulesDiff,
+  replay,
   schemas,
   examples,
   seatmap,

@@ -1,29 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compileRuleSet, defaultRulesDir, loadRules, RuleFileError, type RuleSet } from '../../engine/index.ts';
+import { defaultRulesDir, RuleFileError } from '../../engine/index.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 import { painter } from './colour.ts';
 import { impactOf, type Impact } from '../analysis/impact.ts';
-
-/** A rule set from a folder, or from the rules/ folder of a git revision (`HEAD~1`, `main`, a commit). */
-export function ruleSetAt(where: string): RuleSet {
-  if (existsSync(where) && statSync(where).isDirectory()) return loadRules(where);
-  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  let top: string;
-  try {
-    top = git('rev-parse', '--show-toplevel').trim();
-    git('rev-parse', '--verify', '--quiet', `${where}^{commit}`);
-  } catch {
-    throw new RuleFileError([`${where}: neither a folder nor a git revision`]);
-  }
-  const folder = relative(top, defaultRulesDir());
-  const files = git('ls-tree', '--name-only', `${where}:${folder}`)
-    .split('\n')
-    .filter((f) => /\.ya?ml$/.test(f));
-  return compileRuleSet(files.map((f) => ({ file: `${where}:${folder}/${f}`, text: git('show', `${where}:${folder}/${f}`) })));
-}
+import { ruleSetAt } from '../analysis/rule-set-at.ts';
 
 const money = (minor: number) => `${minor < 0 ? '−' : '+'}${(Math.abs(minor) / 100).toFixed(2)}`;
 const facts = (f: Record<string, unknown>) =>

@@ -8,7 +8,7 @@ import { createEngine, defaultRulesDir, FactsError, loadRules, readRuleSources, 
 import { parseSource } from '../../engine/rules/index.ts';
 import { painter, type Paint } from './colour.ts';
 import { flow } from './flow.ts';
-import { ruleSetAt } from './rules-diff.ts';
+import { ruleSetAt } from '../analysis/rule-set-at.ts';
 
 /**
  * `signalbox check [--rules DIR] [--suggest [--serving REV|DIR] [--scenarios DIR]]`: every problem of every rule file

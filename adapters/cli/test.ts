@@ -21,6 +21,8 @@ import type { ScenarioResult } from '../harness/results.ts';
 import { selectScenarios } from '../harness/select.ts';
 import { inProcess, live } from '../harness/targets.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
+import { journalling } from '../harness/journal-recorder.ts';
+import { journalLine, type JournalRecord } from '../http/journal-file.ts';
 import { watchScenarios } from './watch-scenarios.ts';
 
 const TEST_USAGE = `usage: signalbox test [PATHS…] [options]
@@ -48,6 +50,8 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
                           (e.g. ../shared/osdm/OSDM-online-api-v3.4.0.yml) and report its violations per step;
                           any violation beyond the deviations CONTRACT §4c allows fails the run
   --osdm-known FILE       with --osdm: violations listed in FILE (one signature a line) are counted, not failed
+  --journal FILE          write every request sent, with its instant, client and answer, to FILE as a journal
+                          (JSON Lines, docs/replay.md) for signalbox replay; the files then run one at a time
 `;
 
 /** `signalbox test`: select, run in parallel, report in file order; exit 1 on any failure or an empty selection. */
@@ -75,6 +79,7 @@ export async function test(args: string[]): Promise<number> {
       bail: { type: 'boolean', default: false },
       watch: { type: 'boolean', default: false },
       html: { type: 'string' },
+      journal: { type: 'string' },
     },
   });
   if (values.help) {
@@ -83,7 +88,8 @@ export async function test(args: string[]): Promise<number> {
   }
   const reporter = values.reporter as Reporter;
   if (!(reporter in REPORTERS)) throw new Error(`unknown reporter ${values.reporter}; use pretty, junit, json or html`);
-  const jobs = values.jobs === undefined ? (values.target ? 1 : availableParallelism()) : Number(values.jobs);
+  // A journal is one sequence of requests: the files run one after another, on this thread.
+  const jobs = values.journal ? 1 : values.jobs === undefined ? (values.target ? 1 : availableParallelism()) : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs wants a whole number of at least 1, not ${values.jobs}`);
   if (values.target && jobs > 1)
     process.stderr.write(`note: the ${jobs} jobs share ${values.target}'s one sandbox clock; scenarios whose clocks differ can disturb each other\n`);
@@ -112,7 +118,9 @@ export async function test(args: string[]): Promise<number> {
     ...DEMO_SECRETS,
     ...Object.fromEntries(Object.entries(vars).flatMap(([k, v]) => (k.startsWith('secret.') ? [[k.slice(7), String(v)]] : []))),
   };
-  const target = values.target ? live(values.target, { reset: values.reset, secrets }) : inProcess(needEngine());
+  const server = values.target ? live(values.target, { reset: values.reset, secrets }) : inProcess(needEngine());
+  const journal: JournalRecord[] = [];
+  const target = values.journal ? journalling(server, (record) => journal.push(record)) : server;
 
   const runOnce = async (): Promise<number> => {
     const files = select();
@@ -127,7 +135,7 @@ export async function test(args: string[]): Promise<number> {
       jobs,
       bail: values.bail,
       run: { secrets: DEMO_SECRETS, coverage: values.coverage, vars, ...(values.osdm ? { osdm: values.osdm } : {}) },
-      ...(values.target ? {} : { workers: rules }),
+      ...(values.target || values.journal ? {} : { workers: rules }),
       onResult: (r) => progress.done(r),
     });
     progress.end();
@@ -138,6 +146,7 @@ export async function test(args: string[]): Promise<number> {
     const report = REPORTERS[reporter](results, coverage, conformance);
     if (values.out) write(values.out, report);
     if (values.html) write(values.html, htmlReport(results));
+    if (values.journal) write(values.journal, journal.splice(0).map(journalLine).join(''));
     // Beside a JUnit, JSON or HTML file the terminal gets the pretty report; on stdout a report stays alone.
     const machineOnStdout = !values.out && reporter !== 'pretty';
     const terminal = (text: string) => colourReport(text, painter(process.stdout));

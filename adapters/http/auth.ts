@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, createSecretKey, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
@@ -107,13 +107,7 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
       const unknown = asked.filter((s) => !client.scopes.includes(s as Scope));
       if (unknown.length > 0) throw new OAuthError(400, 'invalid_scope', `the client may not ask for: ${unknown.join(' ')}`);
       const scopes = asked.length > 0 ? asked : client.scopes;
-      const access_token = await new SignJWT({ scope: scopes.join(' ') })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setIssuer(ISSUER)
-        .setSubject(clientId)
-        .setIssuedAt()
-        .setExpirationTime(`${lifetime}s`)
-        .sign(key);
+      const access_token = await signAccessToken(key, clientId, scopes, lifetime);
       return { token_type: 'Bearer', expires_in: lifetime, ext_expires_in: lifetime, access_token };
     },
     async holder(authorization) {
@@ -143,6 +137,20 @@ export function createAuthenticator(currentRules: () => RuleSet, jwtSecret: stri
       return withScope(await this.holder(authorization), scope);
     },
   };
+}
+
+/**
+ * An access token as POST /oauth2/token issues it, signed with the server's key (`jwtSecret`): also what a replay
+ * (adapters/analysis/replay.ts) acts as a journal's clients with, since a journal keeps no secret.
+ */
+export function signAccessToken(key: KeyObject, clientId: string, scopes: readonly string[], lifetimeSeconds: number): Promise<string> {
+  return new SignJWT({ scope: scopes.join(' ') })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setSubject(clientId)
+    .setIssuedAt()
+    .setExpirationTime(`${lifetimeSeconds}s`)
+    .sign(key);
 }
 
 /** A Requestor is three short fields; anything longer is refused before it is decoded. */

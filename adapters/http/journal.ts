@@ -15,7 +15,7 @@ import { maskPersonalData } from './personal-data.ts';
  */
 
 /** Headers worth reading back; the Authorization header's token is never kept. */
-const SHOWN_HEADERS = ['accept', 'accept-language', 'content-type', 'requestor', 'x-request-id', 'authorization'];
+const SHOWN_HEADERS = ['accept', 'accept-language', 'content-type', 'requestor', 'x-sandbox-fault', 'x-request-id', 'authorization'];
 
 interface Raw {
   id: string;
@@ -44,7 +44,8 @@ export interface RequestJournal {
 export function recordRequests(
   app: FastifyInstance,
   rules: () => Pick<RuleSet, 'limits' | 'cards'>,
-  now: () => Date,
+  /** The instant a request by `client` is decided at: its own sandbox clock, once it moved it. */
+  now: (client: string | undefined) => Date,
   options: { personalData: boolean },
 ): RequestJournal {
   const limits = () => rules().limits;
@@ -60,7 +61,7 @@ export function recordRequests(
     const type = reply.getHeader('content-type');
     ring.push({
       id: request.id,
-      at: now().toISOString(),
+      at: now(request.client).toISOString(),
       method: request.method,
       url,
       status: reply.statusCode,

@@ -211,7 +211,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       ? recordRequests(
           app,
           () => service.engine.rules,
-          () => clock.now(),
+          (client) => (client === undefined ? clock : service.clocks.of(client)).now(),
           { personalData: options.journalPersonalData ?? false },
         )
       : undefined,

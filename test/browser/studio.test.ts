@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../adapters/http/journal-file.ts';
 import { chromiumFor, closeAll, copiedRules, shooter, signIn, studioServer } from '../helpers/studio-browser.ts';
 
 /**
@@ -258,6 +259,13 @@ describe.skipIf(missing !== undefined)('the studio in Chromium', () => {
     await entry.locator('summary').click();
     expect(await entry.locator('.trace').textContent()).toContain('nightGender → not-shared');
     await shot('journal');
+    // The same requests as a file for signalbox replay, oldest first (docs/replay.md).
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as a journal file' }).click()]);
+    expect(download.suggestedFilename()).toBe('journal.jsonl');
+    const { records, problems } = readJournal(readFileSync(await download.path(), 'utf8'), 'journal.jsonl');
+    expect(problems).toEqual([]);
+    expect(records.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['POST /v3/offers', 'POST /v3/booking']));
+    expect(records.findIndex((r) => r.url === '/v3/offers')).toBeLessThan(records.findIndex((r) => r.url === '/v3/booking'));
   }, 20_000);
 
   it('refuses to save for a read-only visitor, with a Problem', async () => {

@@ -169,7 +169,7 @@ export const ScenarioList = z.array(z.object({ file: z.string(), name: z.string(
 
 export const JournalEntry = z.object({
   id: z.string().describe('The request id (X-Request-Id).'),
-  at: z.string().describe('When it was answered, on the server clock.'),
+  at: z.string().describe("When it was answered, on its client's clock: the server's, unless the client moved its own sandbox clock."),
   method: z.string(),
   url: z.string(),
   status: z.number().int(),

@@ -1,5 +1,5 @@
 import type { Journal, JournalEntry } from '../../http/openapi/studio-schemas.ts';
-import { api } from './api.ts';
+import { api, token, type Problem } from './api.ts';
 import { h, setView, show } from './dom.ts';
 import { mode } from './mode.ts';
 import { problemBox } from './problems.ts';
@@ -65,6 +65,17 @@ function entryView(e: JournalEntry): HTMLElement {
   );
 }
 
+/** The journal as a file (GET /studio/api/journal/export, docs/replay.md), saved as journal.jsonl. */
+async function download(out: HTMLElement): Promise<void> {
+  const bearer = token();
+  const res = await fetch('/studio/api/journal/export', bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {});
+  if (!res.ok) return show(out, needsAnalyst('Downloading the request journal'), problemBox((await res.json().catch(() => undefined)) as Problem | undefined));
+  const link = h('a', { href: URL.createObjectURL(await res.blob()), download: 'journal.jsonl' });
+  link.click();
+  // Released once the click has handed the file to the browser's download.
+  setTimeout(() => URL.revokeObjectURL(link.href));
+}
+
 /** The sandbox's latest requests with their answers and rule traces, newest first. */
 export async function journalView(): Promise<void> {
   if (!mode.sandbox) return setView('Request journal', h('p', {}, 'The request journal is kept on a sandbox only.'));
@@ -84,7 +95,17 @@ export async function journalView(): Promise<void> {
       ...entries.map(entryView),
     );
   };
-  setView('Request journal', h('button', { type: 'button', onclick: () => void load() }, 'Refresh'), out);
+  setView(
+    'Request journal',
+    h('button', { type: 'button', onclick: () => void load() }, 'Refresh'),
+    ' ',
+    h(
+      'button',
+      { type: 'button', title: 'The same requests, oldest first, as the file signalbox replay --journal reads', onclick: () => void download(out) },
+      'Download as a journal file',
+    ),
+    out,
+  );
   redrawOnSessionChange(load);
   await load();
 }

@@ -1,9 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/index.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
+import type { RequestJournal } from '../../http/journal.ts';
 import * as S from '../../http/openapi/studio-schemas.ts';
+import { journalFile } from '../journal-export.ts';
 import { seatMaps } from '../seats.ts';
 import { studioEntry, type Studio } from './studio.ts';
+
+/** The journal's entries the caller may read: a client its own, an analyst every client's (personal data masked, journal.ts). */
+async function journalAsRead(request: FastifyRequest): Promise<{ journal: RequestJournal; entries: S.JournalEntry[] }> {
+  const journal = request.server.requestJournal;
+  if (!journal) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `GET ${request.url.split('?')[0]!}` });
+  const { client, scopes } = await request.server.tokenHolder(request);
+  return { journal, entries: journal.list(scopes.includes('analyst') ? 'analyst' : { client }) };
+}
 
 /** What a sandbox keeps: its offers' and bookings' seats, and the journal of the latest requests. */
 export const sandboxOperations = (studio: Studio): Operation[] => [
@@ -33,12 +45,28 @@ export const sandboxOperations = (studio: Studio): Operation[] => [
             'On a sandbox only. A client reads the requests it authenticated; a token with scope `analyst` reads every request, ' +
             'with personal data masked unless the server runs with `--journal-personal-data` (docs/studio.md).',
           responses: { 200: json('Request, response and rule trace of the latest requests, newest first.', S.Journal) },
-          // Every client's requests and answers: a client reads its own, an analyst everyone's (personal data masked, journal.ts).
           handle: async ({ request }) => {
-            const journal = request.server.requestJournal;
-            if (!journal) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-route'), id: `GET ${request.url.split('?')[0]!}` });
-            const { client, scopes } = await request.server.tokenHolder(request);
-            return { body: { size: journal.size, entries: journal.list(scopes.includes('analyst') ? 'analyst' : { client }) } };
+            const { journal, entries } = await journalAsRead(request);
+            return { body: { size: journal.size, entries } };
+          },
+        }),
+        operation({
+          method: 'GET',
+          path: '/studio/api/journal/export',
+          ...studioEntry,
+          summary: 'The latest requests as a journal file',
+          access: 'bearer',
+          description:
+            'On a sandbox only. The same requests as GET /studio/api/journal, read the same way (a client its own, an analyst every ' +
+            "client's, personal data masked), oldest first, one JSON record a line: the file `signalbox replay --journal` reads (docs/replay.md).",
+          responses: { 200: { description: 'JSON Lines, one request a line.', schema: z.string(), contentType: 'application/jsonl' } },
+          handle: async ({ request }) => {
+            const { entries } = await journalAsRead(request);
+            return {
+              body: journalFile(entries),
+              type: 'application/jsonl; charset=utf-8',
+              headers: { 'content-disposition': 'attachment; filename="journal.jsonl"' },
+            };
           },
         }),
       ]
