@@ -157,6 +157,17 @@ describe('a booking keeps the release of its offer; processes sharing a store ag
       stop();
     }
   });
+  it('a booking naming a release its server cannot load is refused X_RELEASE_UNAVAILABLE, not decided with other rules', async () => {
+    const store = memoryStore();
+    const server = await serve(store, '2026-12-12T23:30+01:00');
+    const booked = await book(server, (await firstOffer(server)).id);
+    const bookingId = booked.body.booking.id as string;
+    const stored = (await store.getBooking(bookingId))!;
+    await store.updateBooking({ ...stored.booking, release: 'fares-gone' }, stored.version);
+    const read = await server.reseller('GET', `/v3/bookings/${bookingId}`);
+    expect(read.status).toBe(500);
+    expect(read.body).toMatchObject({ code: 'X_RELEASE_UNAVAILABLE', detail: expect.stringContaining('fares-gone') });
+  });
 });
 
 describe('making a release', () => {
