@@ -103,4 +103,3 @@ export function releaseBook(store: Store, workingCopy: () => Engine) {
     },
   };
 }
-
