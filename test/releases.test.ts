@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuleRelease } from '../engine/index.ts';
+import { releaseCommand } from '../adapters/cli/release.ts';
 import { newRelease } from '../adapters/service/new-release.ts';
 import { live } from '../adapters/harness/targets.ts';
 import { runScenario } from '../adapters/harness/runner.ts';
@@ -180,6 +181,46 @@ describe('making a release', () => {
   it('refuses an effective instant without an offset', () => {
     const made = newRelease({ name: 'no-offset', effectiveFrom: '2026-12-13T00:00', createdBy: 'analyst-a', createdOn: new Date() }, engine().rules.sources);
     expect('problems' in made && made.problems[0]).toMatch(/^effectiveFrom: an ISO 8601 date-time with offset/);
+  });
+});
+
+/** `signalbox release …` as typed: its exit code and what it wrote. */
+async function release(...args: string[]) {
+  let out = '';
+  let err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((t) => ((out += String(t)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((t) => ((err += String(t)), true));
+  try {
+    return { code: await releaseCommand(args), out, err };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+describe('signalbox release', () => {
+  it('creates a release of rules/ in the store, refuses its name a second time, and lists it in the order of the instants', async () => {
+    const store = `sqlite:${join(dir, 'cli.db')}`;
+    const made = await release('create', 'fares-2027', '--effective-from', '2026-12-13T00:00+01:00', '--store', store, '--reason', 'timetable change');
+    expect(made).toMatchObject({ code: 0, out: expect.stringMatching(/^release fares-2027: \d+ rule files, in force from 2026-12-13T00:00\+01:00/) });
+    const again = await release('create', 'fares-2027', '--effective-from', '2027-01-01T00:00+01:00', '--store', store);
+    expect(again).toMatchObject({ code: 1, err: expect.stringContaining('a release named fares-2027 exists already') });
+    expect((await release('create', 'earlier', '--effective-from', '2026-12-12T22:00:00Z', '--store', store)).code).toBe(0);
+
+    const listed = await release('list', '--store', store, '--json');
+    expect(listed.code).toBe(0);
+    const rows = JSON.parse(listed.out) as Array<{ name: string; effectiveFrom: string; reason?: string; files: number }>;
+    expect(rows.map((r) => [r.name, r.effectiveFrom, r.reason])).toEqual([
+      ['earlier', '2026-12-12T22:00:00Z', undefined],
+      ['fares-2027', '2026-12-13T00:00+01:00', 'timetable change'],
+    ]);
+    expect(rows[0]!.files).toBe(engine().rules.sources.length);
+  });
+
+  it('refuses an instant without an offset, creating nothing', async () => {
+    const store = `sqlite:${join(dir, 'cli-refused.db')}`;
+    const refused = await release('create', 'fares-2027', '--effective-from', '2026-12-13T00:00', '--store', store);
+    expect(refused).toMatchObject({ code: 1, err: expect.stringContaining('effectiveFrom: an ISO 8601 date-time with offset') });
+    expect((await release('list', '--store', store)).out).toMatch(/^no releases in sqlite:/);
   });
 });
 

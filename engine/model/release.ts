@@ -5,7 +5,8 @@ import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../rules/time.ts';
 const InstantWithOffset = z
   .string()
   .regex(DATE_TIME_WITH_OFFSET, 'an ISO 8601 date-time with offset, e.g. 2026-12-13T00:00+01:00')
-  .refine(isRealInstant, 'not a real instant (a day the month has, hours and offset in range)');
+  // Said once: a text of another form is not also "not a real instant".
+  .refine((text) => !DATE_TIME_WITH_OFFSET.test(text) || isRealInstant(text), 'not a real instant (a day the month has, hours and offset in range)');
 
 /**
  * A rule release as the store keeps it (docs/releases.md): an immutable, named rule set — the text of every rule file,
