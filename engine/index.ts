@@ -69,6 +69,11 @@ export interface EngineOptions {
   rulesDir?: string;
   /** Key that signs ticket barcodes. */
   ticketKey?: string;
+  /**
+   * The rule release these rules are (docs/releases.md): named in every trace, and kept with the offers the engine
+   * makes and the bookings it makes of them. Absent for the rules the server started with.
+   */
+  release?: string;
 }
 
 /** The inputs every call needs: who asks, when, and where new ids come from. */
@@ -128,18 +133,30 @@ export interface AvailabilityResponses {
 }
 
 /** The engine's embedding API, as createEngine makes it: go to a method's definition to read what it does. */
-export type Engine = ReturnType<typeof createEngine>;
+export interface Engine extends ReturnType<typeof decidingEngine> {
+  /** The same engine (its ticket key) deciding with a release's rules, which it names (docs/releases.md). */
+  withRelease(name: string, rules: RuleSet): Engine;
+}
 
-export function createEngine(options: EngineOptions = {}) {
+export function createEngine(options: EngineOptions = {}): Engine {
+  const engine = decidingEngine(options);
+  return Object.assign(engine, { withRelease: (name: string, rules: RuleSet) => createEngine({ ...options, rules, release: name }) });
+}
+
+function decidingEngine(options: EngineOptions) {
   const rules = options.rules ?? loadRules(options.rulesDir);
   const ticketKey = options.ticketKey ?? 'signalbox-sandbox-ticket-key';
+  const { release } = options;
+  const named = (traces: readonly DecisionTrace[]): readonly DecisionTrace[] => (release === undefined ? traces : traces.map((t) => ({ ...t, release })));
+  /** A record the engine makes, with the release that decided it (nothing added without one: records stay as they were). */
+  const stamped = <T extends object>(record: T): T => (release === undefined ? record : { ...record, release });
   const context = (call: Call): Context => makeContext(rules, call.requestor, call.now, call.ids, ticketKey, call.soldPasses);
   const traced = <T>(ctx: Context, run: () => T): Decided<T> => {
     try {
-      return { value: run(), traces: ctx.traces };
+      return { value: run(), traces: named(ctx.traces) };
     } catch (e) {
-      if (e instanceof RuleViolation && e.traces.length === 0 && ctx.traces.length > 0) {
-        throw new RuleViolation(e.code, e.params, e.pointers, ctx.traces);
+      if (e instanceof RuleViolation && ((e.traces.length === 0 && ctx.traces.length > 0) || (release !== undefined && e.traces.length > 0))) {
+        throw new RuleViolation(e.code, e.params, e.pointers, named(e.traces.length > 0 ? e.traces : ctx.traces));
       }
       throw e;
     }
@@ -220,7 +237,7 @@ export function createEngine(options: EngineOptions = {}) {
     ctx.traces.push(...read.traces);
     return traced(ctx, () => {
       const warnings: Warning[] = [];
-      const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings);
+      const offers = createOffers(ctx, read.value.request, holdingsOf(onTrains, call.now), passUses, warnings).map(stamped);
       return {
         offers,
         response: Object.assign(
@@ -233,6 +250,8 @@ export function createEngine(options: EngineOptions = {}) {
 
   return {
     rules,
+    /** The rule release these rules are; undefined for the rules the server started with. */
+    release,
     readOfferRequest: readOfferRequestOf,
     decideOffers,
     /** POST /offers in one call, both phases, for a caller with nothing to load (no store): every place and pass free. */
@@ -266,7 +285,9 @@ export function createEngine(options: EngineOptions = {}) {
       passUses: readonly PassUse[] = [],
     ): Decided<Changed<BookingResponse>> {
       return decided(call, (ctx) => {
-        const { booking, warnings } = createBooking(ctx, request, offers, holdingsOf(onTrains, call.now), passUses);
+        const made = createBooking(ctx, request, offers, holdingsOf(onTrains, call.now), passUses);
+        const { warnings } = made;
+        const booking = stamped(made.booking);
         return { booking, response: bookingResponse(booking, call.requestor.language, warnings) };
       });
     },
@@ -405,7 +426,7 @@ export function createEngine(options: EngineOptions = {}) {
           request,
           holdingsOf(onTrains, call.now),
           passUses.filter((u) => u.bookingId !== booking.id),
-        );
+        ).map(stamped);
         return { offers, response: { exchangeOffers: offers.map((o) => renderExchangeOffer(rules, booking, o, call.requestor.language)) } };
       });
     },
@@ -548,6 +569,7 @@ export { verifyTicket, type TicketPayload } from './booking/barcodes.ts';
 export { DecisionTrace, type Explanation } from './rules/decision.ts';
 export type { OfferPriceExplanation, PriceStep, PriceSource } from './model/price-explanation.ts';
 export { decodeStoredBooking } from './model/records.ts';
+export { RuleRelease } from './model/release.ts';
 export { withMachineAnswer } from './state/machine.ts';
 export type { Booking, Leg, StoredOffer, Requestor, IdSource, Money, PlaceAllocation, SoldPass, Warning } from './model/records.ts';
 export type { Language } from './rules/schemas.ts';

@@ -10,13 +10,14 @@ import {
   trainKeysOfBooking,
   type Booking,
   type Requestor,
+  type RuleRelease,
   type StoredOffer,
 } from '../engine/index.ts';
 import { randomIds } from '../adapters/service/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
-import { StoreConflict, type Store } from '../adapters/store/store.ts';
+import { ReleaseNameTaken, StoreConflict, type Store } from '../adapters/store/store.ts';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { engine, passengers, trip } from './helpers/server.ts';
 
@@ -122,6 +123,17 @@ function passSale() {
   return { provisional, confirmed: engine().confirm(at('2026-11-20T10:05:00+01:00'), provisional).value };
 }
 
+/** PostgreSQL keeps one database for the suite and a reset keeps releases: each test names its own. */
+let releases = 0;
+const aRelease = (effectiveFrom: string): RuleRelease => ({
+  name: `fares-${++releases}`,
+  effectiveFrom,
+  createdOn: '2026-11-28T09:00:00.000Z',
+  createdBy: 'analyst-a',
+  reason: 'the December timetable change',
+  files: { 'tariff.yaml': 'currency: SEK\nroundTo: 100\n', 'limits.yaml': '# «å»\nlanguages: [en-GB]\n' },
+});
+
 for (const subject of subjects) {
   describe.skipIf(subject.skip !== undefined)(`store contract: ${subject.name}`, () => {
     const opened: Store[] = [];
@@ -154,6 +166,18 @@ for (const subject of subjects) {
       await store.putOffers([replaced]);
       expect((await store.getOffers([replaced.offerId])).get(replaced.offerId)).toEqual(replaced);
       expect((await store.getOffers([])).size).toBe(0);
+    });
+
+    it('releases: one put is listed whole; a second of its name is refused and changes nothing; a reset keeps them', async () => {
+      const store = await open();
+      const release = aRelease('2026-12-13T00:00+01:00');
+      const mine = async (s: Store) => (await s.releases()).filter((r) => r.name === release.name);
+      expect(await mine(store)).toEqual([]);
+      await store.putRelease(release);
+      await expect(store.putRelease({ ...release, effectiveFrom: '2027-01-01T00:00+01:00' })).rejects.toBeInstanceOf(ReleaseNameTaken);
+      await store.reset();
+      expect(await mine(store)).toEqual([release]);
+      if (subject.openAgain) expect(await mine(await open(true))).toEqual([release]);
     });
 
     it('a new booking reads back whole, at version 1; an unknown id reads as undefined', async () => {

@@ -71,8 +71,9 @@ export interface RecordedAnswer {
 function recording(target: Target, into: RecordedAnswer[]): Target {
   return {
     name: target.name,
-    async open(start, clients) {
-      const session = await target.open(start, clients);
+    ...(target.releases ? { releases: true } : {}),
+    async open(start, clients, releases) {
+      const session = await target.open(start, clients, releases);
       return {
         ...session,
         async send(x) {

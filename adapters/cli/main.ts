@@ -14,6 +14,7 @@ import { exportCommand } from './export.ts';
 import { graph } from './graph.ts';
 import { mutateCommand } from './mutate.ts';
 import { tableCommand } from './table-csv.ts';
+import { releaseCommand } from './release.ts';
 
 /** `signalbox <command>` (CONTRACT §9). Each command lives in its own file. */
 const USAGE = `usage: signalbox <command> [options]      signalbox --version
@@ -32,6 +33,7 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
   diff     --rules OLD [--against NEW] [--json] [--scenarios DIR] [--fixtures DIR]   what an edit of rules/ changes (OLD, NEW: folder or git revision)
   replay   --journal FILE --rules A [--against B] [--json] [--examples N]   a journal's requests on two rule sets, at their instants: which
            answers change status, Problem code or price (A, B: folder or git revision; B defaults to rules/; docs/replay.md)
+  release  create NAME --effective-from INSTANT [--rules DIR] [--store URL] [--reason TEXT] | list [--store URL] [--json]   rule releases (docs/releases.md)
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)
   examples [--out FILE]  the examples of GET /openapi.json, taken from the scenarios' traffic
   seatmap  [FILE] [--coach N] [--out FILE] [--rules DIR]   one coach of a place map (GET …/place-map body) as SVG
@@ -54,6 +56,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   graph,
   mutate: mutateCommand,
   table: tableCommand,
+  release: releaseCommand,
 };
 
 async function main(): Promise<number> {

@@ -11,11 +11,13 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function testcase(r: ScenarioResult): string {
   const report = describeScenario(r).join('\n');
-  const verdict = r.passed
-    ? ''
-    : r.problems.length > 0
-      ? `\n    <error message="${xml(failureMessage(r))}" type="ScenarioFileError">${xml(r.problems.join('\n'))}</error>`
-      : `\n    <failure message="${xml(failureMessage(r))}" type="StepFailed">${xml(report)}</failure>`;
+  const verdict = r.skipped
+    ? `\n    <skipped message="${xml(r.skipped)}"/>`
+    : r.passed
+      ? ''
+      : r.problems.length > 0
+        ? `\n    <error message="${xml(failureMessage(r))}" type="ScenarioFileError">${xml(r.problems.join('\n'))}</error>`
+        : `\n    <failure message="${xml(failureMessage(r))}" type="StepFailed">${xml(report)}</failure>`;
   return `  <testcase classname="${xml(r.file)}" name="${xml(r.name)}" file="${xml(r.file)}" time="${seconds(r.ms)}">${verdict}\n    <system-out>${xml(report)}</system-out>\n  </testcase>`;
 }
 
@@ -28,7 +30,8 @@ export function junit(results: readonly ScenarioResult[], suiteName = 'signalbox
   const failures = results.filter((r) => !r.passed && r.problems.length === 0).length;
   const errors = results.filter((r) => r.problems.length > 0).length;
   const time = seconds(results.reduce((n, r) => n + r.ms, 0));
-  const counts = `tests="${results.length}" failures="${failures}" errors="${errors}" skipped="0" time="${time}"`;
+  const skipped = results.filter((r) => r.skipped !== undefined).length;
+  const counts = `tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xml(suiteName)}" ${counts}>`,

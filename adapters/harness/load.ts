@@ -12,6 +12,16 @@ export interface LoadedScenario {
   /** `at` is the step's `file:line`; `index` its place under `steps:` (for locating its parts). */
   steps: Array<{ step: ApiStep | ClockStep; at: string; index: number }>;
   fixtures: Fixtures;
+  /** The scenario's rule releases, each replaced file read (file name → text). */
+  releases: ScenarioReleaseFiles[];
+}
+
+/** A scenario's rule release with the texts of the files it replaces (targets.ts makes it a release of the run's rules). */
+export interface ScenarioReleaseFiles {
+  name: string;
+  effectiveFrom: string;
+  reason?: string;
+  replace: Record<string, string>;
 }
 
 /** Each issue at the value it is about; an unknown key at the key itself rather than at its object. */
@@ -37,7 +47,7 @@ const readProblem = (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOE
  * shared fixture files once, and a process that runs a scenario again (bench, watch) parses nothing.
  * Parsing YAML with positions is most of a short scenario's time otherwise.
  */
-const parsedScenarios = new Map<string, { text: string; value: Omit<LoadedScenario, 'fixtures'> }>();
+const parsedScenarios = new Map<string, { text: string; value: Omit<LoadedScenario, 'fixtures' | 'releases'> }>();
 const parsedFixtures = new Map<string, { text: string; value: Fixtures }>();
 
 /** Reads and validates a scenario and the fixtures it uses; throws RuleFileError with `file:line:col` problems. */
@@ -80,11 +90,26 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
       problems.push(e instanceof RuleFileError ? e.problems.join('\n') : `${source.at(['uses', i])}: cannot read fixtures ${use}: ${readProblem(e)}`);
     }
   });
+  const releases = scenario.releases.map(({ replace, ...release }) => ({
+    ...release,
+    replace: Object.fromEntries(
+      Object.entries(replace).flatMap(([name, path]) => {
+        try {
+          return [[name, readFileSync(resolve(isAbsolute(path) ? path : join(dirname(file), path)), 'utf8')]];
+        } catch (e) {
+          problems.push(
+            `${source.at(['releases', scenario.releases.findIndex((r) => r.name === release.name), 'replace', name])}: cannot read ${path}: ${readProblem(e)}`,
+          );
+          return [];
+        }
+      }),
+    ),
+  }));
   if (problems.length > 0) throw new RuleFileError(problems);
-  return { ...own.value, fixtures };
+  return { ...own.value, fixtures, releases };
 }
 
-function parseScenario(file: string, text: string): Omit<LoadedScenario, 'fixtures'> {
+function parseScenario(file: string, text: string): Omit<LoadedScenario, 'fixtures' | 'releases'> {
   const source = parseSource(file, text);
   const parsed = Scenario.safeParse(source.data);
   const problems = parsed.success ? [] : zodProblems(source, parsed.error);

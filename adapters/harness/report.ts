@@ -15,13 +15,16 @@ export function pretty(results: readonly ScenarioResult[]): string {
 
 export function summary(results: readonly ScenarioResult[]): string {
   const failed = results.filter((r) => !r.passed).length;
+  const skipped = results.filter((r) => r.skipped !== undefined).length;
   const steps = results.reduce((n, r) => n + r.steps.filter((s) => !s.skipped).length, 0);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  return `${results.length - failed} passed, ${failed} failed (${count(results.length, 'scenario')}, ${count(steps, 'step')})`;
+  const notRun = skipped > 0 ? `, ${skipped} skipped` : '';
+  return `${results.length - failed - skipped} passed, ${failed} failed${notRun} (${count(results.length, 'scenario')}, ${count(steps, 'step')})`;
 }
 
 /** One scenario's lines: its verdict, then why it failed. JUnit's system-out holds the same lines. */
 export function describeScenario(r: ScenarioResult): string[] {
+  if (r.skipped !== undefined) return [`- ${r.name}  [${r.file}] skipped: ${r.skipped}`];
   const out = [`${r.passed ? '✓' : '✗'} ${r.name}  [${r.file}] ${Math.round(r.ms)} ms`];
   for (const p of r.problems) out.push(`    ${p}`);
   const failing = r.steps.find((s) => !s.passed && !s.skipped);

@@ -37,6 +37,8 @@ export interface ScenarioResult {
   steps: StepResult[];
   /** With `coverage`: what the scenario's requests exercised. */
   exercised?: Exercised;
+  /** Why the scenario was not run at all (it passes: nothing was found wrong), e.g. its own rule releases against a live server. */
+  skipped?: string;
   ms: number;
 }
 

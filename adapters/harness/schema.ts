@@ -57,6 +57,19 @@ export const ClockStep = z
 export type ApiStep = z.infer<typeof ApiStep>;
 export type ClockStep = z.infer<typeof ClockStep>;
 
+/**
+ * A rule release the scenario's server has in its store (docs/releases.md): the rules the run started with, some
+ * files replaced by files beside the scenario. In-process runs only: a live server's releases are its own.
+ */
+const ScenarioRelease = z.strictObject({
+  name: z.string().min(1),
+  /** The instant it comes into force (any offset: compared as an instant). */
+  effectiveFrom: Instant,
+  reason: z.string().optional(),
+  /** Rule file name → the file (relative to the scenario) that replaces it in this release, e.g. `tariff.yaml: ../fixtures/releases/tariff-2027.yaml`. */
+  replace: z.record(z.string().regex(/^[^/\\]+\.ya?ml$/, 'a rule file name such as tariff.yaml'), z.string()).default({}),
+});
+
 export const Scenario = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
@@ -67,6 +80,8 @@ export const Scenario = z.strictObject({
   language: z.enum(['en-GB', 'sv-SE']).default('en-GB'),
   clock: Instant,
   uses: z.array(z.string()).default([]),
+  /** Rule releases scheduled before the first step (in-process runs; skipped against a live --target). */
+  releases: z.array(ScenarioRelease).default([]),
   steps: z.array(z.unknown()).min(1),
 });
 export type Scenario = z.infer<typeof Scenario>;

@@ -1,8 +1,11 @@
 import type { DecisionTrace, Engine } from '../../engine/index.ts';
 import { virtualClock } from '../service/clock.ts';
 import { sequentialIds } from '../service/ids.ts';
+import { newRelease } from '../service/new-release.ts';
 import { buildServer } from '../http/server.ts';
 import { memoryStore } from '../store/memory.ts';
+import type { Store } from '../store/store.ts';
+import type { ScenarioReleaseFiles } from './load.ts';
 import { inProcessClient } from './in-process-transport.ts';
 import { StepError } from './step-error.ts';
 import { grantToken } from './token-grant.ts';
@@ -38,8 +41,11 @@ export interface Target {
   /**
    * A session for one scenario, its clock at `start`. `clients` are the clients the scenario calls as: on a live
    * sandbox each has a clock of its own (adapters/service/clock.ts), so every clock step moves each of theirs.
+   * `releases`: the scenario's rule releases, in the session's store before its first step (`releases` targets only).
    */
-  open(start: string, clients?: readonly string[]): Promise<Session>;
+  open(start: string, clients?: readonly string[], releases?: readonly ScenarioReleaseFiles[]): Promise<Session>;
+  /** Whether a scenario may bring rule releases of its own (in-process: yes; a live server decides with its store's). */
+  readonly releases?: boolean;
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {
@@ -68,8 +74,7 @@ const IN_PROCESS_JWT_SECRET = 'scenario-secret';
  */
 export function inProcess(engine: Engine): Target {
   const idle: Array<Awaited<ReturnType<typeof build>>> = [];
-  async function build() {
-    const store = memoryStore();
+  async function build(store: Store = memoryStore()) {
     const clock = virtualClock(new Date(0));
     let ids = sequentialIds();
     const app = await buildServer({
@@ -86,6 +91,7 @@ export function inProcess(engine: Engine): Target {
     return {
       send,
       clock,
+      close: () => app.close(),
       async reset(start: string) {
         await store.reset();
         clock.set!(new Date(start));
@@ -93,12 +99,31 @@ export function inProcess(engine: Engine): Target {
       },
     };
   }
+  /**
+   * A server of its own for a scenario with rule releases, its store holding them (made at the scenario's start by
+   * `scenario`): the engine's rules with the files each release replaces. Not pooled: a release stays in its store.
+   */
+  async function withReleases(start: string, releases: readonly ScenarioReleaseFiles[]) {
+    const store = memoryStore();
+    const fileName = (path: string) => path.split('/').pop()!;
+    for (const { replace, ...r } of releases) {
+      const unknown = Object.keys(replace).filter((name) => !engine.rules.sources.some((s) => fileName(s.file) === name));
+      if (unknown.length > 0) throw new StepError(`the release ${r.name} replaces ${unknown.join(', ')}, which the rules do not have`);
+      const sources = engine.rules.sources.map((s) => ({ file: s.file, text: replace[fileName(s.file)] ?? s.text }));
+      const made = newRelease({ ...r, createdBy: 'scenario', createdOn: new Date(start) }, sources);
+      if ('problems' in made) throw new StepError(`the release ${r.name} is refused:\n${made.problems.join('\n')}`);
+      await store.putRelease(made.release);
+    }
+    return build(store);
+  }
   return {
     name: 'in-process',
-    async open(start) {
+    releases: true,
+    async open(start, _clients, releases = []) {
       // Requests in-process never wait for the event loop (in-process-transport.ts): let timers and I/O run here.
       await new Promise((resolve) => setImmediate(resolve));
-      const server = idle.pop() ?? (await build());
+      const own = releases.length > 0;
+      const server = own ? await withReleases(start, releases) : (idle.pop() ?? (await build()));
       await server.reset(start);
       const { send, clock } = server;
       return {
@@ -114,7 +139,8 @@ export function inProcess(engine: Engine): Target {
           clock.advance!(iso);
         },
         async close() {
-          idle.push(server);
+          if (own) await server.close();
+          else idle.push(server);
         },
       };
     },

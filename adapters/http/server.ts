@@ -17,6 +17,7 @@ import { openApiDocument, type RegisteredRoute } from './openapi/document.ts';
 import { forIntegrators } from './openapi/for-integrators.ts';
 import { packageVersion } from './openapi/routes.ts';
 import { apiTable, operations, routeTable, type Operation } from './operations/index.ts';
+import { RULES_RELEASE_HEADER } from './operations/operation.ts';
 import { registerOperations } from './operations/register.ts';
 import { rawProblem, sendProblem, toViolation } from './problems.ts';
 import { tokenRoutes } from './token.ts';
@@ -172,6 +173,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   service = createService(options.engine, store, clocksOf(clock, options.sandbox === true), options.ids ?? randomIds);
   const auth = createAuthenticator(() => service.engine.rules, options.jwtSecret ?? randomBytes(32).toString('base64url'));
   app.decorate('service', service);
+  // The rule releases in the store decide from their instants on (docs/releases.md): read now, then every poll.
+  await service.releases.refresh();
+  const stopPolling = service.releases.poll(durationMs(rules.limits.releasePollInterval));
   app.decorate('engine', { getter: () => service.engine });
   app.decorate('tokenHolder', async (request: FastifyRequest) => {
     const holder = await auth.holder(request.headers.authorization);
@@ -260,6 +264,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // The whole error goes to the log, for the operator; the caller gets the reference (the request id) only.
     if (violation.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unexpected error');
     if (violation.traces.length > 0) request.traces = violation.traces;
+    const release = violation.traces[0]?.release;
+    if (release !== undefined) reply.header(RULES_RELEASE_HEADER, release);
     return sendProblem(service.engine, reply, request, violation, request.language);
   });
   /** 405 with `Allow` for a path other methods take, else 404. */
@@ -298,6 +304,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   // Runs after the server stopped listening and the requests in flight finished.
   app.addHook('onClose', async () => {
+    stopPolling();
     await store.close();
     app.log.info({ store: store.kind }, 'store closed');
   });

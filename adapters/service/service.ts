@@ -29,6 +29,7 @@ import {
 } from '../../engine/index.ts';
 import type { CustomerEntry } from '../../engine/rules/index.ts';
 import type { Clocks } from './clock.ts';
+import { releaseBook } from './releases.ts';
 import { pendingFulfillments, placesTakenBySomebodyElse, withPriceChanged, type InjectedFaults } from './faults.ts';
 import { StoreConflict, type Store } from '../store/store.ts';
 
@@ -98,6 +99,11 @@ type BookingMoment = (typeof BOOKING_MOMENTS)[number];
 /** Bookings that use one pass are decided one at a time, like bookings on one train. */
 const passLock = (pass: string) => `pass:${pass}`;
 
+/** What the service decided, and the rule release that decided it (absent: the rules the server started with). */
+export type Answered<T> = Decided<T> & { release?: string };
+/** The release an engine is, to name in an answer. */
+const releaseOf = (engine: Engine): { release?: string } => (engine.release === undefined ? {} : { release: engine.release });
+
 /** The application service, as createService makes it: go to a method's definition to read what it does. */
 export type Service = ReturnType<typeof createService>;
 
@@ -109,7 +115,12 @@ export type Service = ReturnType<typeof createService>;
  */
 export function createService(initial: Engine, store: Store, clocks: Clocks, ids: IdSource) {
   // Each call reads the engine once and uses it throughout, so a reload never mixes two rule sets in one call.
-  let engine = initial;
+  let workingCopy = initial;
+  /**
+   * Which rules decide (docs/releases.md): a new offer, the release in force at the call's instant; everything after
+   * it, the release its offer was priced with (`named`). Without releases, the working copy.
+   */
+  const releases = releaseBook(store, () => workingCopy);
   const call = (requestor: Requestor, soldPasses: readonly SoldPass[] = []): Call => ({ requestor, now: clocks.of(requestor.client).now(), ids, soldPasses });
   /** The passes sold through the API among these card numbers (spec §4.2 rule 6: passes like those of customers.yaml). */
   const sold = async (numbers: readonly string[]) => (await Promise.all(numbers.map((n) => store.soldPasses(soldPassKey.number(n))))).flat();
@@ -130,20 +141,21 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
   }
 
   /**
-   * A change of a stored booking: read it with its version, let the engine decide (`decide` gets the booking and
-   * the call), store what it decided unless it is the booking read, and answer what it answered. A lost race is
+   * A change of a stored booking: read it with its version, let the engine of its release decide (`decide` gets the
+   * booking, the call and that engine), store what it decided unless it is the booking read, and answer what it answered. A lost race is
    * retried from a fresh read.
    */
   async function change<R>(
     requestor: Requestor,
     id: string,
-    decide: (b: Booking, c: Call) => Decided<Changed<R>>,
+    decide: (b: Booking, c: Call, engine: Engine) => Decided<Changed<R>>,
     soldPasses: readonly SoldPass[] = [],
-  ): Promise<Decided<R>> {
+  ): Promise<Answered<R>> {
     for (let attempt = 1; ; attempt++) {
       const { booking, version } = await owned(requestor.client, id);
-      const decided = decide(booking, call(requestor, soldPasses));
-      const answer = { value: decided.value.response, traces: decided.traces };
+      const engine = await releases.named(booking.release);
+      const decided = decide(booking, call(requestor, soldPasses), engine);
+      const answer = { value: decided.value.response, traces: decided.traces, ...releaseOf(engine) };
       if (decided.value.booking === booking) return answer;
       try {
         await store.updateBooking(decided.value.booking, version);
@@ -157,12 +169,12 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
     }
   }
   /** A change whose answer is the changed booking itself. */
-  const update = (requestor: Requestor, id: string, decide: (b: Booking, c: Call) => Decided<Booking>, soldPasses: readonly SoldPass[] = []) =>
+  const update = (requestor: Requestor, id: string, decide: (b: Booking, c: Call, engine: Engine) => Decided<Booking>, soldPasses: readonly SoldPass[] = []) =>
     change(
       requestor,
       id,
-      (b, c) => {
-        const decided = decide(b, c);
+      (b, c, engine) => {
+        const decided = decide(b, c, engine);
         return { value: { booking: decided.value, response: decided.value }, traces: decided.traces };
       },
       soldPasses,
@@ -170,37 +182,45 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
 
   /** POST /bookings/{id}/refund-offers (spec §4.1 rule 6). */
   const createRefundOffer = (requestor: Requestor, bookingId: string, body: unknown) =>
-    change(requestor, bookingId, (b, c) => engine.createRefundOffer(c, b, body));
+    change(requestor, bookingId, (b, c, engine) => engine.createRefundOffer(c, b, body));
   /** PATCH /bookings/{id}/refund-offers/{refundOfferId}: the refund confirmed, stored with the booking it cancels. */
   const confirmRefundOffer = (requestor: Requestor, bookingId: string, refundOfferId: string, body: unknown) =>
-    change(requestor, bookingId, (b, c) => engine.confirmRefundOffer(c, b, refundOfferId, body));
+    change(requestor, bookingId, (b, c, engine) => engine.confirmRefundOffer(c, b, refundOfferId, body));
 
   return {
-    /** The engine in force; `signalbox serve --watch` swaps it when the rules change. */
+    /** The rules the server started with (the working copy); `signalbox serve --watch` swaps them when they change. */
     get engine(): Engine {
-      return engine;
+      return workingCopy;
     },
     setEngine(next: Engine): void {
-      engine = next;
+      workingCopy = next;
     },
+    /** The rule releases in the store (adapters/service/releases.ts): read at start, then every poll. */
+    releases,
+    /** The engine of the release a stored offer or booking was priced with: the one that renders it too. */
+    engineOf: (record: { release?: string }): Promise<Engine> => releases.named(record.release),
     store,
     /** The server's clock (a sandbox's: the one its clients follow until they move their own). */
     clock: clocks.server,
     /** Each client's clock on a sandbox (adapters/service/clock.ts): a request is decided at its client's instant. */
     clocks,
     /** POST /offers: read, load what the request names (the bookings on its trains, its travel passes), decide, store the offers. */
-    async offers(requestor: Requestor, body: unknown): Promise<Decided<OfferCollectionResponse>> {
-      const read = engine.readOfferRequest(call(requestor), body);
+    async offers(requestor: Requestor, body: unknown): Promise<Answered<OfferCollectionResponse>> {
+      const asked = call(requestor);
+      const engine = releases.at(asked.now);
+      const read = engine.readOfferRequest(asked, body);
       // Capacity drives offers: the bookings on the requested trains say which places are taken.
       const { trains, travelPasses } = read.value;
-      const decided = engine.decideOffers(call(requestor, await sold(travelPasses)), read, await onTrains(trains), await passUses(travelPasses));
+      const decided = engine.decideOffers({ ...asked, soldPasses: await sold(travelPasses) }, read, await onTrains(trains), await passUses(travelPasses));
       await store.putOffers(decided.value.offers);
-      return { value: decided.value.response, traces: decided.traces };
+      return { value: decided.value.response, traces: decided.traces, ...releaseOf(engine) };
     },
     /** POST /booking. `faults`: a sandbox's faults on demand (adapters/service/faults.ts), here `placeTaken`; likewise for patchBooking and confirm. */
-    async book(requestor: Requestor, body: unknown, faults: InjectedFaults = {}): Promise<Decided<BookingResponse>> {
-      const { request, offerIds } = engine.readBookingRequest(body);
+    async book(requestor: Requestor, body: unknown, faults: InjectedFaults = {}): Promise<Answered<BookingResponse>> {
+      const { request, offerIds } = workingCopy.readBookingRequest(body);
       const offers = await store.getOffers(offerIds);
+      // The booking keeps the release its (first) offer was priced with; each offer's parts keep their prices as offered.
+      const engine = await releases.named([...offers.values()][0]?.release);
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
       const passes = passesOfOffers(offers);
       // Sandbox fault place-taken: somebody else holds the places asked for, just before allocation (spec §2.10 rule 3).
@@ -227,16 +247,17 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
         return { decided, stored };
       });
       await stored;
-      return { value: decided.value.response, traces: decided.traces };
+      return { value: decided.value.response, traces: decided.traces, ...releaseOf(engine) };
     },
     /** GET /bookings/{id}: the client's booking as it stands at its clock (engine.asOf). */
     async booking(requestor: Requestor, id: string): Promise<Booking> {
-      return engine.asOf(call(requestor), (await owned(requestor.client, id)).booking);
+      const { booking } = await owned(requestor.client, id);
+      return (await releases.named(booking.release)).asOf(call(requestor), booking);
     },
     /** POST /bookings/{id}/fulfillment: the confirmed booking, stored. */
-    async confirm(requestor: Requestor, id: string, faults: InjectedFaults = {}): Promise<Decided<Booking>> {
+    async confirm(requestor: Requestor, id: string, faults: InjectedFaults = {}): Promise<Answered<Booking>> {
       let priceChanged: { before: Booking; after: Booking } | undefined;
-      const confirmed = await update(requestor, id, (b, c) => {
+      const confirmed = await update(requestor, id, (b, c, engine) => {
         const decided = engine.confirm(c, b);
         // Sandbox fault price-changed: where the confirmation would go through, the price moves instead and the
         // booking stays provisional at the new price (X_PRICE_CHANGED).
@@ -257,26 +278,26 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       if (fulfillmentIds.length === 0) return confirmed;
       const offered = await createRefundOffer(requestor, id, { fulfillmentIds, overruleCode: 'TECHNICAL_FAILURE' });
       await confirmRefundOffer(requestor, id, offered.value.refundOffers[0]!.id, { status: 'CONFIRMED' });
-      return { value: (await owned(requestor.client, id)).booking, traces: confirmed.traces };
+      return { ...confirmed, value: (await owned(requestor.client, id)).booking };
     },
     /** Sandbox fault fulfillment-pending: whether the booking's tickets are still being issued (sandbox clock). */
     fulfillmentPending: (requestor: Requestor, bookingId: string): boolean => pending.isPending(bookingId, clocks.of(requestor.client).now()),
     /** PATCH /bookings/{id}/passengers/{passengerId}. */
-    async patchPassenger(requestor: Requestor, id: string, passengerId: string, body: unknown): Promise<Decided<Booking>> {
+    async patchPassenger(requestor: Requestor, id: string, passengerId: string, body: unknown): Promise<Answered<Booking>> {
       // A patched age reprices the booking (spec §2.7 rule 4): its passengers' bought passes must be known then too.
       const { booking } = await owned(requestor.client, id);
       const soldPasses = await sold(travelPassesOfOffers([{ passengers: booking.passengers.map((p) => p.pricing) }]));
-      return update(requestor, id, (b, c) => engine.patchPassenger(c, b, passengerId, body), soldPasses);
+      return update(requestor, id, (b, c, engine) => engine.patchPassenger(c, b, passengerId, body), soldPasses);
     },
     /** PATCH /bookings/{id}/purchaser. */
-    patchPurchaser: (requestor: Requestor, id: string, body: unknown): Promise<Decided<Booking>> =>
-      update(requestor, id, (b, c) => engine.patchPurchaser(c, b, body)),
+    patchPurchaser: (requestor: Requestor, id: string, body: unknown): Promise<Answered<Booking>> =>
+      update(requestor, id, (b, c, engine) => engine.patchPurchaser(c, b, body)),
     /** PATCH /bookings/{id}: place selections are decided against what the booking's trains hold. */
-    async patchBooking(requestor: Requestor, id: string, body: unknown, faults: InjectedFaults = {}): Promise<Decided<Booking>> {
+    async patchBooking(requestor: Requestor, id: string, body: unknown, faults: InjectedFaults = {}): Promise<Answered<Booking>> {
       // An unknown booking is not found before its patch is read.
       const { booking } = await owned(requestor.client, id);
-      const { patch, placeSelections } = engine.readBookingPatch(body);
-      if (!placeSelections) return update(requestor, id, (b, c) => engine.patchBooking(c, b, patch));
+      const { patch, placeSelections } = workingCopy.readBookingPatch(body);
+      if (!placeSelections) return update(requestor, id, (b, c, engine) => engine.patchBooking(c, b, patch));
       // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
       const keys = trainKeysOfBooking(booking);
       return withTrains(keys, async () => {
@@ -287,21 +308,30 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
             )
           : [];
         const bookings = [...(await onTrains(keys)), ...taken];
-        return update(requestor, id, (b, c) => engine.patchBooking(c, b, patch, bookings));
+        return update(requestor, id, (b, c, engine) => engine.patchBooking(c, b, patch, bookings));
       });
     },
     /** POST /bookings/{id}/exchange-offers: the exchange offers stored. */
-    async exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Decided<ExchangeOfferCollectionResponse>> {
+    async exchangeOffers(requestor: Requestor, id: string, body: unknown): Promise<Answered<ExchangeOfferCollectionResponse>> {
       const { booking } = await owned(requestor.client, id);
+      // An exchange is a new sale: its offers (and its fee) are decided by the release in force now.
+      const asked = call(requestor);
+      const engine = releases.at(asked.now);
       const { request, trains, travelPasses } = engine.readExchangeOfferRequest(body);
-      const decided = engine.exchangeOffers(call(requestor, await sold(travelPasses)), booking, request, await onTrains(trains), await passUses(travelPasses));
+      const decided = engine.exchangeOffers(
+        { ...asked, soldPasses: await sold(travelPasses) },
+        booking,
+        request,
+        await onTrains(trains),
+        await passUses(travelPasses),
+      );
       await store.putOffers(decided.value.offers);
-      return { value: decided.value.response, traces: decided.traces };
+      return { value: decided.value.response, traces: decided.traces, ...releaseOf(engine) };
     },
     /** POST /bookings/{id}/exchange-operations: the booking with the pre-booked exchange, stored. */
-    async exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Decided<ExchangeOperationResponse>> {
+    async exchangeOperation(requestor: Requestor, id: string, body: unknown): Promise<Answered<ExchangeOperationResponse>> {
       await owned(requestor.client, id); // an unknown booking is not found before its request is read
-      const { request, offerIds } = engine.readExchangeOperationRequest(body);
+      const { request, offerIds } = workingCopy.readExchangeOperationRequest(body);
       const offers = await store.getOffers(offerIds);
       // Spec §2.10: the new trip's reservations take places, decided against what its trains hold.
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
@@ -310,49 +340,50 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
         const held = await onTrains(keys);
         const uses = await passUses(passes);
         const soldPasses = await sold(travelPassesOfOffers(offers.values()));
-        return change(requestor, id, (b, c) => engine.exchangeOperation(c, b, request, offers, held, uses), soldPasses);
+        return change(requestor, id, (b, c, engine) => engine.exchangeOperation(c, b, request, offers, held, uses), soldPasses);
       });
     },
     createRefundOffer,
     /** GET /bookings/{id}/refund-offers/{refundOfferId}. */
     readRefundOffer: (requestor: Requestor, bookingId: string, refundOfferId: string) =>
-      change(requestor, bookingId, (b, c) => engine.readRefundOffer(c, b, refundOfferId)),
+      change(requestor, bookingId, (b, c, engine) => engine.readRefundOffer(c, b, refundOfferId)),
     confirmRefundOffer,
     /** DELETE /bookings/{id}/refund-offers/{refundOfferId}. */
     deleteRefundOffer: (requestor: Requestor, bookingId: string, refundOfferId: string) =>
-      update(requestor, bookingId, (b, c) => engine.deleteRefundOffer(c, b, refundOfferId)),
+      update(requestor, bookingId, (b, c, engine) => engine.deleteRefundOffer(c, b, refundOfferId)),
     /** POST /bookings/{id}/release-offers (spec §4.1 rule 5). */
     createReleaseOffer: (requestor: Requestor, bookingId: string, body: unknown) =>
-      change(requestor, bookingId, (b, c) => engine.createReleaseOffer(c, b, body)),
+      change(requestor, bookingId, (b, c, engine) => engine.createReleaseOffer(c, b, body)),
     /** GET /bookings/{id}/release-offers/{releaseOfferId}. */
     readReleaseOffer: (requestor: Requestor, bookingId: string, releaseOfferId: string) =>
-      change(requestor, bookingId, (b, c) => engine.readReleaseOffer(c, b, releaseOfferId)),
+      change(requestor, bookingId, (b, c, engine) => engine.readReleaseOffer(c, b, releaseOfferId)),
     /** PATCH /bookings/{id}/release-offers/{releaseOfferId}. */
     confirmReleaseOffer: (requestor: Requestor, bookingId: string, releaseOfferId: string, body: unknown) =>
-      change(requestor, bookingId, (b, c) => engine.confirmReleaseOffer(c, b, releaseOfferId, body)),
+      change(requestor, bookingId, (b, c, engine) => engine.confirmReleaseOffer(c, b, releaseOfferId, body)),
     /** DELETE /bookings/{id}/release-offers/{releaseOfferId}. */
     deleteReleaseOffer: (requestor: Requestor, bookingId: string, releaseOfferId: string) =>
-      update(requestor, bookingId, (b, c) => engine.deleteReleaseOffer(c, b, releaseOfferId)),
+      update(requestor, bookingId, (b, c, engine) => engine.deleteReleaseOffer(c, b, releaseOfferId)),
     /** POST /bookings/{id}/on-hold-offer (spec §4.1 rule 11). */
-    createOnHoldOffer: (requestor: Requestor, bookingId: string, body: unknown) => change(requestor, bookingId, (b, c) => engine.createOnHoldOffer(c, b, body)),
+    createOnHoldOffer: (requestor: Requestor, bookingId: string, body: unknown) =>
+      change(requestor, bookingId, (b, c, engine) => engine.createOnHoldOffer(c, b, body)),
     /** PATCH /bookings/{id}/on-hold-offer/{onHoldOfferId}. */
     confirmOnHoldOffer: (requestor: Requestor, bookingId: string, onHoldOfferId: string) =>
-      change(requestor, bookingId, (b, c) => engine.confirmOnHoldOffer(c, b, onHoldOfferId)),
+      change(requestor, bookingId, (b, c, engine) => engine.confirmOnHoldOffer(c, b, onHoldOfferId)),
     /** DELETE /bookings/{id}/on-hold-offer/{onHoldOfferId}. */
     deleteOnHoldOffer: (requestor: Requestor, bookingId: string, onHoldOfferId: string) =>
-      update(requestor, bookingId, (b, c) => engine.deleteOnHoldOffer(c, b, onHoldOfferId)),
+      update(requestor, bookingId, (b, c, engine) => engine.deleteOnHoldOffer(c, b, onHoldOfferId)),
     /** GET /bookings/{id}/exchange-operations/{exchangeOperationId}. */
     readExchangeOperation: (requestor: Requestor, bookingId: string, exchangeOperationId: string) =>
-      change(requestor, bookingId, (b, c) => engine.readExchangeOperation(c, b, exchangeOperationId)),
+      change(requestor, bookingId, (b, c, engine) => engine.readExchangeOperation(c, b, exchangeOperationId)),
     /** PATCH /bookings/{id}/exchange-operations/{exchangeOperationId}. */
     patchExchangeOperation: (requestor: Requestor, bookingId: string, exchangeOperationId: string, body: unknown) =>
-      change(requestor, bookingId, (b, c) => engine.patchExchangeOperation(c, b, exchangeOperationId, body)),
+      change(requestor, bookingId, (b, c, engine) => engine.patchExchangeOperation(c, b, exchangeOperationId, body)),
     /** DELETE /bookings/{id}/exchange-operations/{exchangeOperationId}. */
     deleteExchangeOperation: (requestor: Requestor, bookingId: string, exchangeOperationId: string) =>
-      update(requestor, bookingId, (b, c) => engine.deleteExchangeOperation(c, b, exchangeOperationId)),
+      update(requestor, bookingId, (b, c, engine) => engine.deleteExchangeOperation(c, b, exchangeOperationId)),
     /** POST /bookings/{id}/cleanup (spec §4.1 rule 12); `osdmVersion` as osdmVersionNumber gives it. */
     cleanupBooking: (requestor: Requestor, bookingId: string, body: unknown, osdmVersion: number) =>
-      update(requestor, bookingId, (b, c) => engine.cleanupBooking(c, b, body, osdmVersion)),
+      update(requestor, bookingId, (b, c, engine) => engine.cleanupBooking(c, b, body, osdmVersion)),
     /**
      * Customer API: what the store knows of a customer's passes — those bought through the API (spec §4.2 rule 6) and
      * the rides each multi-ride pass has given on confirmed journeys (spec §2.7 rule 8).
@@ -365,15 +396,16 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       return { sold, ridesGiven: ridesTaken(confirmed, clocks.server.now()) };
     },
     /** GET /availabilities, …/preferences, …/place-map (spec §2.11, §4.1 rule 3). */
-    async availability<K extends AvailabilityKind>(requestor: Requestor, kind: K, query: unknown): Promise<Decided<AvailabilityResponses[K]>> {
-      const q = engine.readAvailabilityQuery(query);
+    async availability<K extends AvailabilityKind>(requestor: Requestor, kind: K, query: unknown): Promise<Answered<AvailabilityResponses[K]>> {
+      const q = workingCopy.readAvailabilityQuery(query);
       const found =
         q.contextType === 'OFFER'
           ? { offer: (await store.getOffers([q.contextId])).get(q.contextId) }
           : { booking: (await store.getBooking(q.contextId))?.booking };
       const trip = found.offer?.trip ?? found.booking?.trip;
       const bookings = trip ? await onTrains(trainKeysOfTrip(trip)) : [];
-      return engine.availability(call(requestor), kind, q, found, bookings);
+      const engine = await releases.named(found.offer?.release ?? found.booking?.release);
+      return { ...engine.availability(call(requestor), kind, q, found, bookings), ...releaseOf(engine) };
     },
     /**
      * Sandbox time travel: the instant of one of a client's bookings — its confirmation time limit, its first departure,
@@ -383,7 +415,7 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       const { booking } = await owned(client, id);
       if (moment === 'CONFIRMATION_TIME_LIMIT') return booking.confirmationTimeLimit;
       if (moment === 'DEPARTURE') return booking.trip.legs[0]?.departure ?? booking.pass?.validFrom ?? booking.confirmationTimeLimit;
-      const end = engine.cleanupWindowEnd(booking);
+      const end = (await releases.named(booking.release)).cleanupWindowEnd(booking);
       if (!end) throw new RuleViolation('X_BOOKING_STATE', { operation: phrase('operation-time-travel-cleanup'), state: booking.machine.value });
       return end;
     },
@@ -393,6 +425,7 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
         const found = await store.getBooking(id);
         if (!found) throw notFound(phrase('resource-booking'), id);
         try {
+          const engine = await releases.named(found.booking.release);
           await store.updateBooking(engine.setAfterSalesOverride(found.booking, on), found.version);
           return;
         } catch (e) {
@@ -401,12 +434,13 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       }
     },
     /** GET /fulfillments/{id}: the FulfillmentResponse of one of the client's tickets. */
-    async fulfillment(requestor: Requestor, id: string): Promise<FulfillmentResponse> {
+    async fulfillment(requestor: Requestor, id: string): Promise<{ value: FulfillmentResponse; release?: string }> {
       const bookingId = await store.bookingOfFulfillment(id);
       if (!bookingId) throw notFound(phrase('resource-fulfillment'), id);
       const found = await store.getBooking(bookingId);
       if (!found || found.booking.owner !== requestor.client) throw notFound(phrase('resource-fulfillment'), id);
-      return engine.renderFulfillment(found.booking, id, requestor.language)!;
+      const engine = await releases.named(found.booking.release);
+      return { value: engine.renderFulfillment(found.booking, id, requestor.language)!, ...releaseOf(engine) };
     },
   };
 }

@@ -7,12 +7,13 @@ import {
   trainKeysOfBooking,
   type Booking,
   type PassUse,
+  type RuleRelease,
   type SoldPass,
   type TrainHoldings,
 } from '../../engine/index.ts';
 import { jsonCopy } from './json-copy.ts';
 import { offerCache } from './offer-cache.ts';
-import { StoreConflict, type Store, type VersionedBooking } from './store.ts';
+import { ReleaseNameTaken, StoreConflict, type Store, type VersionedBooking } from './store.ts';
 
 /**
  * In-memory store for tests and scenario runs. Values are copied in and out, as a real store would, and as JSON would
@@ -28,6 +29,7 @@ export function memoryStore(): Store {
   const passes = new Map<string, Map<string, PassUse[]>>();
   /** Per sold-pass key, the pass each booking sold. */
   const sold = new Map<string, Map<string, SoldPass>>();
+  const releases = new Map<string, RuleRelease>();
   const index = (b: Booking) => {
     for (const key of soldPassKeysOf(b)) sold.get(key)?.delete(b.id);
     for (const [key, pass] of soldPassEntries(b)) {
@@ -90,6 +92,13 @@ export function memoryStore(): Store {
     },
     async bookingOfFulfillment(id) {
       return fulfillments.get(id);
+    },
+    async releases() {
+      return [...releases.values()].map(jsonCopy);
+    },
+    async putRelease(release) {
+      if (releases.has(release.name)) throw new ReleaseNameTaken(release.name);
+      releases.set(release.name, jsonCopy(release));
     },
     async reset(owner) {
       if (owner !== undefined) {

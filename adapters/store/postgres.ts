@@ -1,7 +1,16 @@
 import pg from 'pg';
-import { decodeStoredBooking, trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import {
+  decodeStoredBooking,
+  RuleRelease,
+  trainHoldingsOf,
+  type Booking,
+  type PassUse,
+  type SoldPass,
+  type StoredOffer,
+  type TrainHoldings,
+} from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
-import { StoreConflict, type Store } from './store.ts';
+import { ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
 
 /**
  * The shared store: several server processes on one PostgreSQL database (CONTRACT §1, DESIGN "Stores").
@@ -193,6 +202,17 @@ export async function postgresStore(url: string): Promise<Store> {
       return rows.map((r) => r.data);
     },
 
+    async releases() {
+      const { rows } = await pool.query<{ data: unknown }>('SELECT data FROM releases');
+      return rows.map((row) => RuleRelease.parse(row.data));
+    },
+    async putRelease(release) {
+      const { rowCount } = await pool.query('INSERT INTO releases (name, data) VALUES ($1, $2::json) ON CONFLICT (name) DO NOTHING', [
+        release.name,
+        JSON.stringify(release),
+      ]);
+      if (rowCount === 0) throw new ReleaseNameTaken(release.name);
+    },
     async reset(owner) {
       if (owner === undefined) {
         await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings, pass_uses, sold_passes');
@@ -230,6 +250,7 @@ async function createSchema(pool: pg.Pool): Promise<void> {
       CREATE TABLE IF NOT EXISTS train_holdings (train_key text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (train_key, booking_id));
       CREATE TABLE IF NOT EXISTS pass_uses (pass text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (pass, booking_id));
       CREATE TABLE IF NOT EXISTS sold_passes (key text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (key, booking_id));
+      CREATE TABLE IF NOT EXISTS releases (name text PRIMARY KEY, data json NOT NULL);
       DROP TABLE IF EXISTS booking_trains;
     `);
     // A database written before the holdings index existed gets it built once, from its bookings.

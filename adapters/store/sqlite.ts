@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
+import { RuleRelease, trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
 import { decodeBooking, LEVEL, TEXT_UP_TO } from './booking-rows.ts';
-import { OFFERS_KEPT_MS, StoreConflict, type Store } from './store.ts';
+import { OFFERS_KEPT_MS, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
 
 /** Quote writes between two sweeps of old quotes. */
 const SWEEP_EVERY = 1000;
@@ -100,6 +100,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     CREATE TABLE IF NOT EXISTS train_holdings (train_key TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (train_key, booking_id));
     CREATE TABLE IF NOT EXISTS pass_uses (pass TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (pass, booking_id));
     CREATE TABLE IF NOT EXISTS sold_passes (key TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (key, booking_id));
+    CREATE TABLE IF NOT EXISTS releases (name TEXT PRIMARY KEY, data TEXT NOT NULL);
     DROP TABLE IF EXISTS offer_quotes;
     DROP TABLE IF EXISTS booking_trains;
   `);
@@ -146,6 +147,9 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
   const selectHoldings = db.prepare('SELECT data FROM train_holdings WHERE train_key = ?');
   const selectPassUses = db.prepare('SELECT data FROM pass_uses WHERE pass = ?');
   const selectSoldPasses = db.prepare('SELECT data FROM sold_passes WHERE key = ?');
+  const selectReleases = db.prepare('SELECT data FROM releases');
+  // Releases are rare writes, made on this connection: SQLite waits for the writer thread's lock (busy_timeout).
+  const insertRelease = db.prepare('INSERT INTO releases (name, data) VALUES (?, ?) ON CONFLICT (name) DO NOTHING');
 
   const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), { workerData: { path, level: LEVEL, textUpTo: TEXT_UP_TO } });
   let broken: Error | undefined;
@@ -278,6 +282,12 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     },
     async soldPasses(key) {
       return (selectSoldPasses.all(key) as Array<{ data: string }>).map((row) => JSON.parse(row.data) as SoldPass);
+    },
+    async releases() {
+      return (selectReleases.all() as Array<{ data: string }>).map((row) => RuleRelease.parse(JSON.parse(row.data)));
+    },
+    async putRelease(release) {
+      if (insertRelease.run(release.name, JSON.stringify(release)).changes === 0) throw new ReleaseNameTaken(release.name);
     },
     async reset(owner) {
       if (broken) throw broken;

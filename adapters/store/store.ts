@@ -1,4 +1,4 @@
-import type { Booking, PassUse, SoldPass, StoredOffer, TrainHoldings } from '../../engine/index.ts';
+import type { Booking, PassUse, RuleRelease, SoldPass, StoredOffer, TrainHoldings } from '../../engine/index.ts';
 
 /**
  * Where offers and bookings live between requests. Every implementation keeps the same promises:
@@ -49,6 +49,13 @@ export interface Store {
    * service's in-process lock is enough there. What `work` writes must be committed before it returns.
    */
   lockTrains?<T>(trainKeys: readonly string[], work: () => Promise<T>): Promise<T>;
+  /**
+   * The rule releases (docs/releases.md), in no particular order. Every process sharing the store sees the same list;
+   * a reset keeps them, as it keeps the rules.
+   */
+  releases(): Promise<RuleRelease[]>;
+  /** Stores a new release; one whose name is taken is refused (ReleaseNameTaken): a release never changes. */
+  putRelease(release: RuleRelease): Promise<void>;
   /** The booking a fulfillment belongs to. */
   bookingOfFulfillment(fulfillmentId: string): Promise<string | undefined>;
   /**
@@ -57,6 +64,13 @@ export interface Store {
    */
   reset(owner?: string): Promise<void>;
   close(): Promise<void>;
+}
+
+export class ReleaseNameTaken extends Error {
+  constructor(readonly release: string) {
+    super(`a release named ${release} exists already`);
+    this.name = 'ReleaseNameTaken';
+  }
 }
 
 export class StoreConflict extends Error {

@@ -170,6 +170,8 @@ export const StoredOffer = z.object({
   minimalPrice: Money,
   corporateCodes: CorporateCodes,
   promotionCodes: PromotionCodes,
+  /** The rule release that priced the offer (docs/releases.md); absent when the rules the server started with did. */
+  release: z.string().optional(),
 });
 export type StoredOffer = z.infer<typeof StoredOffer>;
 
@@ -371,6 +373,11 @@ export const Booking = z.object({
   promotionCodes: PromotionCodes,
   provisionalPrice: Money,
   confirmedPrice: Money,
+  /**
+   * The rule release its offers were priced with, which decides every later step on it (docs/releases.md); absent when
+   * the rules the server started with did, and on bookings stored before releases existed.
+   */
+  release: z.string().optional(),
 });
 export type Booking = z.infer<typeof Booking>;
 

@@ -55,6 +55,7 @@ export const DecisionTrace = z.strictObject({
   hitPolicy: DecisionFile.shape.hitPolicy,
   facts: z.record(z.string(), z.unknown()),
   fired: z.array(z.strictObject({ row: z.string(), at: z.string().describe('file:line:col') })).readonly(),
+  release: z.string().optional().describe('The rule release that decided (docs/releases.md); absent when the rules the server started with did.'),
 });
 export type DecisionTrace = Readonly<z.infer<typeof DecisionTrace>>;
 

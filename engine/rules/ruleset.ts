@@ -57,6 +57,8 @@ export interface RuleSet {
   readonly coachLayouts: CoachLayouts;
   /** The files the rule set was made of, for `signalbox check` and traces. */
   readonly files: readonly string[];
+  /** Their texts as compiled: a rule release is made of them (docs/releases.md). */
+  readonly sources: readonly RuleSource[];
   /**
    * `file:line:col` of a value in a reference-data file (`tariff.yaml`, `['categories', 'ST', 'base']`), so an
    * explanation can point at the line an amount came from as a trace points at a decision's row.
@@ -190,6 +192,7 @@ export function compileRuleSet(sources: readonly RuleSource[]): RuleSet {
     fleet,
     coachLayouts,
     files: sources.map((s) => s.file),
+    sources,
     referenceAt: (file: string, path: readonly PropertyKey[]) => valueSources.get(file)?.at(path) ?? `rules/${file}`,
   });
 }

@@ -89,6 +89,9 @@ const LimitsFile = z.strictObject({
     .array(z.string().min(1))
     .describe("Fields whose values the studio's journal masks when an analyst reads other clients' requests."),
   studioSimulationCases: z.number().int().positive().describe('A simulation in the studio answers at most this many cases, boundary cases included.'),
+  releasePollInterval: IsoDuration.describe(
+    'How often a server reads the list of rule releases from its store again, so a release another process scheduled goes live at its instant without a restart (docs/releases.md).',
+  ),
   sandboxFaults: z
     .strictObject({
       delayMax: IsoDuration.describe('The longest `delay` a request may ask for; a longer one is refused (86001).'),

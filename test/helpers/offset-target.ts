@@ -30,8 +30,9 @@ export function offsetTarget(
   const write = (x: unknown) => (offset ? rewriteInstants(x, offset) : x);
   const target: Target = {
     name: `${inner.name}${offset ? ` in ${offset}` : ''}`,
-    async open(start, clients) {
-      const session = await inner.open(offset ? inOffset(start, offset) : start, clients);
+    ...(inner.releases ? { releases: true } : {}),
+    async open(start, clients, releases) {
+      const session = await inner.open(offset ? inOffset(start, offset) : start, clients, releases);
       const exchanges: Exchange[] = [];
       const before = baseline?.(sessions.length);
       sessions.push(exchanges);

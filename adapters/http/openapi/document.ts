@@ -180,6 +180,7 @@ const RESPONSE_HEADERS = {
   'Content-Language': { $ref: '#/components/headers/ContentLanguage' },
   'X-Request-Id': { $ref: '#/components/headers/RequestId' },
   traceparent: { $ref: '#/components/headers/Traceparent' },
+  'Rules-Release': { $ref: '#/components/headers/RulesRelease' },
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -482,6 +483,11 @@ export function openApiDocument({ routes, version, limits, table = apiTable }: D
           schema: { type: 'string' },
         },
         Traceparent: { description: 'W3C traceparent: the caller’s trace-id (or a new one) and our span id.', schema: { type: 'string' } },
+        RulesRelease: {
+          description:
+            'The rule release that decided this answer, or that priced the booking it shows (docs/releases.md); absent when the rules the server started with decided.',
+          schema: { type: 'string' },
+        },
       },
     },
   };

@@ -2,7 +2,7 @@ import { phrase, RuleViolation } from '../../../engine/index.ts';
 import { BookingPatch, PassengerPatch, PurchaserPatch, BookingRequest } from '../../../engine/model/osdm/index.ts';
 import { asPendingBooking } from '../../service/faults.ts';
 import * as S from '../openapi/schemas.ts';
-import { decided, json, operation, type Handler, type Operation } from './operation.ts';
+import { decided, json, operation, releaseOf, type Handler, type Operation } from './operation.ts';
 
 const book: Handler = async ({ request, service, requestor, body }) => decided(await service.book(await requestor(), body, request.faults ?? {}));
 const bookingProblems = { 404: 'an offer id that does not exist (or is another client’s)', 409: 'X_OFFER_EXPIRED' };
@@ -48,9 +48,10 @@ export const booking: Operation[] = [
     responses: { 200: json('BookingResponse', S.BookingResponse) },
     handle: async ({ service, requestor, params }) => {
       const r = await requestor();
-      const body = service.engine.renderBooking(await service.booking(r, params.bookingId), r.language);
+      const booking = await service.booking(r, params.bookingId);
+      const body = (await service.engineOf(booking)).renderBooking(booking, r.language);
       // A sandbox's fault fulfillment-pending: the tickets are not issued yet (spec §4.1 rule 1: poll).
-      return { body: service.fulfillmentPending(r, params.bookingId) ? asPendingBooking(body) : body };
+      return { body: service.fulfillmentPending(r, params.bookingId) ? asPendingBooking(body) : body, ...releaseOf(booking) };
     },
   }),
   operation({
@@ -68,7 +69,7 @@ export const booking: Operation[] = [
     handle: async ({ request, service, requestor, params, body }) => {
       const r = await requestor();
       const patched = await service.patchBooking(r, params.bookingId, body, request.faults ?? {});
-      return { body: service.engine.renderBooking(patched.value, r.language), traces: patched.traces };
+      return { body: (await service.engineOf(patched.value)).renderBooking(patched.value, r.language), traces: patched.traces, ...releaseOf(patched) };
     },
   }),
   operation({
@@ -82,9 +83,10 @@ export const booking: Operation[] = [
     responses: { 200: json('PassengerResponse', S.PassengerResponse) },
     handle: async ({ service, requestor, params }) => {
       const r = await requestor();
-      const body = service.engine.renderPassenger(await service.booking(r, params.bookingId), params.passengerId, r.language);
+      const booking = await service.booking(r, params.bookingId);
+      const body = (await service.engineOf(booking)).renderPassenger(booking, params.passengerId, r.language);
       if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-passenger'), id: params.passengerId });
-      return { body };
+      return { body, ...releaseOf(booking) };
     },
   }),
   operation({
@@ -101,7 +103,8 @@ export const booking: Operation[] = [
     handle: async ({ service, requestor, params, body }) => {
       const r = await requestor();
       const patched = await service.patchPassenger(r, params.bookingId, params.passengerId, body);
-      return { body: service.engine.renderPassenger(patched.value, params.passengerId, r.language), traces: patched.traces };
+      const passenger = (await service.engineOf(patched.value)).renderPassenger(patched.value, params.passengerId, r.language);
+      return { body: passenger, traces: patched.traces, ...releaseOf(patched) };
     },
   }),
   operation({
@@ -115,9 +118,10 @@ export const booking: Operation[] = [
     responses: { 200: json('PurchaserResponse', S.PurchaserResponse) },
     handle: async ({ service, requestor, params }) => {
       const r = await requestor();
-      const body = service.engine.renderPurchaser(await service.booking(r, params.bookingId), r.language);
+      const booking = await service.booking(r, params.bookingId);
+      const body = (await service.engineOf(booking)).renderPurchaser(booking, r.language);
       if (!body) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-purchaser'), id: params.bookingId });
-      return { body };
+      return { body, ...releaseOf(booking) };
     },
   }),
   operation({
@@ -134,7 +138,7 @@ export const booking: Operation[] = [
     handle: async ({ service, requestor, params, body }) => {
       const r = await requestor();
       const patched = await service.patchPurchaser(r, params.bookingId, body);
-      return { body: service.engine.renderPurchaser(patched.value, r.language), traces: patched.traces };
+      return { body: (await service.engineOf(patched.value)).renderPurchaser(patched.value, r.language), traces: patched.traces, ...releaseOf(patched) };
     },
   }),
   operation({

@@ -1,6 +1,6 @@
 import { asPendingFulfillment } from '../../service/faults.ts';
 import * as S from '../openapi/schemas.ts';
-import { bodiless, json, noContent, operation, type Operation } from './operation.ts';
+import { bodiless, json, noContent, operation, releaseOf, type Operation } from './operation.ts';
 
 /** Confirmation and tickets (spec §4.1 rule 1). */
 export const fulfillment: Operation[] = [
@@ -35,9 +35,10 @@ export const fulfillment: Operation[] = [
     handle: async ({ request, service, requestor, params }) => {
       const r = await requestor();
       const confirmed = await service.confirm(r, params.bookingId, request.faults ?? {});
-      if (service.fulfillmentPending(r, params.bookingId)) return { status: 202, traces: confirmed.traces };
-      const fulfillments = confirmed.value.fulfillments.map((f) => service.engine.renderFulfillment(confirmed.value, f.id, r.language)!.fulfillment);
-      return { body: { fulfillments }, traces: confirmed.traces };
+      if (service.fulfillmentPending(r, params.bookingId)) return { status: 202, traces: confirmed.traces, ...releaseOf(confirmed) };
+      const engine = await service.engineOf(confirmed.value);
+      const fulfillments = confirmed.value.fulfillments.map((f) => engine.renderFulfillment(confirmed.value, f.id, r.language)!.fulfillment);
+      return { body: { fulfillments }, traces: confirmed.traces, ...releaseOf(confirmed) };
     },
   }),
   operation({
@@ -52,10 +53,10 @@ export const fulfillment: Operation[] = [
     responses: { 200: json('FulfillmentResponse', S.FulfillmentResponse) },
     handle: async ({ service, requestor, params }) => {
       const r = await requestor();
-      const body = await service.fulfillment(r, params.fulfillmentId);
+      const { value: body, ...release } = await service.fulfillment(r, params.fulfillmentId);
       const bookingId = body.fulfillment.bookingRef;
       // A sandbox's fault fulfillment-pending: confirmed, the ticket not issued yet (spec §4.1 rule 1).
-      return { body: service.fulfillmentPending(r, bookingId) ? asPendingFulfillment(body) : body };
+      return { body: service.fulfillmentPending(r, bookingId) ? asPendingFulfillment(body) : body, ...release };
     },
   }),
 ];

@@ -104,6 +104,8 @@ export interface Answer {
   type?: string;
   /** Headers of this answer besides those every answer gets (caching, a page's Content-Security-Policy). */
   headers?: Readonly<Record<string, string>>;
+  /** The rule release that decided the answer (docs/releases.md), named in its Rules-Release header. */
+  release?: string;
 }
 
 export type Handler<P extends string = string> = (call: Call<P>) => Promise<Answer>;
@@ -118,11 +120,23 @@ export const keyOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} $
 export const json = (description: string, schema: z.ZodType): Response => ({ description, schema });
 export const noContent: Response = { description: 'Done; empty body.' };
 
-/** A decided result as the answer: its value is the body, its traces are kept. */
-export const decided = (result: { value: unknown; traces: readonly DecisionTrace[] }): Answer => ({ body: result.value, traces: result.traces });
+/** The header that names the rule release behind an answer (docs/releases.md); absent when the rules the server started with decided. */
+export const RULES_RELEASE_HEADER = 'Rules-Release';
 
-/** A decided result answered without a body (a deletion, a cleanup): only its traces are kept. */
-export const bodiless = (result: { traces: readonly DecisionTrace[] }): Answer => ({ traces: result.traces });
+/** What the service decided: its value, its traces and the rule release that decided it. */
+interface ServiceResult {
+  value: unknown;
+  traces: readonly DecisionTrace[];
+  release?: string;
+}
+/** The release of a result, when one decided it. */
+export const releaseOf = (result: { release?: string }): { release?: string } => (result.release === undefined ? {} : { release: result.release });
+
+/** A decided result as the answer: its value is the body, its traces and release are kept. */
+export const decided = (result: ServiceResult): Answer => ({ body: result.value, traces: result.traces, ...releaseOf(result) });
+
+/** A decided result answered without a body (a deletion, a cleanup): only its traces and release are kept. */
+export const bodiless = (result: Omit<ServiceResult, 'value'>): Answer => ({ traces: result.traces, ...releaseOf(result) });
 
 /**
  * The status of an entry's successful answer: its 2xx response, the lowest where it lists several (a handler names

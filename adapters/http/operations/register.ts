@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { subscriptionKeyCheck } from '../subscription-key.ts';
 import { fastifyPath, sandboxOnly } from './index.ts';
-import { ANY_METHODS, successStatus, type Access, type Answer } from './operation.ts';
+import { ANY_METHODS, RULES_RELEASE_HEADER, successStatus, type Access, type Answer } from './operation.ts';
 
 /**
  * Serves the server's route table (`app.routeTable`: the API's and its wings'): a Fastify route per operation with
@@ -69,6 +69,8 @@ export async function registerOperations(app: FastifyInstance, options: { sandbo
  */
 function send(request: FastifyRequest, reply: FastifyReply, answer: Answer, status: number): FastifyReply {
   if (answer.traces) request.traces = answer.traces;
+  const release = answer.release ?? answer.traces?.[0]?.release;
+  if (release !== undefined) reply.header(RULES_RELEASE_HEADER, release);
   reply.status(answer.status ?? status);
   if (answer.type) reply.type(answer.type);
   if (answer.headers) reply.headers(answer.headers);

@@ -1,0 +1,102 @@
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import { readRuleSources, type RuleRelease } from '../../engine/index.ts';
+import { newRelease } from '../service/new-release.ts';
+import { openStore } from '../store/open.ts';
+import { ReleaseNameTaken, type Store } from '../store/store.ts';
+
+/**
+ * `signalbox release create NAME --effective-from INSTANT` and `signalbox release list`: rule releases in a store
+ * (docs/releases.md). A release is `rules/` as it is now, immutable, in force from its instant on every server that
+ * shares the store.
+ */
+const USAGE = `usage: signalbox release create NAME --effective-from INSTANT [--rules DIR] [--store URL] [--reason TEXT]
+       signalbox release list [--store URL] [--json]
+  INSTANT: an ISO 8601 date-time with offset, e.g. 2026-12-13T00:00+01:00
+  --store: as serve's (default sqlite:./data/signalbox.db)
+`;
+
+export async function releaseCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'effective-from': { type: 'string' },
+      rules: { type: 'string' },
+      store: { type: 'string', default: 'sqlite:./data/signalbox.db' },
+      reason: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const [action, name] = positionals;
+  if (action === 'create' && name && values['effective-from']) {
+    const made = newRelease(
+      {
+        name,
+        effectiveFrom: values['effective-from'],
+        createdBy: userInfo().username,
+        createdOn: new Date(),
+        ...(values.reason !== undefined ? { reason: values.reason } : {}),
+      },
+      readRuleSources(values.rules),
+    );
+    if ('problems' in made) {
+      process.stderr.write(`${made.problems.join('\n')}\nsignalbox release: not created.\n`);
+      return 1;
+    }
+    return withStore(values.store, (store) => create(store, made.release));
+  }
+  if (action === 'list' && !name) return withStore(values.store, (store) => list(store, values.json));
+  process.stderr.write(USAGE);
+  return 2;
+}
+
+async function withStore(spec: string, work: (store: Store) => Promise<number>): Promise<number> {
+  const store = await openStore(spec);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function create(store: Store, release: RuleRelease): Promise<number> {
+  try {
+    await store.putRelease(release);
+  } catch (e) {
+    if (!(e instanceof ReleaseNameTaken)) throw e;
+    process.stderr.write(`signalbox release: ${e.message} (${store.kind}); a release never changes: give the new one another name.\n`);
+    return 1;
+  }
+  const files = Object.keys(release.files).length;
+  process.stdout.write(`release ${release.name}: ${files} rule files, in force from ${release.effectiveFrom} (${store.kind})\n`);
+  return 0;
+}
+
+/** Each release's state at the machine's clock: a sandbox's clock may be elsewhere, so it is a hint. */
+function stateOf(sorted: readonly RuleRelease[], i: number, now: number): 'in force' | 'scheduled' | 'superseded' {
+  const from = (r: RuleRelease) => Date.parse(r.effectiveFrom);
+  if (from(sorted[i]!) > now) return 'scheduled';
+  const next = sorted[i + 1];
+  return next && from(next) <= now ? 'superseded' : 'in force';
+}
+
+async function list(store: Store, json: boolean): Promise<number> {
+  const sorted = (await store.releases()).sort(
+    (a, b) => Date.parse(a.effectiveFrom) - Date.parse(b.effectiveFrom) || Date.parse(a.createdOn) - Date.parse(b.createdOn),
+  );
+  const now = Date.now();
+  const rows = sorted.map(({ files, ...r }, i) => ({ ...r, state: stateOf(sorted, i, now), files: Object.keys(files).length }));
+  if (json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    process.stdout.write(`no releases in ${store.kind}: the rules each server started with decide\n`);
+    return 0;
+  }
+  for (const r of rows) {
+    process.stdout.write(`${r.name}  ${r.effectiveFrom}  ${r.state}  by ${r.createdBy} on ${r.createdOn}${r.reason ? `  "${r.reason}"` : ''}\n`);
+  }
+  return 0;
+}
