@@ -89,9 +89,10 @@ export interface Answer {
 }
 
 /** One Reseller API call with the token and a WEB_SE Requestor. */
-export async function call(base: string, token: string, method: string, path: string, body?: unknown): Promise<Answer> {
+export async function call(base: string, token: string, method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Answer> {
   const res = await fetch(`${base}${path}`, {
     method,
+    ...(signal ? { signal } : {}),
     headers: {
       authorization: `Bearer ${token}`,
       requestor: Buffer.from(JSON.stringify({ salesApplication: 'WEB_SE', salesUnitCode: 'TEST' })).toString('base64'),
