@@ -17,7 +17,7 @@ import { randomIds } from '../adapters/service/ids.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { postgresStore } from '../adapters/store/postgres.ts';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
-import { ReleaseNameTaken, StoreConflict, type Store } from '../adapters/store/store.ts';
+import { DraftConflict, ReleaseNameTaken, StoreConflict, type Store } from '../adapters/store/store.ts';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { engine, passengers, trip } from './helpers/server.ts';
 
@@ -178,6 +178,20 @@ for (const subject of subjects) {
       await store.reset();
       expect(await mine(store)).toEqual([release]);
       if (subject.openAgain) expect(await mine(await open(true))).toEqual([release]);
+    });
+
+    it('drafts: a new one at version 1; each write at the next version, a stale or repeated one refused; a reset keeps them', async () => {
+      const store = await open();
+      const id = `draft-${++releases}`;
+      const mine = async (s: Store) => (await s.drafts()).filter((d) => d.id === id);
+      await store.putDraft({ id, version: 1, data: { state: 'IN_REVIEW' } });
+      await expect(store.putDraft({ id, version: 1, data: { state: 'IN_REVIEW' } })).rejects.toBeInstanceOf(DraftConflict);
+      await store.putDraft({ id, version: 2, data: { state: 'APPROVED' } });
+      // A second reviewer who read version 1 decides too late: nothing changes.
+      await expect(store.putDraft({ id, version: 2, data: { state: 'REJECTED' } })).rejects.toBeInstanceOf(DraftConflict);
+      await store.reset();
+      expect(await mine(store)).toEqual([{ id, version: 2, data: { state: 'APPROVED' } }]);
+      if (subject.openAgain) expect(await mine(await open(true))).toEqual([{ id, version: 2, data: { state: 'APPROVED' } }]);
     });
 
     it('a new booking reads back whole, at version 1; an unknown id reads as undefined', async () => {

@@ -6,4 +6,5 @@ export const DEMO_SECRETS: Readonly<Record<string, string>> = {
   'demo-reseller': 'demo-reseller-secret',
   'demo-other': 'demo-other-secret',
   'demo-analyst': 'demo-analyst-secret',
+  'demo-reviewer': 'demo-reviewer-secret',
 };

@@ -11,7 +11,7 @@ import { headerMemo } from './header-memo.ts';
  * scrypt hashes in constant time, HS256 JWTs with the granted scopes, and the Requestor header.
  * Token lifetimes run on the real clock, never the sandbox clock (CONTRACT §3).
  */
-export type Scope = 'reseller' | 'customer' | 'analyst';
+export type Scope = 'reseller' | 'customer' | 'analyst' | 'approver';
 const ISSUER = 'signalbox';
 
 interface TokenGrant {

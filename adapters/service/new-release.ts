@@ -9,6 +9,9 @@ export interface ReleaseMeta {
   createdBy: string;
   createdOn: Date;
   reason?: string;
+  /** Four eyes (a studio draft): who approved it, and the draft's name. */
+  approvedBy?: string;
+  draft?: string;
 }
 
 /**
@@ -23,6 +26,8 @@ export function newRelease(meta: ReleaseMeta, sources: readonly RuleSource[]): {
     createdOn: meta.createdOn.toISOString(),
     createdBy: meta.createdBy,
     ...(meta.reason !== undefined ? { reason: meta.reason } : {}),
+    ...(meta.approvedBy !== undefined ? { approvedBy: meta.approvedBy } : {}),
+    ...(meta.draft !== undefined ? { draft: meta.draft } : {}),
     files,
   });
   if (!parsed.success) return { problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'release'}: ${i.message}`) };

@@ -13,7 +13,7 @@ import {
 } from '../../engine/index.ts';
 import { jsonCopy } from './json-copy.ts';
 import { offerCache } from './offer-cache.ts';
-import { ReleaseNameTaken, StoreConflict, type Store, type VersionedBooking } from './store.ts';
+import { DraftConflict, ReleaseNameTaken, StoreConflict, type Store, type StoredDraft, type VersionedBooking } from './store.ts';
 
 /**
  * In-memory store for tests and scenario runs. Values are copied in and out, as a real store would, and as JSON would
@@ -30,6 +30,7 @@ export function memoryStore(): Store {
   /** Per sold-pass key, the pass each booking sold. */
   const sold = new Map<string, Map<string, SoldPass>>();
   const releases = new Map<string, RuleRelease>();
+  const drafts = new Map<string, StoredDraft>();
   const index = (b: Booking) => {
     for (const key of soldPassKeysOf(b)) sold.get(key)?.delete(b.id);
     for (const [key, pass] of soldPassEntries(b)) {
@@ -99,6 +100,13 @@ export function memoryStore(): Store {
     async putRelease(release) {
       if (releases.has(release.name)) throw new ReleaseNameTaken(release.name);
       releases.set(release.name, jsonCopy(release));
+    },
+    async drafts() {
+      return [...drafts.values()].map(jsonCopy);
+    },
+    async putDraft(draft) {
+      if ((drafts.get(draft.id)?.version ?? 0) !== draft.version - 1) throw new DraftConflict(draft.id);
+      drafts.set(draft.id, jsonCopy(draft));
     },
     async reset(owner) {
       if (owner !== undefined) {

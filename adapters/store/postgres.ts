@@ -10,7 +10,7 @@ import {
   type TrainHoldings,
 } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
-import { ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
+import { DraftConflict, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
 
 /**
  * The shared store: several server processes on one PostgreSQL database (CONTRACT §1, DESIGN "Stores").
@@ -213,6 +213,22 @@ export async function postgresStore(url: string): Promise<Store> {
       ]);
       if (rowCount === 0) throw new ReleaseNameTaken(release.name);
     },
+    async drafts() {
+      const { rows } = await pool.query<{ id: string; version: number; data: unknown }>('SELECT id, version, data FROM release_drafts');
+      return rows;
+    },
+    async putDraft({ id, version, data }) {
+      const { rowCount } =
+        version === 1
+          ? await pool.query('INSERT INTO release_drafts (id, version, data) VALUES ($1, 1, $2::json) ON CONFLICT (id) DO NOTHING', [id, JSON.stringify(data)])
+          : await pool.query('UPDATE release_drafts SET version = $1, data = $2::json WHERE id = $3 AND version = $4', [
+              version,
+              JSON.stringify(data),
+              id,
+              version - 1,
+            ]);
+      if (rowCount === 0) throw new DraftConflict(id);
+    },
     async reset(owner) {
       if (owner === undefined) {
         await pool.query('TRUNCATE offers, bookings, fulfillments, train_holdings, pass_uses, sold_passes');
@@ -251,6 +267,7 @@ async function createSchema(pool: pg.Pool): Promise<void> {
       CREATE TABLE IF NOT EXISTS pass_uses (pass text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (pass, booking_id));
       CREATE TABLE IF NOT EXISTS sold_passes (key text NOT NULL, booking_id text NOT NULL, data json NOT NULL, PRIMARY KEY (key, booking_id));
       CREATE TABLE IF NOT EXISTS releases (name text PRIMARY KEY, data json NOT NULL);
+      CREATE TABLE IF NOT EXISTS release_drafts (id text PRIMARY KEY, version integer NOT NULL, data json NOT NULL);
       DROP TABLE IF EXISTS booking_trains;
     `);
     // A database written before the holdings index existed gets it built once, from its bookings.

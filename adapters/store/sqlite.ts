@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { RuleRelease, trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
 import { decodeBooking, LEVEL, TEXT_UP_TO } from './booking-rows.ts';
-import { OFFERS_KEPT_MS, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
+import { DraftConflict, OFFERS_KEPT_MS, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
 
 /** Quote writes between two sweeps of old quotes. */
 const SWEEP_EVERY = 1000;
@@ -101,6 +101,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     CREATE TABLE IF NOT EXISTS pass_uses (pass TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (pass, booking_id));
     CREATE TABLE IF NOT EXISTS sold_passes (key TEXT NOT NULL, booking_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (key, booking_id));
     CREATE TABLE IF NOT EXISTS releases (name TEXT PRIMARY KEY, data TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS release_drafts (id TEXT PRIMARY KEY, version INTEGER NOT NULL, data TEXT NOT NULL);
     DROP TABLE IF EXISTS offer_quotes;
     DROP TABLE IF EXISTS booking_trains;
   `);
@@ -150,6 +151,9 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
   const selectReleases = db.prepare('SELECT data FROM releases');
   // Releases are rare writes, made on this connection: SQLite waits for the writer thread's lock (busy_timeout).
   const insertRelease = db.prepare('INSERT INTO releases (name, data) VALUES (?, ?) ON CONFLICT (name) DO NOTHING');
+  const selectDrafts = db.prepare('SELECT id, version, data FROM release_drafts');
+  const insertDraft = db.prepare('INSERT INTO release_drafts (id, version, data) VALUES (?, 1, ?) ON CONFLICT (id) DO NOTHING');
+  const updateDraft = db.prepare('UPDATE release_drafts SET version = ?, data = ? WHERE id = ? AND version = ?');
 
   const writer = new Worker(new URL('./sqlite-writer.cjs', import.meta.url), { workerData: { path, level: LEVEL, textUpTo: TEXT_UP_TO } });
   let broken: Error | undefined;
@@ -288,6 +292,13 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     },
     async putRelease(release) {
       if (insertRelease.run(release.name, JSON.stringify(release)).changes === 0) throw new ReleaseNameTaken(release.name);
+    },
+    async drafts() {
+      return (selectDrafts.all() as Array<{ id: string; version: number; data: string }>).map((row) => ({ ...row, data: JSON.parse(row.data) as unknown }));
+    },
+    async putDraft({ id, version, data }) {
+      const written = version === 1 ? insertDraft.run(id, JSON.stringify(data)) : updateDraft.run(version, JSON.stringify(data), id, version - 1);
+      if (written.changes === 0) throw new DraftConflict(id);
     },
     async reset(owner) {
       if (broken) throw broken;

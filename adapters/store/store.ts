@@ -56,6 +56,16 @@ export interface Store {
   releases(): Promise<RuleRelease[]>;
   /** Stores a new release; one whose name is taken is refused (ReleaseNameTaken): a release never changes. */
   putRelease(release: RuleRelease): Promise<void>;
+  /**
+   * The drafts of rule releases under review and decided (docs/releases.md, "Four eyes"), in no particular order, as
+   * the studio wrote them: the studio's schema reads `data`. A reset keeps them, as it keeps the releases.
+   */
+  drafts(): Promise<StoredDraft[]>;
+  /**
+   * Stores a draft at `version`: 1 for a new one (refused with DraftConflict if the id is taken), else the next of
+   * the version read (refused with DraftConflict if another reviewer wrote it in between).
+   */
+  putDraft(draft: StoredDraft): Promise<void>;
   /** The booking a fulfillment belongs to. */
   bookingOfFulfillment(fulfillmentId: string): Promise<string | undefined>;
   /**
@@ -64,6 +74,20 @@ export interface Store {
    */
   reset(owner?: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A draft as a store keeps it: its id, the version of its last write, and what the studio wrote. */
+export interface StoredDraft {
+  id: string;
+  version: number;
+  data: unknown;
+}
+
+export class DraftConflict extends Error {
+  constructor(readonly draft: string) {
+    super(`draft ${draft} was written concurrently`);
+    this.name = 'DraftConflict';
+  }
 }
 
 export class ReleaseNameTaken extends Error {

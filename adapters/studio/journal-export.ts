@@ -6,7 +6,12 @@ import type { JournalEntry } from '../http/openapi/studio-schemas.ts';
  * was read (an analyst's with personal data masked), keeping of its headers those that change an answer.
  */
 export function journalFile(newestFirst: readonly JournalEntry[]): string {
-  return [...newestFirst].reverse().map(recordOf).map(journalLine).join('');
+  return journalRecords(newestFirst).map(journalLine).join('');
+}
+
+/** The same, as the records a replay takes. */
+export function journalRecords(newestFirst: readonly JournalEntry[]): JournalRecord[] {
+  return [...newestFirst].reverse().map(recordOf);
 }
 
 function recordOf(entry: JournalEntry): JournalRecord {

@@ -2,6 +2,7 @@ import type { Operation } from '../http/operations/operation.ts';
 import { browseOperations } from './routes/browse.ts';
 import { changeOperations } from './routes/change.ts';
 import { csvOperations } from './routes/csv.ts';
+import { draftOperations } from './routes/drafts.ts';
 import { graphOperations } from './routes/graph.ts';
 import { counterexampleOperations } from './routes/counterexamples.ts';
 import { mutateOperations } from './routes/mutate.ts';
@@ -27,6 +28,7 @@ export const studioExtension = (options: StudioOptions): { operations: readonly 
       ...changeOperations(studio),
       ...mutateOperations(studio),
       ...counterexampleOperations(studio),
+      ...draftOperations(studio),
       ...csvOperations(studio),
       ...graphOperations,
       ...tryOperations(studio),

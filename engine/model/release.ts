@@ -19,6 +19,10 @@ export const RuleRelease = z.strictObject({
   createdOn: InstantWithOffset,
   createdBy: z.string().min(1),
   reason: z.string().optional(),
+  /** Who approved it, when it went through four eyes (a studio draft): never its author. */
+  approvedBy: z.string().min(1).optional(),
+  /** The draft it was approved from, which keeps the evidence its reviewer saw. */
+  draft: z.string().min(1).optional(),
   /** Every rule file's text by its file name (`tariff.yaml`), as `rules/` held it when the release was made. */
   files: z.record(z.string().regex(/^[^/\\]+\.ya?ml$/, 'a rule file name such as tariff.yaml'), z.string()),
 });

@@ -92,6 +92,12 @@ const LimitsFile = z.strictObject({
   releasePollInterval: IsoDuration.describe(
     'How often a server reads the list of rule releases from its store again, so a release another process scheduled goes live at its instant without a restart (docs/releases.md).',
   ),
+  releaseEvidenceExamples: z
+    .number()
+    .int()
+    .positive()
+    .max(100)
+    .describe("A draft's evidence pack shows this many examples of each kind of change its replay of the journal finds (docs/releases.md)."),
   sandboxFaults: z
     .strictObject({
       delayMax: IsoDuration.describe('The longest `delay` a request may ask for; a longer one is refused (86001).'),
@@ -136,7 +142,7 @@ const ClientsFile = z.strictObject({
     z.string(),
     z.strictObject({
       secretHash: z.string().regex(/^scrypt\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/, 'scrypt$<salt>$<hash> (see `signalbox hash-secret`)'),
-      scopes: z.array(z.enum(['reseller', 'customer', 'analyst'])).min(1),
+      scopes: z.array(z.enum(['reseller', 'customer', 'analyst', 'approver'])).min(1),
       salesApplications: z.array(z.string()).default([]),
     }),
   ),

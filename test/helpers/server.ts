@@ -129,7 +129,7 @@ export function trip(category = 'ST', departure = '2026-12-01T08:00:00+01:00', a
 }
 
 /** A token from the server's token endpoint for one of the demo clients of rules/clients.yaml. */
-async function demoTokenOf(app: FastifyInstance, client: 'demo-reseller' | 'demo-analyst'): Promise<string> {
+export async function demoTokenOf(app: FastifyInstance, client: 'demo-reseller' | 'demo-analyst' | 'demo-reviewer'): Promise<string> {
   const answer = await app.inject({
     method: 'POST',
     url: '/oauth2/token',

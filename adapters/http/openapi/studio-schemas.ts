@@ -312,7 +312,7 @@ const StepMismatch = z.object({
 
 const Verdict = z.enum(['passed', 'failed', 'not run']);
 
-const ImpactReport = z
+export const ImpactReport = z
   .object({
     decisions: z.array(
       z.object({

@@ -10,7 +10,7 @@ import { updatedScenarios } from '../expectations.ts';
 import { failingSteps } from '../gate.ts';
 import { recordChange } from '../history.ts';
 import { tableOf } from '../tables.ts';
-import { decisionOf, edited } from './decisions.ts';
+import { decisionOf, edited, rulesRefused } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
 
 /** Changing a table: checking an edit, previewing what it changes, saving it (an analyst's token for each). */
@@ -35,14 +35,7 @@ export const changeOperations = (studio: Studio): Operation[] => [
       const decision = decisionOf(service.engine, params.decision);
       const x = edited(studio, service.engine, decision, body);
       // `check` words its problems in English only: the Problem counts them, POST …/check places each at its cell.
-      if (!x.rules) {
-        const cells = new Set(x.problems.filter((p) => p.row !== undefined).map((p) => `#/rows/${p.row}${p.cell ? `/${p.cell.replace('.', '/')}` : ''}`));
-        throw new RuleViolation(
-          'X_RULES_REFUSED',
-          { count: x.problems.length },
-          [...cells].map((requestPointer) => ({ requestPointer })),
-        );
-      }
+      if (!x.rules) throw rulesRefused(x.problems);
       // The regression gate: the corpus runs on the edited rules, with the expectations the same change updates.
       const texts = updatedScenarios(studio.scenarios(), x.edit.expectations ?? []);
       const failing = await failingSteps(x.rules, studio.scenarios(), texts);

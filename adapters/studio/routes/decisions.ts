@@ -34,3 +34,13 @@ export function edited(studio: Studio, engine: Engine, decision: DecisionName, b
   const examples = next.problems.length > 0 ? [] : exampleResults(sources, file, next.text, decision, checked.rules);
   return { edit, file, path, text: next.text, changed: next.text !== text, examples, ...checked };
 }
+
+/** The refusal of an edit `check` finds problems in: counted in the Problem, each placed at its row and cell. */
+export function rulesRefused(problems: readonly PlacedProblem[]): RuleViolation {
+  const cells = new Set(problems.filter((p) => p.row !== undefined).map((p) => `#/rows/${p.row}${p.cell ? `/${p.cell.replace('.', '/')}` : ''}`));
+  return new RuleViolation(
+    'X_RULES_REFUSED',
+    { count: problems.length },
+    [...cells].map((requestPointer) => ({ requestPointer })),
+  );
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { phrase, RuleRelease, RuleViolation, type RuleSet } from '../../engine/index.ts';
+import { Evidence } from '../analysis/evidence.ts';
+import { newRelease } from '../service/new-release.ts';
+import type { Service } from '../service/service.ts';
+import { DraftConflict, ReleaseNameTaken, type StoredDraft } from '../store/store.ts';
+
+/**
+ * Four eyes on a rule release (docs/releases.md): an analyst drafts one (an edit of the working copy, with the
+ * instant it should come into force), which is in review until a second analyst approves it (never its author: it
+ * then becomes a release in the store, in force from its instant on every server sharing the store) or rejects it,
+ * or its author withdraws it. Each step is recorded with who, when and why; the evidence stays with the draft.
+ */
+
+const DRAFT_STATES = ['IN_REVIEW', 'APPROVED', 'REJECTED', 'WITHDRAWN'] as const;
+const DECISIONS = { approve: 'APPROVED', reject: 'REJECTED', withdraw: 'WITHDRAWN' } as const;
+export type DraftDecision = keyof typeof DECISIONS;
+
+const DraftEvent = z.object({
+  action: z.enum(['PROPOSED', 'APPROVED', 'REJECTED', 'WITHDRAWN']),
+  by: z.string().describe('The analyst (client id).'),
+  at: z.string().describe('When, on the server\u2019s clock.'),
+  comment: z.string().optional(),
+});
+
+/** A draft as the store keeps it: `name` is also its id, and the release's name once approved. */
+export const RuleDraft = z.object({
+  name: RuleRelease.shape.name,
+  effectiveFrom: RuleRelease.shape.effectiveFrom,
+  reason: z.string().describe('Why the rules change: kept with the release.'),
+  decision: z.string().describe('The decision table the draft edits.'),
+  author: z.string(),
+  state: z.enum(DRAFT_STATES),
+  history: z.array(DraftEvent).describe('Every step, oldest first.'),
+  evidence: Evidence,
+  files: RuleRelease.shape.files.describe('Every rule file as the release will hold it.'),
+});
+export type RuleDraft = z.infer<typeof RuleDraft>;
+
+/** What the studio answers of a draft: everything but the rule files (the evidence's diff shows what changes). */
+export const DraftShown = RuleDraft.omit({ files: true }).extend({ version: z.number().int().describe('Changes with every step.') });
+/** A draft in a list: without its evidence. */
+export const DraftListed = DraftShown.omit({ evidence: true });
+
+export const shown = (draft: RuleDraft, version: number): z.infer<typeof DraftShown> => {
+  const { files: _files, ...rest } = draft;
+  return { ...rest, version };
+};
+
+/** A draft by its name; 404 for none. */
+export async function draftOf(service: Service, name: string): Promise<{ draft: RuleDraft; version: number }> {
+  const found = (await service.store.drafts()).find((d) => d.id === name);
+  if (!found) throw new RuleViolation('RESOURCE_NOT_FOUND', { resource: phrase('resource-draft'), id: name });
+  return { draft: RuleDraft.parse(found.data), version: found.version };
+}
+
+/** Every draft, the latest proposed first. */
+export async function draftsOf(service: Service): Promise<Array<{ draft: RuleDraft; version: number }>> {
+  const all = (await service.store.drafts()).map((d: StoredDraft) => ({ draft: RuleDraft.parse(d.data), version: d.version }));
+  return all.sort((a, b) => Date.parse(b.draft.history[0]!.at) - Date.parse(a.draft.history[0]!.at));
+}
+
+/** A name is a release's for ever: a draft may not take one a release or another draft has. */
+export async function assertNameFree(service: Service, name: string): Promise<void> {
+  const [releases, drafts] = await Promise.all([service.store.releases(), service.store.drafts()]);
+  if (releases.some((r) => r.name === name) || drafts.some((d) => d.id === name)) throw new RuleViolation('X_RELEASE_NAME_TAKEN', { release: name });
+}
+
+export interface Proposal {
+  name: string;
+  effectiveFrom: string;
+  reason: string;
+  decision: string;
+  author: string;
+  at: Date;
+  rules: RuleSet;
+  evidence: Evidence;
+}
+
+/** Stores a new draft, in review. */
+export async function propose(service: Service, p: Proposal): Promise<{ draft: RuleDraft; version: number }> {
+  await assertNameFree(service, p.name);
+  const draft: RuleDraft = {
+    name: p.name,
+    effectiveFrom: p.effectiveFrom,
+    reason: p.reason,
+    decision: p.decision,
+    author: p.author,
+    state: 'IN_REVIEW',
+    history: [{ action: 'PROPOSED', by: p.author, at: p.at.toISOString(), comment: p.reason }],
+    evidence: p.evidence,
+    files: Object.fromEntries(p.rules.sources.map((s) => [s.file.split(/[/\\]/).pop()!, s.text])),
+  };
+  try {
+    await service.store.putDraft({ id: draft.name, version: 1, data: draft });
+  } catch (e) {
+    if (e instanceof DraftConflict) throw new RuleViolation('X_RELEASE_NAME_TAKEN', { release: draft.name });
+    throw e;
+  }
+  return { draft, version: 1 };
+}
+
+/**
+ * Approving, rejecting or withdrawing a draft in review. Approving and rejecting take an analyst with the approver
+ * scope who is not the author; withdrawing, the author. An approved draft becomes a release at once, in force from
+ * its instant; this server reads it at once, the others at their next poll.
+ */
+export async function decide(
+  service: Service,
+  name: string,
+  decision: DraftDecision,
+  by: { client: string; at: Date; comment?: string },
+): Promise<{ draft: RuleDraft; version: number }> {
+  const { draft, version } = await draftOf(service, name);
+  if (draft.state !== 'IN_REVIEW') throw new RuleViolation('X_DRAFT_DECIDED', { draft: name, state: draft.state });
+  if (decision === 'withdraw') {
+    if (by.client !== draft.author) throw new RuleViolation('FORBIDDEN', { reason: phrase('draft-not-yours', { author: draft.author, draft: name }) });
+  } else {
+    if (!service.engine.rules.clients.clients[by.client]?.scopes.includes('approver'))
+      throw new RuleViolation('FORBIDDEN', { reason: phrase('not-an-approver', { client: by.client }) });
+    if (by.client === draft.author) throw new RuleViolation('X_DRAFT_OWN', { client: by.client, draft: name });
+  }
+  const next: RuleDraft = {
+    ...draft,
+    state: DECISIONS[decision],
+    history: [...draft.history, { action: DECISIONS[decision], by: by.client, at: by.at.toISOString(), ...(by.comment ? { comment: by.comment } : {}) }],
+  };
+  try {
+    await service.store.putDraft({ id: name, version: version + 1, data: next });
+  } catch (e) {
+    // Another reviewer decided it in between: theirs stands.
+    if (e instanceof DraftConflict) throw new RuleViolation('X_DRAFT_DECIDED', { draft: name, state: (await draftOf(service, name)).draft.state });
+    throw e;
+  }
+  if (decision === 'approve') await release(service, next, by, version + 1);
+  return { draft: next, version: version + 1 };
+}
+
+/** The approved draft as a release in the store; if its name was taken meanwhile (`signalbox release create`), the draft goes back to review. */
+async function release(service: Service, draft: RuleDraft, by: { client: string; at: Date }, version: number): Promise<void> {
+  const made = newRelease(
+    {
+      name: draft.name,
+      effectiveFrom: draft.effectiveFrom,
+      createdBy: draft.author,
+      createdOn: by.at,
+      reason: draft.reason,
+      approvedBy: by.client,
+      draft: draft.name,
+    },
+    Object.entries(draft.files).map(([file, text]) => ({ file, text })),
+  );
+  try {
+    if ('problems' in made) throw new RuleViolation('X_RULES_REFUSED', { count: made.problems.length });
+    await service.store.putRelease(made.release);
+  } catch (e) {
+    await service.store.putDraft({ id: draft.name, version: version + 1, data: { ...draft, state: 'IN_REVIEW', history: draft.history.slice(0, -1) } });
+    if (e instanceof ReleaseNameTaken) throw new RuleViolation('X_RELEASE_NAME_TAKEN', { release: draft.name });
+    throw e;
+  }
+  await service.releases.refresh();
+}
