@@ -120,6 +120,14 @@ describe('a draft of a rule release, reviewed by a second analyst', () => {
     expect(await youthOffer()).toEqual({ price: before, release: undefined });
     clock.set!(new Date('2026-12-13T00:00+01:00'));
     expect(await youthOffer()).toEqual({ price: after, release: 'youth-fares-2027' });
+    // The journal keeps which release answered, and its file says so to a replay.
+    const exported = await app.inject({ method: 'GET', url: '/studio/api/journal/export', headers: await as('demo-analyst') });
+    const offers = exported.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((r) => r.url === '/v3/offers');
+    expect(offers.map((r) => r.response.release ?? null)).toEqual([null, null, null, 'youth-fares-2027']);
     const again = await decide('youth-fares-2027', 'reject', 'demo-reviewer', 'too late');
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'X_DRAFT_DECIDED' });

@@ -1,5 +1,6 @@
 import { durationMs } from '../../engine/rules/index.ts';
 import { JOURNAL_HEADERS, type JournalRecord } from '../http/journal-file.ts';
+import { RULES_RELEASE_HEADER } from '../http/operations/operation.ts';
 import type { HttpExchange, HttpResult, Target } from './targets.ts';
 
 /**
@@ -45,6 +46,7 @@ function recordOf(at: string, x: HttpExchange, result: HttpResult): JournalRecor
   const client = result.status === 401 ? undefined : isTokenRequest(x) ? claimedClient(x.body) : tokenHolder(x.headers);
   // A token request's body holds a secret and its answer a token: neither is kept.
   const answer = isTokenRequest(x) ? withoutToken(result.body) : result.body;
+  const release = Object.entries(result.headers).find(([k]) => k.toLowerCase() === RULES_RELEASE_HEADER.toLowerCase())?.[1];
   return {
     at,
     ...(client ? { client } : {}),
@@ -52,7 +54,7 @@ function recordOf(at: string, x: HttpExchange, result: HttpResult): JournalRecor
     url: x.path,
     headers,
     ...(x.body !== undefined && !isTokenRequest(x) ? { body: x.body } : {}),
-    response: { status: result.status, ...(answer !== undefined ? { body: answer } : {}) },
+    response: { status: result.status, ...(release ? { release } : {}), ...(answer !== undefined ? { body: answer } : {}) },
   };
 }
 

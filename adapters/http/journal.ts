@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DecisionTrace, RuleSet } from '../../engine/index.ts';
 import type { JournalEntry } from './openapi/studio-schemas.ts';
+import { RULES_RELEASE_HEADER } from './operations/operation.ts';
 import { maskPersonalData } from './personal-data.ts';
 
 /**
@@ -27,6 +28,7 @@ interface Raw {
   headers: Record<string, string>;
   body: unknown;
   contentType?: string;
+  release?: string;
   payload: unknown;
   traces: readonly DecisionTrace[];
   client?: string | undefined;
@@ -59,6 +61,7 @@ export function recordRequests(
       if (typeof v === 'string') headers[h] = h === 'authorization' ? v.replace(/^(\w+)\s+.*$/, '$1 …') : v;
     }
     const type = reply.getHeader('content-type');
+    const release = reply.getHeader(RULES_RELEASE_HEADER);
     ring.push({
       id: request.id,
       at: now(request.client).toISOString(),
@@ -69,6 +72,7 @@ export function recordRequests(
       headers,
       body: withoutSecret(request.body),
       ...(typeof type === 'string' ? { contentType: type } : {}),
+      ...(typeof release === 'string' ? { release } : {}),
       payload,
       traces: request.traces ?? [],
       client: request.client,
@@ -104,6 +108,7 @@ function entryOf(r: Raw, bodyCharacters: number): JournalEntry {
     request: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) },
     response: {
       ...(r.contentType ? { contentType: r.contentType } : {}),
+      ...(r.release ? { release: r.release } : {}),
       ...(typeof r.payload === 'string' ? { body: readable(r.payload, bodyCharacters, r.contentType) } : {}),
     },
     traces: [...r.traces],

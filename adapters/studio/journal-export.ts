@@ -27,6 +27,10 @@ function recordOf(entry: JournalEntry): JournalRecord {
     url: entry.url,
     headers,
     ...(entry.request.body !== undefined ? { body: entry.request.body } : {}),
-    response: { status: entry.status, ...(entry.response.body !== undefined ? { body: entry.response.body } : {}) },
+    response: {
+      status: entry.status,
+      ...(entry.response.release !== undefined ? { release: entry.response.release } : {}),
+      ...(entry.response.body !== undefined ? { body: entry.response.body } : {}),
+    },
   };
 }

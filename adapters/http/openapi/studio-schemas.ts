@@ -176,7 +176,11 @@ export const JournalEntry = z.object({
   ms: z.number(),
   client: z.string().optional().describe('The client the request authenticated (its bearer token, or the client a token was issued to).'),
   request: z.object({ headers: z.record(z.string(), z.string()), body: z.unknown().optional() }),
-  response: z.object({ contentType: z.string().optional(), body: z.unknown().optional() }),
+  response: z.object({
+    contentType: z.string().optional(),
+    release: z.string().optional().describe('The rule release that decided the answer (its Rules-Release header, docs/releases.md).'),
+    body: z.unknown().optional(),
+  }),
   traces: z.array(z.unknown()),
 });
 
