@@ -2,21 +2,24 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { readRuleSources, type RuleRelease } from '../../engine/index.ts';
 import { newRelease } from '../service/new-release.ts';
+import { releaseReview, REVIEW_ACTIONS, REVIEW_USAGE } from './release-review.ts';
 import { openStore } from '../store/open.ts';
 import { ReleaseNameTaken, type Store } from '../store/store.ts';
 
 /**
  * `signalbox release create NAME --effective-from INSTANT` and `signalbox release list`: rule releases in a store
  * (docs/releases.md). A release is `rules/` as it is now, immutable, in force from its instant on every server that
- * shares the store.
+ * shares the store. Drafting one for another analyst to approve goes through a server (release-review.ts).
  */
 const USAGE = `usage: signalbox release create NAME --effective-from INSTANT [--rules DIR] [--store URL] [--reason TEXT]
        signalbox release list [--store URL] [--json]
-  INSTANT: an ISO 8601 date-time with offset, e.g. 2026-12-13T00:00+01:00
+${REVIEW_USAGE}  INSTANT: an ISO 8601 date-time with offset, e.g. 2026-12-13T00:00+01:00
   --store: as serve's (default sqlite:./data/signalbox.db)
 `;
 
 export async function releaseCommand(args: string[]): Promise<number> {
+  const review = REVIEW_ACTIONS.find((a) => a === args[0]);
+  if (review) return releaseReview(review, args.slice(1));
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,

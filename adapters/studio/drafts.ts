@@ -28,7 +28,7 @@ export const RuleDraft = z.object({
   name: RuleRelease.shape.name,
   effectiveFrom: RuleRelease.shape.effectiveFrom,
   reason: z.string().describe('Why the rules change: kept with the release.'),
-  decision: z.string().describe('The decision table the draft edits.'),
+  decision: z.string().optional().describe('The decision table the draft edits; absent for a draft of rule files (`signalbox release propose`).'),
   author: z.string(),
   state: z.enum(DRAFT_STATES),
   history: z.array(DraftEvent).describe('Every step, oldest first.'),
@@ -70,7 +70,7 @@ export interface Proposal {
   name: string;
   effectiveFrom: string;
   reason: string;
-  decision: string;
+  decision?: string;
   author: string;
   at: Date;
   rules: RuleSet;
@@ -84,7 +84,7 @@ export async function propose(service: Service, p: Proposal): Promise<{ draft: R
     name: p.name,
     effectiveFrom: p.effectiveFrom,
     reason: p.reason,
-    decision: p.decision,
+    ...(p.decision !== undefined ? { decision: p.decision } : {}),
     author: p.author,
     state: 'IN_REVIEW',
     history: [{ action: 'PROPOSED', by: p.author, at: p.at.toISOString(), comment: p.reason }],

@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { RuleRelease } from '../../../engine/index.ts';
+import { RuleRelease, RuleViolation, type RuleSet } from '../../../engine/index.ts';
 import { parseRequest } from '../../../engine/rules/index.ts';
 import { evidenceOf } from '../../analysis/evidence.ts';
 import { DEMO_SECRETS } from '../../harness/demo-secrets.ts';
 import { readJournal, type JournalRecord } from '../../http/journal-file.ts';
+import { compileRelease } from '../../service/releases.ts';
+import type { Service } from '../../service/service.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import { TableEdit } from '../../http/openapi/studio-schemas.ts';
 import { decide, DraftListed, draftOf, draftsOf, DraftShown, assertNameFree, propose, shown, type DraftDecision } from '../drafts.ts';
@@ -34,6 +36,10 @@ const ReleaseList = z.object({
   releases: z.array(RuleRelease.omit({ files: true })),
 });
 
+const DraftOfFiles = DraftProposal.pick({ name: true, effectiveFrom: true, reason: true, journal: true }).extend({
+  files: RuleRelease.shape.files.describe('Every rule file by its name (`tariff.yaml`), as the release is to hold it.'),
+});
+
 const Decided = z.strictObject({ comment: z.string().trim().min(1).max(2000).optional().describe('Why: kept in the draft\u2019s history.') });
 
 /** Which requests the evidence replays: the journal file given, else this sandbox's journal (read as an analyst reads it). */
@@ -41,6 +47,30 @@ function journalToReplay(request: FastifyRequest, given: string | undefined): Jo
   if (given !== undefined) return readJournal(given, 'journal').records;
   const journal = request.server.requestJournal;
   return journal ? journalRecords(journal.list('analyst')) : undefined;
+}
+
+/** A draft of `rules`, in review, with its evidence gathered against the release in force now. */
+async function draftWithEvidence(
+  request: FastifyRequest,
+  studio: Studio,
+  service: Service,
+  asked: { name: string; effectiveFrom: string; reason: string; journal: string | undefined; decision?: string; author: string },
+  rules: RuleSet,
+) {
+  const now = service.clock.now();
+  const live = service.releases.at(now);
+  const evidence = await evidenceOf({
+    against: { name: live.release ?? 'rules/', rules: live.rules },
+    draft: { name: asked.name, rules },
+    scenarios: studio.scenarios(),
+    fixtures: studio.fixtures,
+    secrets: DEMO_SECRETS,
+    now,
+    journal: journalToReplay(request, asked.journal),
+    examples: service.engine.rules.limits.releaseEvidenceExamples,
+  });
+  const { journal: _journal, ...draft } = asked;
+  return propose(service, { ...draft, at: new Date(), rules, evidence });
 }
 
 /** Four eyes on rule releases (docs/releases.md): drafting one from a table edit, reviewing it with its evidence, deciding it. */
@@ -65,19 +95,30 @@ export const draftOperations = (studio: Studio): Operation[] => [
       await assertNameFree(service, name);
       const x = edited(studio, service.engine, decision, edit);
       if (!x.rules) throw rulesRefused(x.problems);
-      const now = service.clock.now();
-      const live = service.releases.at(now);
-      const evidence = await evidenceOf({
-        against: { name: live.release ?? 'rules/', rules: live.rules },
-        draft: { name, rules: x.rules },
-        scenarios: studio.scenarios(),
-        fixtures: studio.fixtures,
-        secrets: DEMO_SECRETS,
-        now,
-        journal: journalToReplay(request, journal),
-        examples: service.engine.rules.limits.releaseEvidenceExamples,
-      });
-      const made = await propose(service, { name, effectiveFrom, reason, decision, author: await client(), at: new Date(), rules: x.rules, evidence });
+      const made = await draftWithEvidence(request, studio, service, { name, effectiveFrom, reason, journal, decision, author: await client() }, x.rules);
+      return { body: shown(made.draft, made.version) };
+    },
+  }),
+  operation({
+    method: 'POST',
+    path: '/studio/api/drafts',
+    ...studioEntry,
+    summary: 'Draft a rule release from rule files',
+    access: 'analyst',
+    request: { schema: DraftOfFiles, required: true },
+    description:
+      'Every rule file as given (`signalbox release propose` sends a rules folder) becomes a draft of a release named `name`, as a table edit does: in review, with its evidence, changing nothing for callers until another analyst approves it.',
+    problems: {
+      409: 'X_RELEASE_NAME_TAKEN: a release or draft has the name.',
+      422: 'X_RULES_REFUSED: the rule files have problems (`signalbox check` says which).',
+    },
+    responses: { 201: json('The draft, in review, with its evidence.', DraftShown) },
+    handle: async ({ request, body, service, client }) => {
+      const { name, effectiveFrom, reason, journal, files } = parseRequest(DraftOfFiles, body);
+      await assertNameFree(service, name);
+      const { rules, problems } = compileRelease({ name, files });
+      if (!rules) throw new RuleViolation('X_RULES_REFUSED', { count: problems.length }, [{ requestPointer: '#/files' }]);
+      const made = await draftWithEvidence(request, studio, service, { name, effectiveFrom, reason, journal, author: await client() }, rules);
       return { body: shown(made.draft, made.version) };
     },
   }),
