@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -204,6 +204,17 @@ describe('signalbox release', () => {
     expect(made).toMatchObject({ code: 0, out: expect.stringMatching(/^release fares-2027: \d+ rule files, in force from 2026-12-13T00:00\+01:00/) });
     const again = await release('create', 'fares-2027', '--effective-from', '2027-01-01T00:00+01:00', '--store', store);
     expect(again).toMatchObject({ code: 1, err: expect.stringContaining('a release named fares-2027 exists already') });
+    // Its files come back out as a rules folder, for test --rules DIR --coverage, diff and replay.
+    const out = join(dir, 'exported');
+    expect(await release('export', 'fares-2027', '--out', out, '--store', store)).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^release fares-2027: \d+ rule files written to /),
+    });
+    expect(readFileSync(join(out, 'tariff.yaml'), 'utf8')).toBe(readFileSync('rules/tariff.yaml', 'utf8'));
+    expect(await release('export', 'fares-2099', '--out', out, '--store', store)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('no release named fares-2099'),
+    });
     expect((await release('create', 'earlier', '--effective-from', '2026-12-12T22:00:00Z', '--store', store)).code).toBe(0);
 
     const listed = await release('list', '--store', store, '--json');

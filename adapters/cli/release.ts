@@ -1,4 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readRuleSources, type RuleRelease } from '../../engine/index.ts';
 import { newRelease } from '../service/new-release.ts';
@@ -13,6 +15,7 @@ import { ReleaseNameTaken, type Store } from '../store/store.ts';
  */
 const USAGE = `usage: signalbox release create NAME --effective-from INSTANT [--rules DIR] [--store URL] [--reason TEXT]
        signalbox release list [--store URL] [--json]
+       signalbox release export NAME --out DIR [--store URL]
 ${REVIEW_USAGE}  INSTANT: an ISO 8601 date-time with offset, e.g. 2026-12-13T00:00+01:00
   --store: as serve's (default sqlite:./data/signalbox.db)
 `;
@@ -29,6 +32,7 @@ export async function releaseCommand(args: string[]): Promise<number> {
       store: { type: 'string', default: 'sqlite:./data/signalbox.db' },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
+      out: { type: 'string' },
     },
   });
   const [action, name] = positionals;
@@ -50,6 +54,7 @@ export async function releaseCommand(args: string[]): Promise<number> {
     return withStore(values.store, (store) => create(store, made.release));
   }
   if (action === 'list' && !name) return withStore(values.store, (store) => list(store, values.json));
+  if (action === 'export' && name && values.out) return withStore(values.store, (store) => exportRelease(store, name, values.out!));
   process.stderr.write(USAGE);
   return 2;
 }
@@ -101,5 +106,21 @@ async function list(store: Store, json: boolean): Promise<number> {
   for (const r of rows) {
     process.stdout.write(`${r.name}  ${r.effectiveFrom}  ${r.state}  by ${r.createdBy} on ${r.createdOn}${r.reason ? `  "${r.reason}"` : ''}\n`);
   }
+  return 0;
+}
+
+/**
+ * A release's rule files written into a folder, as `rules/` holds them: every tool that takes `--rules DIR` (test
+ * and its --coverage, diff, replay, mutate, check) then works on what a stored release decides.
+ */
+async function exportRelease(store: Store, name: string, out: string): Promise<number> {
+  const release = (await store.releases()).find((r) => r.name === name);
+  if (!release) {
+    process.stderr.write(`signalbox release: no release named ${name} in ${store.kind}\n`);
+    return 1;
+  }
+  mkdirSync(out, { recursive: true });
+  for (const [file, text] of Object.entries(release.files)) writeFileSync(join(out, file), text);
+  process.stdout.write(`release ${name}: ${Object.keys(release.files).length} rule files written to ${out}\n`);
   return 0;
 }
