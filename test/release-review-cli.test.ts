@@ -9,6 +9,7 @@ import { virtualClock } from '../adapters/service/clock.ts';
 import { buildServer } from '../adapters/http/server.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { studioExtension } from '../adapters/studio/routes.ts';
+import { demoTokenOf } from './helpers/server.ts';
 
 /**
  * Four eyes from a terminal (docs/releases.md): `signalbox release propose` sends a rules folder to a server as a
@@ -93,7 +94,11 @@ describe('signalbox release propose, show, approve', () => {
     const approved = await release('demo-reviewer', 'approve', 'youth-2027', '--comment', 'as the fare notice says');
     expect(approved.code).toBe(0);
     expect(approved.out).toMatch(/APPROVED by demo-reviewer: "as the fare notice says"/);
-    const releases = await app.inject({ method: 'GET', url: '/studio/api/releases', headers: { authorization: `Bearer ${await token('demo-reviewer')}` } });
+    const releases = await app.inject({
+      method: 'GET',
+      url: '/studio/api/releases',
+      headers: { authorization: `Bearer ${await demoTokenOf(app, 'demo-reviewer')}` },
+    });
     expect(releases.json().releases).toMatchObject([{ name: 'youth-2027', createdBy: 'demo-analyst', approvedBy: 'demo-reviewer' }]);
   }, 60_000);
 
@@ -104,13 +109,3 @@ describe('signalbox release propose, show, approve', () => {
     expect(anonymous).toMatchObject({ code: 2, err: expect.stringContaining('$SIGNALBOX_CLIENT_SECRET') });
   });
 });
-
-async function token(client: string): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/oauth2/token',
-    payload: `grant_type=client_credentials&client_id=${client}&client_secret=${client}-secret`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  return res.json().access_token;
-}
