@@ -19,7 +19,7 @@ export type DraftDecision = keyof typeof DECISIONS;
 const DraftEvent = z.object({
   action: z.enum(['PROPOSED', 'APPROVED', 'REJECTED', 'WITHDRAWN']),
   by: z.string().describe('The analyst (client id).'),
-  at: z.string().describe('When, on the server\u2019s clock.'),
+  at: z.string().describe('When, on the wall clock (a sandbox\u2019s clock is for the requests it decides, not for who did what).'),
   comment: z.string().optional(),
 });
 

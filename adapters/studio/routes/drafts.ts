@@ -15,12 +15,9 @@ import { decisionOf, edited, rulesRefused } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
 
 /** The journal file a draft may bring (docs/replay.md): its lines checked as `signalbox replay` reads them. */
-const JournalText = z
-  .string()
-  .max(20_000_000)
-  .superRefine((text, ctx) => {
-    for (const problem of readJournal(text, 'journal').problems.slice(0, 5)) ctx.addIssue({ code: 'custom', message: problem });
-  });
+const JournalText = z.string().superRefine((text, ctx) => {
+  for (const problem of readJournal(text, 'journal').problems.slice(0, 5)) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const DraftProposal = TableEdit.extend({
   name: RuleRelease.shape.name.describe('The release it becomes once approved: a word, no spaces (`fares-2027`).'),
