@@ -7,7 +7,8 @@ import { DEMO_SECRETS } from '../../harness/demo-secrets.ts';
 import { readJournal, type JournalRecord } from '../../http/journal-file.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import { TableEdit } from '../../http/openapi/studio-schemas.ts';
-import { decide, DraftListed, draftOf, draftsOf, DraftShown, assertNameFree, propose, shown, type DraftDecision } from '../drafts.ts';
+import { DraftListed, DraftShown, ReleaseList } from '../../http/openapi/studio-release-schemas.ts';
+import { decide, draftOf, draftsOf, assertNameFree, propose, shown, type DraftDecision } from '../drafts.ts';
 import { journalRecords } from '../journal-export.ts';
 import { decisionOf, edited, rulesRefused } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
@@ -27,11 +28,6 @@ const DraftProposal = TableEdit.extend({
   journal: JournalText.optional().describe(
     'A journal file (JSON Lines, docs/replay.md) to replay in the evidence; absent, the sandbox\u2019s own journal of the latest requests.',
   ),
-});
-
-const ReleaseList = z.object({
-  inForce: z.string().nullable(),
-  releases: z.array(RuleRelease.omit({ files: true })),
 });
 
 const Decided = z.strictObject({ comment: z.string().trim().min(1).max(2000).optional().describe('Why: kept in the draft\u2019s history.') });
