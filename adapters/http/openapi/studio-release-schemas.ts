@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RuleRelease } from '../../../engine/index.ts';
+import { RuleRelease } from '../../../engine/model/osdm/index.ts';
 import { ReplayReport } from './replay-report.ts';
 import { ImpactReport } from './studio-schemas.ts';
 
