@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, loadRules } from '../engine/index.ts';
 import { replayJournal } from '../adapters/analysis/replay.ts';
-import type { ReplayReport } from '../adapters/analysis/replay-report.ts';
+import type { ReplayReport } from '../adapters/http/openapi/replay-report.ts';
 import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { scenarioFiles } from '../adapters/harness/files.ts';
 import { journalling } from '../adapters/harness/journal-recorder.ts';

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReplayReport } from '../adapters/analysis/replay-report.ts';
+import { ReplayReport } from '../adapters/http/openapi/replay-report.ts';
 import { readJournal } from '../adapters/http/journal-file.ts';
 
 /**

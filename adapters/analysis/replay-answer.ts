@@ -1,4 +1,4 @@
-import type { ReplayPrice } from './replay-report.ts';
+import type { ReplayPrice } from '../http/openapi/replay-report.ts';
 import type { ReplayedAnswer } from './replay-side.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { RuleSet } from '../../engine/index.ts';
 import type { JournalRecord } from '../http/journal-file.ts';
 import { comparedAnswer, priceDifferences } from './replay-answer.ts';
-import { NOT_REPLAYED_KINDS, REPLAY_CHANGE_KINDS, type NotReplayed, type ReplayChange, type ReplayReport } from './replay-report.ts';
+import { NOT_REPLAYED_KINDS, REPLAY_CHANGE_KINDS, type NotReplayed, type ReplayChange, type ReplayReport } from '../http/openapi/replay-report.ts';
 import { replaySide } from './replay-side.ts';
 
 export interface ReplayOptions {

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultRulesDir, RuleFileError, type RuleSet } from '../../engine/index.ts';
 import { replayJournal } from '../analysis/replay.ts';
-import type { NotReplayed, ReplayChange, ReplayPrice, ReplayReport } from '../analysis/replay-report.ts';
+import type { NotReplayed, ReplayChange, ReplayPrice, ReplayReport } from '../http/openapi/replay-report.ts';
 import { ruleSetAt } from '../analysis/rule-set-at.ts';
 import { readJournal } from '../http/journal-file.ts';
 import { painter, type Paint } from './colour.ts';

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { phrase, RuleRelease, RuleViolation, type RuleSet } from '../../engine/index.ts';
-import { Evidence } from '../analysis/evidence.ts';
+import { phrase, RuleViolation, type RuleSet } from '../../engine/index.ts';
+import { RuleDraft, type DraftShown, type Evidence } from '../http/openapi/studio-release-schemas.ts';
 import { newRelease } from '../service/new-release.ts';
 import type { Service } from '../service/service.ts';
 import { DraftConflict, ReleaseNameTaken, type StoredDraft } from '../store/store.ts';
@@ -12,37 +11,10 @@ import { DraftConflict, ReleaseNameTaken, type StoredDraft } from '../store/stor
  * or its author withdraws it. Each step is recorded with who, when and why; the evidence stays with the draft.
  */
 
-const DRAFT_STATES = ['IN_REVIEW', 'APPROVED', 'REJECTED', 'WITHDRAWN'] as const;
 const DECISIONS = { approve: 'APPROVED', reject: 'REJECTED', withdraw: 'WITHDRAWN' } as const;
 export type DraftDecision = keyof typeof DECISIONS;
 
-const DraftEvent = z.object({
-  action: z.enum(['PROPOSED', 'APPROVED', 'REJECTED', 'WITHDRAWN']),
-  by: z.string().describe('The analyst (client id).'),
-  at: z.string().describe('When, on the wall clock (a sandbox\u2019s clock is for the requests it decides, not for who did what).'),
-  comment: z.string().optional(),
-});
-
-/** A draft as the store keeps it: `name` is also its id, and the release's name once approved. */
-export const RuleDraft = z.object({
-  name: RuleRelease.shape.name,
-  effectiveFrom: RuleRelease.shape.effectiveFrom,
-  reason: z.string().describe('Why the rules change: kept with the release.'),
-  decision: z.string().optional().describe('The decision table the draft edits; absent for a draft of rule files (`signalbox release propose`).'),
-  author: z.string(),
-  state: z.enum(DRAFT_STATES),
-  history: z.array(DraftEvent).describe('Every step, oldest first.'),
-  evidence: Evidence,
-  files: RuleRelease.shape.files.describe('Every rule file as the release will hold it.'),
-});
-export type RuleDraft = z.infer<typeof RuleDraft>;
-
-/** What the studio answers of a draft: everything but the rule files (the evidence's diff shows what changes). */
-export const DraftShown = RuleDraft.omit({ files: true }).extend({ version: z.number().int().describe('Changes with every step.') });
-/** A draft in a list: without its evidence. */
-export const DraftListed = DraftShown.omit({ evidence: true });
-
-export const shown = (draft: RuleDraft, version: number): z.infer<typeof DraftShown> => {
+export const shown = (draft: RuleDraft, version: number): DraftShown => {
   const { files: _files, ...rest } = draft;
   return { ...rest, version };
 };

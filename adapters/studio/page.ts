@@ -25,6 +25,7 @@ const VIEWS: Array<[string, string]> = [
   ['#/coverage', 'Coverage'],
   ['#/seats', 'Seats'],
   ['#/journal', 'Request journal'],
+  ['#/releases', 'Releases'],
 ];
 
 export const studioPage = {

@@ -67,9 +67,10 @@ export function shooter(page: () => Page): (name: string) => Promise<Buffer> {
   return (name) => page().screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 }
 
-/** Signs in with the form at the top right as the sandbox's demo analyst. */
-export async function signIn(page: Page): Promise<void> {
-  await page.getByLabel('Secret').fill('demo-analyst-secret');
+/** Signs in with the form at the top right as one of the sandbox's demo analysts (rules/clients.yaml). */
+export async function signIn(page: Page, client: 'demo-analyst' | 'demo-reviewer' = 'demo-analyst'): Promise<void> {
+  await page.locator('#sign-in [name=client]').fill(client);
+  await page.getByLabel('Secret').fill(`${client}-secret`);
   await page.getByRole('button', { name: 'Sign in as analyst' }).click();
   await page.getByText('signed in as analyst').waitFor();
 }

@@ -6,6 +6,8 @@ import { journalView } from './journal.ts';
 import { drawMode, readMode, signInForm } from './mode.ts';
 import { offersView } from './offers.ts';
 import { referenceView } from './reference.ts';
+import { draftView } from './releases/draft.ts';
+import { releasesView } from './releases/list.ts';
 import { scenariosView } from './scenarios.ts';
 import { seatsView } from './seats.ts';
 import { tableView } from './table/view.ts';
@@ -18,7 +20,7 @@ import { tablesView } from './tables.ts';
 async function route(): Promise<void> {
   const [path = '', query] = (location.hash.slice(1) || '/tables').split('?');
   const params = new URLSearchParams(query ?? '');
-  const [, view, arg] = path.split('/');
+  const [, view, arg, item] = path.split('/');
   try {
     if (view === 'tables' && arg) await tableView(decodeURIComponent(arg), params);
     else if (view === 'graph') await graphView();
@@ -29,6 +31,8 @@ async function route(): Promise<void> {
     else if (view === 'coverage') coverageView();
     else if (view === 'seats') seatsView(params);
     else if (view === 'journal') await journalView();
+    else if (view === 'releases' && arg === 'drafts' && item) await draftView(decodeURIComponent(item));
+    else if (view === 'releases') await releasesView();
     else await tablesView();
   } catch (err) {
     setView('Something went wrong', h('pre', {}, String((err as Error | undefined)?.stack ?? err)));

@@ -34,8 +34,8 @@ export const factLine = (facts: Record<string, unknown>): string =>
     .map(([k, v]) => `${k}=${json(v)}`)
     .join(' ');
 
-/** An OSDM price: an amount in minor units with its scale and currency. */
-type Price = z.output<typeof OsdmPrice>;
+/** An OSDM price: an amount in minor units with its scale and currency (or a report's price of the same fields). */
+type Price = Pick<z.output<typeof OsdmPrice>, 'amount' | 'scale'> & { currency: string };
 
 export function money(m: Price | undefined): string {
   return m ? `${(m.amount / 10 ** (m.scale ?? 2)).toFixed(m.scale ?? 2)} ${m.currency}` : '';

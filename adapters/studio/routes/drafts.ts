@@ -9,7 +9,8 @@ import { compileRelease } from '../../service/releases.ts';
 import type { Service } from '../../service/service.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import { TableEdit } from '../../http/openapi/studio-schemas.ts';
-import { decide, DraftListed, draftOf, draftsOf, DraftShown, assertNameFree, propose, shown, type DraftDecision } from '../drafts.ts';
+import { DraftListed, DraftShown, ReleaseList } from '../../http/openapi/studio-release-schemas.ts';
+import { decide, draftOf, draftsOf, assertNameFree, propose, shown, type DraftDecision } from '../drafts.ts';
 import { journalRecords } from '../journal-export.ts';
 import { decisionOf, edited, rulesRefused } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
@@ -26,11 +27,6 @@ const DraftProposal = TableEdit.extend({
   journal: JournalText.optional().describe(
     'A journal file (JSON Lines, docs/replay.md) to replay in the evidence; absent, the sandbox\u2019s own journal of the latest requests.',
   ),
-});
-
-const ReleaseList = z.object({
-  inForce: z.string().nullable(),
-  releases: z.array(RuleRelease.omit({ files: true })),
 });
 
 const DraftOfFiles = DraftProposal.pick({ name: true, effectiveFrom: true, reason: true, journal: true }).extend({

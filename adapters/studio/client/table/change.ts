@@ -4,6 +4,7 @@ import { h, show } from '../dom.ts';
 import { mode } from '../mode.ts';
 import { problemBox } from '../problems.ts';
 import { impactView, sameUpdate } from './impact.ts';
+import { proposalForm } from './propose.ts';
 import { editRows, endEdit, theEdit, type TableSession } from './session.ts';
 
 /** How long typing must pause before an edit is checked. */
@@ -67,6 +68,8 @@ export function changePanel(session: TableSession) {
   const bar = h('div', { class: 'bar' });
   const impactBox = h('div', { id: 'impact', 'aria-live': 'polite' });
   const saveBox = h('div', { id: 'save-result', 'aria-live': 'polite' });
+  // Made once, so what the analyst typed in it stays while the edit goes on.
+  const proposeBox = h('div', { hidden: true }, proposalForm(state));
 
   const preview = async () => {
     show(impactBox, h('p', { class: 'busy' }, 'Running every decision over its boundary cases, the price probes and the scenarios on both rule sets…'));
@@ -130,6 +133,7 @@ export function changePanel(session: TableSession) {
     );
 
   const draw = () => {
+    proposeBox.hidden = !state.editing;
     if (!state.editing) {
       show(
         bar,
@@ -235,5 +239,5 @@ export function changePanel(session: TableSession) {
       ),
     );
   };
-  return { bar, impactBox, saveBox, draw };
+  return { bar, proposeBox, impactBox, saveBox, draw };
 }

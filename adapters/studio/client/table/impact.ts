@@ -185,7 +185,7 @@ function prices(list: Impact['prices']): HTMLElement {
   );
 }
 
-function changedOutcomes(decisions: Impact['decisions']): HTMLElement {
+export function changedOutcomes(decisions: Impact['decisions']): HTMLElement {
   return h(
     'table',
     { class: 'grid small', 'aria-label': 'Changed decision outcomes' },

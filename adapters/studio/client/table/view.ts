@@ -67,7 +67,16 @@ export async function tableView(name: string, params: URLSearchParams): Promise<
     ),
     h('section', { 'aria-label': 'Rows' }, grid.grid, grid.problemsList, counterexamples.box),
     examples.box,
-    h('section', { class: 'panel', 'aria-labelledby': 'change-h' }, h('h3', { id: 'change-h' }, 'Change'), csv, change.bar, change.impactBox, change.saveBox),
+    h(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'change-h' },
+      h('h3', { id: 'change-h' }, 'Change'),
+      csv,
+      change.bar,
+      change.impactBox,
+      change.saveBox,
+      change.proposeBox,
+    ),
     h('section', { class: 'panel', 'aria-labelledby': 'mutants-h' }, h('h3', { id: 'mutants-h' }, 'How well the scenarios guard it'), mutants.box),
     h(
       'div',
