@@ -27,7 +27,11 @@ export const JournalRecord = z.strictObject({
   body: z.unknown().optional().describe('The request body: JSON as JSON, any other body as its text; absent for none.'),
   response: z.strictObject({
     status: z.number().int().min(100).max(599),
-    release: z.string().min(1).optional().describe('The rule release that decided the answer (its Rules-Release header); absent for the rules the server started with.'),
+    release: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The rule release that decided the answer (its Rules-Release header); absent for the rules the server started with.'),
     body: z.unknown().optional().describe('The answer: JSON as JSON, any other answer as its text; absent for none.'),
   }),
 });
