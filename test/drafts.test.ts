@@ -46,12 +46,12 @@ async function youthOffer() {
   return { price: res.json().offers[0].offerSummary.minimalPrice.amount as number, release: res.headers['rules-release'] };
 }
 
-const draft = async (name: string, client: 'demo-analyst' | 'demo-reviewer' = 'demo-analyst') =>
+const draft = async (name: string, client: 'demo-analyst' | 'demo-reviewer' = 'demo-analyst', effectiveFrom = '2026-12-13T00:00+01:00') =>
   app.inject({
     method: 'POST',
     url: '/studio/api/decisions/fareFactor/drafts',
     headers: await as(client),
-    payload: { rows: youthFactor(0.75), name, effectiveFrom: '2026-12-13T00:00+01:00', reason: 'Youth fares up at the timetable change' },
+    payload: { rows: youthFactor(0.75), name, effectiveFrom, reason: 'Youth fares up at the timetable change' },
   });
 const decide = async (name: string, step: string, client: 'demo-analyst' | 'demo-reviewer' | 'demo-reseller', comment?: string) =>
   app.inject({ method: 'POST', url: `/studio/api/drafts/${name}/${step}`, headers: await as(client), payload: comment ? { comment } : {} });
@@ -144,5 +144,43 @@ describe('a draft of a rule release, reviewed by a second analyst', () => {
       'youth-fares-2027b WITHDRAWN',
       'youth-fares-2027 APPROVED',
     ]);
+  }, 60_000);
+
+  it('takes the approver scope on the token, a reason to reject, and goes back to review when its name was taken meanwhile', async () => {
+    // Its evidence compares it with the rules it would follow: those in force at its instant, not now.
+    expect(await youthOffer()).toMatchObject({ release: 'youth-fares-2027' });
+    expect((await draft('youth-fares-2027c')).json().evidence.against).toBe('youth-fares-2027');
+    expect((await draft('backdated', 'demo-analyst', '2026-12-12T00:00+01:00')).json().evidence.against).toBe('rules/');
+    const token = await app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: 'grant_type=client_credentials&client_id=demo-reviewer&client_secret=demo-reviewer-secret&scope=analyst',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const analystOnly = await app.inject({
+      method: 'POST',
+      url: '/studio/api/drafts/youth-fares-2027c/approve',
+      headers: { authorization: `Bearer ${token.json().access_token}` },
+      payload: {},
+    });
+    expect(analystOnly.statusCode).toBe(403);
+    expect(analystOnly.json()).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('approver') });
+    const noReason = await decide('youth-fares-2027c', 'reject', 'demo-reviewer');
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.body).toContain('/comment');
+    // `signalbox release create` took the name after the draft was proposed.
+    const files = Object.fromEntries(app.engine.rules.sources.map((s) => [s.file.split(/[/\\]/).pop()!, s.text]));
+    await app.service.store.putRelease({
+      name: 'youth-fares-2027c',
+      effectiveFrom: '2027-01-01T00:00+01:00',
+      createdOn: new Date().toISOString(),
+      createdBy: 'ops',
+      files,
+    });
+    const taken = await decide('youth-fares-2027c', 'approve', 'demo-reviewer');
+    expect(taken.json()).toMatchObject({ code: 'X_RELEASE_NAME_TAKEN' });
+    const back = await app.inject({ method: 'GET', url: '/studio/api/drafts/youth-fares-2027c', headers: await as('demo-reviewer') });
+    expect(back.json()).toMatchObject({ state: 'IN_REVIEW' });
+    expect(back.json().history.map((h: { action: string }) => h.action)).toEqual(['PROPOSED', 'APPROVED', 'RETURNED']);
   }, 60_000);
 });

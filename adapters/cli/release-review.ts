@@ -41,15 +41,16 @@ async function studioApi(server: string, token: string, method: string, path: st
   return { ok: res.ok, body: answer };
 }
 
-async function analystToken(server: string, client: string, secret: string): Promise<string | undefined> {
+/** A token with `scope` (`analyst`, and `approver` to approve or reject a draft); the refusal is printed. */
+async function analystToken(server: string, client: string, secret: string, scope: string): Promise<string | undefined> {
   const res = await fetch(new URL('/oauth2/token', server), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret, scope: 'analyst' }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client, client_secret: secret, scope }),
   });
   const answer = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
   if (answer.access_token) return answer.access_token;
-  process.stderr.write(`signalbox release: no analyst token for ${client}: ${answer.error ?? res.status} ${answer.error_description ?? ''}\n`);
+  process.stderr.write(`signalbox release: no token with scope "${scope}" for ${client}: ${answer.error ?? res.status} ${answer.error_description ?? ''}\n`);
   return undefined;
 }
 
@@ -135,7 +136,7 @@ export async function releaseReview(action: ReviewAction, args: string[]): Promi
     const journal = values.journal === undefined ? {} : { journal: readFileSync(values.journal, 'utf8') };
     body = { name, effectiveFrom: values['effective-from'], reason: values.reason, files, ...journal };
   } else if (action === 'approve' || action === 'reject' || action === 'withdraw') body = values.comment ? { comment: values.comment } : {};
-  const token = await analystToken(values.server, client, secret);
+  const token = await analystToken(values.server, client, secret, action === 'approve' || action === 'reject' ? 'analyst approver' : 'analyst');
   if (!token) return 1;
   const draft = (n: string) => `/studio/api/drafts/${encodeURIComponent(n)}`;
   const [method, path] =

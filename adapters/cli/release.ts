@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readRuleSources, type RuleRelease } from '../../engine/index.ts';
 import { newRelease } from '../service/new-release.ts';
+import { inForceOrder } from '../service/releases.ts';
 import { releaseReview, REVIEW_ACTIONS, REVIEW_USAGE } from './release-review.ts';
 import { openStore } from '../store/open.ts';
 import { ReleaseNameTaken, type Store } from '../store/store.ts';
@@ -90,9 +91,7 @@ function stateOf(sorted: readonly RuleRelease[], i: number, now: number): 'in fo
 }
 
 async function list(store: Store, json: boolean): Promise<number> {
-  const sorted = (await store.releases()).sort(
-    (a, b) => Date.parse(a.effectiveFrom) - Date.parse(b.effectiveFrom) || Date.parse(a.createdOn) - Date.parse(b.createdOn),
-  );
+  const sorted = (await store.releases()).sort(inForceOrder);
   const now = Date.now();
   const rows = sorted.map(({ files, ...r }, i) => ({ ...r, state: stateOf(sorted, i, now), files: Object.keys(files).length }));
   if (json) {

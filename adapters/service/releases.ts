@@ -10,6 +10,10 @@ const sourcesOfRelease = (release: Pick<RuleRelease, 'name' | 'files'>): RuleSou
     .sort()
     .map((file) => ({ file: `releases/${release.name}/${file}`, text: release.files[file]! }));
 
+/** The order releases come into force: by their instant, and for one instant the later made last (it decides). */
+export const inForceOrder = (a: Pick<RuleRelease, 'effectiveFrom' | 'createdOn'>, b: Pick<RuleRelease, 'effectiveFrom' | 'createdOn'>): number =>
+  Date.parse(a.effectiveFrom) - Date.parse(b.effectiveFrom) || Date.parse(a.createdOn) - Date.parse(b.createdOn);
+
 /** A release's rules compiled as `signalbox check` compiles `rules/`: the rule set, or check's problems. */
 export function compileRelease(release: Pick<RuleRelease, 'name' | 'files'>): { rules?: RuleSet; problems: readonly string[] } {
   try {
@@ -24,14 +28,13 @@ export function compileRelease(release: Pick<RuleRelease, 'name' | 'files'>): { 
 interface Scheduled {
   name: string;
   from: number;
-  createdOn: number;
   engine: Engine;
 }
 
 /**
  * The engine of a release in force at an instant: the latest whose effectiveFrom is at or before it (of two at the same
  * instant, the one made last); before the first, undefined (the rules the server started with decide). `schedule` is
- * sorted by `from`, then `createdOn`.
+ * in `inForceOrder`.
  */
 function inForceAt(schedule: readonly Scheduled[], now: number): Scheduled | undefined {
   for (let i = schedule.length - 1; i >= 0; i--) if (schedule[i]!.from <= now) return schedule[i];
@@ -63,8 +66,8 @@ export function releaseBook(store: Store, workingCopy: () => Engine) {
     }
     schedule = stored
       .filter((r) => engines.has(r.name))
-      .map((r) => ({ name: r.name, from: Date.parse(r.effectiveFrom), createdOn: Date.parse(r.createdOn), engine: engines.get(r.name)! }))
-      .sort((a, b) => a.from - b.from || a.createdOn - b.createdOn);
+      .sort(inForceOrder)
+      .map((r) => ({ name: r.name, from: Date.parse(r.effectiveFrom), engine: engines.get(r.name)! }));
   }
 
   return {

@@ -81,7 +81,7 @@ export async function decide(
   service: Service,
   name: string,
   decision: DraftDecision,
-  by: { client: string; at: Date; comment?: string },
+  by: { client: string; scopes: readonly string[]; at: Date; comment?: string },
 ): Promise<{ draft: RuleDraft; version: number }> {
   const { draft, version } = await draftOf(service, name);
   if (draft.state !== 'IN_REVIEW') throw new RuleViolation('X_DRAFT_DECIDED', { draft: name, state: draft.state });
@@ -90,6 +90,8 @@ export async function decide(
   } else {
     if (!service.engine.rules.clients.clients[by.client]?.scopes.includes('approver'))
       throw new RuleViolation('FORBIDDEN', { reason: phrase('not-an-approver', { client: by.client }) });
+    // An approver's token must carry the scope too: one asked for `analyst` alone does not approve.
+    if (!by.scopes.includes('approver')) throw new RuleViolation('FORBIDDEN', { reason: phrase('token-lacks-scope', { scope: 'approver' }) });
     if (by.client === draft.author) throw new RuleViolation('X_DRAFT_OWN', { client: by.client, draft: name });
   }
   const next: RuleDraft = {
@@ -108,7 +110,10 @@ export async function decide(
   return { draft: next, version: version + 1 };
 }
 
-/** The approved draft as a release in the store; if its name was taken meanwhile (`signalbox release create`), the draft goes back to review. */
+/**
+ * The approved draft as a release in the store. If the release cannot be made (its name was taken meanwhile by
+ * `signalbox release create`), the draft goes back to review with a RETURNED step saying so.
+ */
 async function release(service: Service, draft: RuleDraft, by: { client: string; at: Date }, version: number): Promise<void> {
   const made = newRelease(
     {
@@ -126,9 +131,16 @@ async function release(service: Service, draft: RuleDraft, by: { client: string;
     if ('problems' in made) throw new RuleViolation('X_RULES_REFUSED', { count: made.problems.length });
     await service.store.putRelease(made.release);
   } catch (e) {
-    await service.store.putDraft({ id: draft.name, version: version + 1, data: { ...draft, state: 'IN_REVIEW', history: draft.history.slice(0, -1) } });
+    const why = e instanceof ReleaseNameTaken ? `a release named ${draft.name} exists` : (e as Error).message;
+    const returned: RuleDraft = {
+      ...draft,
+      state: 'IN_REVIEW',
+      history: [...draft.history, { action: 'RETURNED', by: by.client, at: by.at.toISOString(), comment: why }],
+    };
+    await service.store.putDraft({ id: draft.name, version: version + 1, data: returned });
     if (e instanceof ReleaseNameTaken) throw new RuleViolation('X_RELEASE_NAME_TAKEN', { release: draft.name });
     throw e;
   }
-  await service.releases.refresh();
+  // The release is stored: every server reads it at its next poll, so a failed read here is said, not answered.
+  await service.releases.refresh().catch((e: unknown) => process.stderr.write(`signalbox: cannot read the rule releases: ${(e as Error).message}\n`));
 }

@@ -37,7 +37,9 @@ export type Evidence = z.infer<typeof Evidence>;
 const DRAFT_STATES = ['IN_REVIEW', 'APPROVED', 'REJECTED', 'WITHDRAWN'] as const;
 
 const DraftEvent = z.object({
-  action: z.enum(['PROPOSED', 'APPROVED', 'REJECTED', 'WITHDRAWN']),
+  action: z
+    .enum(['PROPOSED', 'APPROVED', 'REJECTED', 'WITHDRAWN', 'RETURNED'])
+    .describe('RETURNED: approved, but the release could not be made (its name was taken meanwhile): back in review.'),
   by: z.string().describe('The analyst (client id).'),
   at: z.string().describe('When, on the wall clock (a sandbox\u2019s clock is for the requests it decides, not for who did what).'),
   comment: z.string().optional(),

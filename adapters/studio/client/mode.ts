@@ -20,7 +20,8 @@ export function drawMode(refused?: string): void {
 }
 
 /**
- * The sign-in form: client credentials for a token with the `analyst` scope (POST /oauth2/token), and the button
+ * The sign-in form: client credentials for a token with the `analyst` scope, and `approver` when the client has it
+ * (POST /oauth2/token), and the button
  * that forgets the token again (on a shared screen, or to see the page as a visitor does).
  */
 export function signInForm(): void {
@@ -35,13 +36,18 @@ export function signInForm(): void {
     signedOut();
     drawMode();
   });
-  async function signIn() {
+  const tokenFor = async (scope: string) => {
     const res = await fetch('/oauth2/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.value, client_secret: secret.value, scope: 'analyst' }),
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.value, client_secret: secret.value, scope }),
     });
-    const data = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+    return { res, data: (await res.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string } };
+  };
+  async function signIn() {
+    // An approver's token carries `approver` too (deciding drafts of releases); a client without it signs in as an analyst.
+    let { res, data } = await tokenFor('analyst approver');
+    if (data.error === 'invalid_scope') ({ res, data } = await tokenFor('analyst'));
     secret.value = '';
     if (res.ok && data.access_token) {
       signedIn(data.access_token);

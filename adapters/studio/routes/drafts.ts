@@ -5,7 +5,7 @@ import { parseRequest } from '../../../engine/rules/index.ts';
 import { evidenceOf } from '../../analysis/evidence.ts';
 import { DEMO_SECRETS } from '../../harness/demo-secrets.ts';
 import { readJournal, type JournalRecord } from '../../http/journal-file.ts';
-import { compileRelease } from '../../service/releases.ts';
+import { compileRelease, inForceOrder } from '../../service/releases.ts';
 import type { Service } from '../../service/service.ts';
 import { json, operation, type Operation } from '../../http/operations/operation.ts';
 import { TableEdit } from '../../http/openapi/studio-schemas.ts';
@@ -33,7 +33,13 @@ const DraftOfFiles = DraftProposal.pick({ name: true, effectiveFrom: true, reaso
   files: RuleRelease.shape.files.describe('Every rule file by its name (`tariff.yaml`), as the release is to hold it.'),
 });
 
-const Decided = z.strictObject({ comment: z.string().trim().min(1).max(2000).optional().describe('Why: kept in the draft\u2019s history.') });
+const Comment = z.string().trim().min(1).max(2000).describe('Why: kept in the draft\u2019s history.');
+/** A rejection says why (its author reads it); an approval or a withdrawal may. */
+const Decided = {
+  approve: z.strictObject({ comment: Comment.optional() }),
+  reject: z.strictObject({ comment: Comment }),
+  withdraw: z.strictObject({ comment: Comment.optional() }),
+};
 
 /** Which requests the evidence replays: the journal file given, else this sandbox's journal (read as an analyst reads it). */
 function journalToReplay(request: FastifyRequest, given: string | undefined): JournalRecord[] | undefined {
@@ -42,7 +48,10 @@ function journalToReplay(request: FastifyRequest, given: string | undefined): Jo
   return journal ? journalRecords(journal.list('analyst')) : undefined;
 }
 
-/** A draft of `rules`, in review, with its evidence gathered against the release in force now. */
+/**
+ * A draft of `rules`, in review, with its evidence gathered against the release it would follow: the one in force
+ * at its `effectiveFrom` (a release scheduled before then included), else the rules the server started with.
+ */
 async function draftWithEvidence(
   request: FastifyRequest,
   studio: Studio,
@@ -51,7 +60,7 @@ async function draftWithEvidence(
   rules: RuleSet,
 ) {
   const now = service.clock.now();
-  const live = service.releases.at(now);
+  const live = service.releases.at(new Date(asked.effectiveFrom));
   const evidence = await evidenceOf({
     against: { name: live.release ?? 'rules/', rules: live.rules },
     draft: { name: asked.name, rules },
@@ -76,7 +85,7 @@ export const draftOperations = (studio: Studio): Operation[] => [
     access: 'analyst',
     request: { schema: DraftProposal, required: true },
     description:
-      'The working copy with the edited table becomes a draft of a release named `name`, in force from `effectiveFrom` once another analyst approves it. Nothing is written to the rules folder and nothing changes for callers until then. Its evidence is gathered at once: the rule diff against the release in force now, the impact on the scenario corpus, and a replay of the journal.',
+      'The working copy with the edited table becomes a draft of a release named `name`, in force from `effectiveFrom` once another analyst approves it. Nothing is written to the rules folder and nothing changes for callers until then. Its evidence is gathered at once: the rule diff against the release in force at `effectiveFrom` (the one it would follow), the impact on the scenario corpus, and a replay of the journal.',
     problems: {
       409: 'X_RELEASE_NAME_TAKEN: a release or draft has the name.',
       422: 'X_RULES_REFUSED: the edited rules have problems.',
@@ -151,21 +160,22 @@ export const draftOperations = (studio: Studio): Operation[] => [
       ...studioEntry,
       summary: { approve: 'Approve a draft', reject: 'Reject a draft', withdraw: 'Withdraw a draft' }[step],
       access: 'analyst',
-      request: { schema: Decided },
+      request: { schema: Decided[step], required: step === 'reject' },
       description: {
         approve:
-          'By an analyst with the `approver` scope (rules/clients.yaml) who is not its author. The draft becomes a rule release in the store, in force from its instant on every server sharing the store (the others read it within `releasePollInterval`).',
-        reject: 'By an analyst with the `approver` scope who is not its author; the comment says why.',
+          'By an analyst with the `approver` scope (rules/clients.yaml, and on the token) who is not its author. The draft becomes a rule release in the store, in force from its instant on every server sharing the store (the others read it within `releasePollInterval`).',
+        reject: 'By an analyst with the `approver` scope who is not its author; the comment, required, says why.',
         withdraw: 'By its author.',
       }[step],
       problems: {
-        403: 'FORBIDDEN: not an approver, or (withdraw) not the author; X_DRAFT_OWN: the author approves or rejects.',
+        403: 'FORBIDDEN: not an approver (in rules/clients.yaml or on the token), or (withdraw) not the author; X_DRAFT_OWN: the author approves or rejects.',
         409: 'X_DRAFT_DECIDED: the draft is no longer in review; X_RELEASE_NAME_TAKEN: a release took its name meanwhile.',
       },
       responses: { 200: json('The draft as decided.', DraftShown) },
-      handle: async ({ params, body, service, client }) => {
-        const { comment } = parseRequest(Decided, body ?? {});
-        const made = await decide(service, params.draft, step, { client: await client(), at: new Date(), ...(comment ? { comment } : {}) });
+      handle: async ({ request, params, body, service }) => {
+        const { comment } = parseRequest(Decided[step], body ?? {});
+        const { client, scopes } = await request.server.tokenHolder(request);
+        const made = await decide(service, params.draft, step, { client, scopes, at: new Date(), ...(comment ? { comment } : {}) });
         return { body: shown(made.draft, made.version) };
       },
     }),
@@ -181,9 +191,7 @@ export const draftOperations = (studio: Studio): Operation[] => [
     responses: { 200: json('The releases.', ReleaseList) },
     handle: async ({ service }) => {
       const inForce = service.releases.at(service.clock.now()).release ?? null;
-      const releases = (await service.store.releases())
-        .sort((a, b) => Date.parse(a.effectiveFrom) - Date.parse(b.effectiveFrom) || Date.parse(a.createdOn) - Date.parse(b.createdOn))
-        .map(({ files: _files, ...r }) => r);
+      const releases = (await service.store.releases()).sort(inForceOrder).map(({ files: _files, ...r }) => r);
       return { body: { inForce, releases } };
     },
   }),

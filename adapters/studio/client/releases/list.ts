@@ -98,7 +98,7 @@ function draftTable(drafts: DraftListed[]): HTMLElement {
             h('td', { class: `state ${d.state}` }, d.state),
             h('td', {}, d.author),
             h('td', {}, d.effectiveFrom),
-            h('td', {}, h('a', { href: `#/tables/${d.decision}` }, d.decision)),
+            h('td', {}, d.decision ? h('a', { href: `#/tables/${d.decision}` }, d.decision) : 'rule files'),
             h('td', {}, d.history[0]?.at ?? ''),
           ),
         ),
