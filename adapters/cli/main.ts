@@ -35,6 +35,7 @@ const USAGE = `usage: signalbox <command> [options]      signalbox --version
            answers change status, Problem code or price (A, B: folder or git revision; B defaults to rules/; docs/replay.md)
   release  create NAME --effective-from INSTANT [--rules DIR] [--store URL] [--reason TEXT] | list [--store URL] [--json]   rule releases (docs/releases.md)
            export NAME --out DIR [--store URL]   a release's rule files, for --rules DIR of test (--coverage), diff, replay, mutate
+           coverage [PATHS…] [--store URL] [--at INSTANT] [--json]   the coverage gate on every release in force or scheduled
            propose NAME --effective-from INSTANT --reason TEXT | drafts | show NAME | approve NAME | reject NAME | withdraw NAME [--server URL]
            (four eyes through a server's studio API, as an analyst: --client ID, secret in $SIGNALBOX_CLIENT_SECRET)
   schemas  [--check]     editor JSON Schemas for rules/ and scenarios/ (npm run schemas)

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { readRuleSources, type RuleRelease } from '../../engine/index.ts';
 import { newRelease } from '../service/new-release.ts';
 import { inForceOrder } from '../service/releases.ts';
+import { releaseCoverage, COVERAGE_USAGE } from './release-coverage.ts';
 import { releaseReview, REVIEW_ACTIONS, REVIEW_USAGE } from './release-review.ts';
 import { openStore } from '../store/open.ts';
 import { ReleaseNameTaken, type Store } from '../store/store.ts';
@@ -17,13 +18,14 @@ import { ReleaseNameTaken, type Store } from '../store/store.ts';
 const USAGE = `usage: signalbox release create NAME --effective-from INSTANT [--rules DIR] [--store URL] [--reason TEXT]
        signalbox release list [--store URL] [--json]
        signalbox release export NAME --out DIR [--store URL]
-${REVIEW_USAGE}  INSTANT: an ISO 8601 date-time with offset, e.g. 2026-12-13T00:00+01:00
+${COVERAGE_USAGE}${REVIEW_USAGE}  INSTANT: an ISO 8601 date-time with offset, e.g. 2026-12-13T00:00+01:00
   --store: as serve's (default sqlite:./data/signalbox.db)
 `;
 
 export async function releaseCommand(args: string[]): Promise<number> {
   const review = REVIEW_ACTIONS.find((a) => a === args[0]);
   if (review) return releaseReview(review, args.slice(1));
+  if (args[0] === 'coverage') return releaseCoverage(args.slice(1));
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,

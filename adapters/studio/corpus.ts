@@ -1,10 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import type { z } from 'zod';
 import type { Engine } from '../../engine/index.ts';
 import { DEMO_SECRETS } from '../harness/demo-secrets.ts';
 import { coverageMatrix } from '../harness/coverage.ts';
+import { readUnreachable } from '../harness/coverage-gate.ts';
 import { scenarioFiles } from '../harness/files.ts';
 import { readHeader } from '../harness/load.ts';
 import type { ScenarioResult } from '../harness/runner.ts';
@@ -25,13 +23,6 @@ export function listScenarios(paths: string[]): z.infer<typeof ScenarioList> {
   });
 }
 
-/** The rows listed as unreachable, with the reason (`unreachable.yaml` of the fixtures, as the coverage gate reads it). */
-function unreachableRows(fixtures: string): Record<string, string> {
-  const file = join(fixtures, 'unreachable.yaml');
-  if (!existsSync(file)) return {};
-  return (parse(readFileSync(file, 'utf8')) as { rows?: Record<string, string> } | null)?.rows ?? {};
-}
-
 export async function runCorpus(engine: Engine, paths: string[], fixtures: string, only: { tag?: string; file?: string } = {}): Promise<ScenarioRun> {
   const files = selectScenarios(scenarioFiles(paths), only.tag ? { tags: [only.tag] } : {}).filter((f) => only.file === undefined || f === only.file);
   const target = inProcess(engine);
@@ -45,7 +36,7 @@ export async function runCorpus(engine: Engine, paths: string[], fixtures: strin
   // Every step's rule traces, passing ones too: the runner keeps those of a failing step only.
   const tracesOf = (file: string, at: string) => answered.get(file)?.find((a) => a.step?.at === at)?.result.traces;
   const m = coverageMatrix(results, engine);
-  const unreachable = unreachableRows(fixtures);
+  const unreachable = readUnreachable(fixtures).rows;
   const rows = m.decisions.flatMap((d) =>
     d.rows.map((r) => {
       const why = unreachable[`${d.decision}#${r.row}`];
