@@ -150,7 +150,23 @@ describe('a draft of a rule release, reviewed by a second analyst', () => {
     // Its evidence compares it with the rules it would follow: those in force at its instant, not now.
     expect(await youthOffer()).toMatchObject({ release: 'youth-fares-2027' });
     expect((await draft('youth-fares-2027c')).json().evidence.against).toBe('youth-fares-2027');
-    expect((await draft('backdated', 'demo-analyst', '2026-12-12T00:00+01:00')).json().evidence.against).toBe('rules/');
+    // A passenger given by her birth date, which an analyst reads masked: the evidence replays her as she was sent.
+    const born = await app.inject({
+      method: 'POST',
+      url: '/v3/offers',
+      headers: { ...(await as('demo-reseller')), ...requestor },
+      payload: {
+        tripSpecifications: [trip('ST', '2026-12-14T08:00:00+01:00', '2026-12-14T11:00:00+01:00')],
+        anonymousPassengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', dateOfBirth: '2009-06-01' }],
+      },
+    });
+    expect(born.statusCode, born.body).toBe(200);
+    const backdated = (await draft('backdated', 'demo-analyst', '2026-12-12T00:00+01:00')).json().evidence;
+    expect(backdated.against).toBe('rules/');
+    // Every offers request of the journal answered as recorded and priced up, hers included (masked, she would be refused on both sides).
+    const { journal, asRecorded, changes } = backdated.replay;
+    expect(asRecorded).toEqual({ a: journal.replayed, b: journal.replayed });
+    expect(changes.price.count).toBe(journal.replayed);
     const token = await app.inject({
       method: 'POST',
       url: '/oauth2/token',

@@ -9,8 +9,7 @@ export function journalFile(newestFirst: readonly JournalEntry[]): string {
   return journalRecords(newestFirst).map(journalLine).join('');
 }
 
-/** The same, as the records a replay takes. */
-export function journalRecords(newestFirst: readonly JournalEntry[]): JournalRecord[] {
+function journalRecords(newestFirst: readonly JournalEntry[]): JournalRecord[] {
   return [...newestFirst].reverse().map(recordOf);
 }
 

@@ -11,7 +11,6 @@ import { json, operation, type Operation } from '../../http/operations/operation
 import { TableEdit } from '../../http/openapi/studio-schemas.ts';
 import { DraftListed, DraftShown, ReleaseList } from '../../http/openapi/studio-release-schemas.ts';
 import { decide, draftOf, draftsOf, assertNameFree, propose, shown, type DraftDecision } from '../drafts.ts';
-import { journalRecords } from '../journal-export.ts';
 import { decisionOf, edited, rulesRefused } from './decisions.ts';
 import { studioEntry, type Studio } from './studio.ts';
 
@@ -41,11 +40,13 @@ const Decided = {
   withdraw: z.strictObject({ comment: Comment.optional() }),
 };
 
-/** Which requests the evidence replays: the journal file given, else this sandbox's journal (read as an analyst reads it). */
+/**
+ * Which requests the evidence replays: the journal file given, else this sandbox's journal as it was sent, personal
+ * data and all (the evidence keeps only counts, urls and prices of it).
+ */
 function journalToReplay(request: FastifyRequest, given: string | undefined): JournalRecord[] | undefined {
   if (given !== undefined) return readJournal(given, 'journal').records;
-  const journal = request.server.requestJournal;
-  return journal ? journalRecords(journal.list('analyst')) : undefined;
+  return request.server.requestJournal?.records();
 }
 
 /**
