@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { JournalEntry } from './openapi/studio-schemas.ts';
 import { DATE_TIME_WITH_OFFSET, isRealInstant } from '../../engine/rules/index.ts';
 
 /**
@@ -58,4 +59,26 @@ export function readJournal(text: string, file: string): { records: JournalRecor
     else for (const issue of parsed.error.issues) problems.push(`${file}:${i + 1}: ${issue.path.join('.') || 'record'}: ${issue.message}`);
   });
   return { records, problems };
+}
+
+/** A journal entry (the studio's journal) as a journal file's record, keeping of its headers those that change an answer. */
+export function recordOfEntry(entry: JournalEntry): JournalRecord {
+  const headers: JournalRecord['headers'] = {};
+  for (const name of JOURNAL_HEADERS) {
+    const value = entry.request.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return {
+    at: entry.at,
+    ...(entry.client !== undefined ? { client: entry.client } : {}),
+    method: entry.method,
+    url: entry.url,
+    headers,
+    ...(entry.request.body !== undefined ? { body: entry.request.body } : {}),
+    response: {
+      status: entry.status,
+      ...(entry.response.release !== undefined ? { release: entry.response.release } : {}),
+      ...(entry.response.body !== undefined ? { body: entry.response.body } : {}),
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DecisionTrace, RuleSet } from '../../engine/index.ts';
-import { JOURNAL_HEADERS, type JournalRecord } from './journal-file.ts';
+import { recordOfEntry, type JournalRecord } from './journal-file.ts';
 import type { JournalEntry } from './openapi/studio-schemas.ts';
 import { RULES_RELEASE_HEADER } from './operations/operation.ts';
 import { maskPersonalData } from './personal-data.ts';
@@ -100,25 +100,7 @@ export function recordRequests(
       const patterns = [new RegExp(cards.identityNumberPattern), new RegExp(cards.loyaltyCard.numberPattern)];
       return entries.map((entry) => maskPersonalData(entry, current.studioJournalPersonalData, patterns));
     },
-    records: () => ring.map(recordOf),
-  };
-}
-
-function recordOf(r: Raw): JournalRecord {
-  const headers: JournalRecord['headers'] = {};
-  for (const name of JOURNAL_HEADERS) if (r.headers[name] !== undefined) headers[name] = r.headers[name];
-  return {
-    at: r.at,
-    ...(r.client !== undefined ? { client: r.client } : {}),
-    method: r.method,
-    url: r.url,
-    headers,
-    ...(r.body !== undefined ? { body: r.body } : {}),
-    response: {
-      status: r.status,
-      ...(r.release ? { release: r.release } : {}),
-      ...(typeof r.payload === 'string' ? { body: readable(r.payload, Infinity, r.contentType) } : {}),
-    },
+    records: () => ring.map((r) => recordOfEntry(entryOf(r, Infinity))),
   };
 }
 
