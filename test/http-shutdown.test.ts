@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requestorHeader, passengers, trip } from './helpers/server.ts';
+import { requestorHeader, passengers, upcomingTrip } from './helpers/server.ts';
 import { resellerToken } from './helpers/process.ts';
 
 /**
@@ -76,7 +76,7 @@ describe('signalbox serve on SIGTERM', () => {
 
     // A slow-ish request (six trips, five passengers) whose body arrives in two halves.
     const trips = ['ST', 'IC', 'RE', 'ST', 'IC', 'RE'].map((category, i) => {
-      const t = trip(category, `2026-12-0${i + 1}T08:00:00+01:00`, `2026-12-0${i + 1}T11:00:00+01:00`);
+      const t = upcomingTrip(category, 10 + i);
       t.externalRef = `trip-${i}`;
       t.legs[0]!.externalRef = `leg-${i}`;
       return t;

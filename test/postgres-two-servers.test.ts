@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { call, resellerToken, serveProcess, type Answer, type ServerProcess } from './helpers/process.ts';
 import { expectThePlaceSoldOnce, firstFreePlace } from './helpers/places.ts';
-import { passengers, trip } from './helpers/server.ts';
+import { passengers, upcomingTrip } from './helpers/server.ts';
 
 /**
  * Two `signalbox serve --store postgres://…` processes on one database (CONTRACT §1): whatever they are
@@ -60,7 +60,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
   /** Offers from one process, the provisional booking from the other: both read the same offers. */
   async function sell(externalRef: string): Promise<string> {
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    const offers = await on(a, 'POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35, 9) });
+    const offers = await on(a, 'POST', '/v3/offers', { tripSpecifications: [upcomingTrip()], anonymousPassengerSpecifications: passengers(35, 9) });
     expect(offers.status, a.stderr()).toBe(200);
     const booking = await on(b, 'POST', '/v3/booking', {
       externalRef,
@@ -142,7 +142,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
   it('never double-book a place: bookings racing through both processes for one place get it once', async () => {
     const [a] = servers as [ServerProcess, ServerProcess];
     const offers = await Promise.all(
-      Array.from({ length: 8 }, () => on(a, 'POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) })),
+      Array.from({ length: 8 }, () => on(a, 'POST', '/v3/offers', { tripSpecifications: [upcomingTrip()], anonymousPassengerSpecifications: passengers(35) })),
     );
     const first = offers[0]!.body.offers[0];
     const map = await on(
@@ -191,7 +191,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
   it("a multi-ride pass's rides are the database's: journeys racing through both processes take no more rides than it has", async () => {
     // Maria's MULTI-0001 has 7 rides (customers.yaml); eight journeys on eight days, offered while all were free.
     const maria = [{ externalRef: 'maria', type: 'PERSON', age: 40, cards: [{ type: 'TRAVEL_PASS', code: 'OPR_MULTIRIDE_10', number: 'MULTI-0001' }] }];
-    const day = (d: number) => trip('ST', `2026-12-${String(d).padStart(2, '0')}T08:00:00+01:00`, `2026-12-${String(d).padStart(2, '0')}T11:00:00+01:00`);
+    const day = (d: number) => upcomingTrip('ST', 10 + d);
     const offerOn = async (s: ServerProcess, d: number) => {
       const offers = await on(s, 'POST', '/v3/offers', {
         tripSpecifications: [day(d)],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
-import { passengers, testServer, trip } from './helpers/server.ts';
+import { passengers, testServer, trip, upcomingTrip } from './helpers/server.ts';
 
 /** Nothing accepted is lost: a booking acknowledged is on disk, through a restart and through kill -9. */
 const dir = mkdtempSync(join(tmpdir(), 'signalbox-restart-'));
@@ -75,7 +75,7 @@ describe('restart keeps bookings', () => {
       await fetch(`${base}/v3/offers`, {
         method: 'POST',
         headers: await headers(),
-        body: JSON.stringify({ tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(30) }),
+        body: JSON.stringify({ tripSpecifications: [upcomingTrip()], anonymousPassengerSpecifications: passengers(30) }),
       })
     ).json()) as { offers: Array<{ offerId: string }> };
     const res = await fetch(`${base}/v3/booking`, {

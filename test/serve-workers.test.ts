@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectThePlaceSoldOnce, firstFreePlace } from './helpers/places.ts';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { call, resellerToken, serveProcess, type ServerProcess } from './helpers/process.ts';
-import { passengers, trip } from './helpers/server.ts';
+import { passengers, upcomingTrip } from './helpers/server.ts';
 
 /**
  * `signalbox serve --workers 2`: two processes behind one port (node:cluster) on one store. Whichever worker a
@@ -41,7 +41,7 @@ const bookingBody = (offer: { offerId: string }, externalRef: string, extra: Rec
 
 /** Offers, then a booking of the first, each on a connection of its own: in turn, they reach both workers. */
 async function sell(base: string, token: string, externalRef: string, signal?: AbortSignal) {
-  const offers = await call(base, token, 'POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) }, signal);
+  const offers = await call(base, token, 'POST', '/v3/offers', { tripSpecifications: [upcomingTrip()], anonymousPassengerSpecifications: passengers(35) }, signal);
   expect(offers.status, JSON.stringify(offers.body)).toBe(200);
   return call(base, token, 'POST', '/v3/booking', bookingBody(offers.body.offers[0], externalRef), signal);
 }
@@ -53,7 +53,7 @@ async function sell(base: string, token: string, externalRef: string, signal?: A
 async function raceForOnePlace(server: ServerProcess, token: string): Promise<string[]> {
   const on = (method: string, path: string, body?: unknown) => call(server.base, token, method, path, body);
   const offers = await Promise.all(
-    Array.from({ length: 8 }, () => on('POST', '/v3/offers', { tripSpecifications: [trip()], anonymousPassengerSpecifications: passengers(35) })),
+    Array.from({ length: 8 }, () => on('POST', '/v3/offers', { tripSpecifications: [upcomingTrip()], anonymousPassengerSpecifications: passengers(35) })),
   );
   for (const o of offers) expect(o.status, JSON.stringify(o.body)).toBe(200);
   const first = offers[0]!.body.offers[0];

@@ -106,6 +106,21 @@ export async function testServer(
   };
 }
 
+/**
+ * A departure `days` after today on the system clock, at 07:00 UTC, and its arrival three hours later. For tests of
+ * servers that run on the system clock (not a sandbox): a fixed date passes, and the trip is then refused as departed.
+ */
+export function upcoming(days = 10): { departure: string; arrival: string } {
+  const day = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  return { departure: `${day}T07:00:00Z`, arrival: `${day}T10:00:00Z` };
+}
+
+/** `trip(category)` departing `days` after today on the system clock (`upcoming`). */
+export function upcomingTrip(category = 'ST', days = 10) {
+  const { departure, arrival } = upcoming(days);
+  return trip(category, departure, arrival);
+}
+
 /** The fixture trip of scenarios/fixtures/trips.yaml, for code tests. */
 export function trip(category = 'ST', departure = '2026-12-01T08:00:00+01:00', arrival = '2026-12-01T11:00:00+01:00') {
   return {
