@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuleRelease } from '../engine/index.ts';
 import { releaseCommand } from '../adapters/cli/release.ts';
 import { newRelease } from '../adapters/service/new-release.ts';
-import { live } from '../adapters/harness/targets.ts';
+import { inProcess, live } from '../adapters/harness/targets.ts';
 import { runScenario } from '../adapters/harness/runner.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
 import { sqliteStore } from '../adapters/store/sqlite.ts';
@@ -240,5 +240,18 @@ describe('scenarios with releases of their own', () => {
     const result = await runScenario('scenarios/releases/fare-change-at-timetable-change.yaml', live('http://127.0.0.1:9'), { secrets: DEMO_SECRETS });
     expect(result.skipped).toMatch(/declares rule releases, which only an in-process run makes/);
     expect(result.steps).toEqual([]);
+  });
+
+  it('run again in-process on a server that holds their releases and nothing of the run before', async () => {
+    const target = inProcess(engine());
+    const file = 'scenarios/releases/fare-change-at-timetable-change.yaml';
+    const first = await runScenario(file, target, { secrets: DEMO_SECRETS });
+    const again = await runScenario(file, target, { secrets: DEMO_SECRETS });
+    expect(first.passed, JSON.stringify(first.problems)).toBe(true);
+    expect(again.passed, JSON.stringify(again.steps.find((s) => !s.passed))).toBe(true);
+    expect(again.steps.map((s) => s.response)).toEqual(first.steps.map((s) => s.response));
+    // A scenario without releases on the same target is decided by the rules the run started with.
+    const plain = await runScenario('scenarios/offers/family-discount.yaml', target, { secrets: DEMO_SECRETS });
+    expect(plain.passed, JSON.stringify(plain.steps.find((s) => !s.passed))).toBe(true);
   });
 });

@@ -101,7 +101,9 @@ export function inProcess(engine: Engine): Target {
   }
   /**
    * A server of its own for a scenario with rule releases, its store holding them (made at the scenario's start by
-   * `scenario`): the engine's rules with the files each release replaces. Not pooled: a release stays in its store.
+   * `scenario`): the engine's rules with the files each release replaces. A release stays in its store, so such a
+   * server is handed on only to a scenario that brings the same releases at the same start (`releaseKey`): compiling
+   * the releases and their engines again made a run of that scenario cost as much as the rest of the corpus.
    */
   async function withReleases(start: string, releases: readonly ScenarioReleaseFiles[]) {
     const store = memoryStore();
@@ -116,14 +118,17 @@ export function inProcess(engine: Engine): Target {
     }
     return build(store);
   }
+  const idleWithReleases = new Map<string, Array<Awaited<ReturnType<typeof build>>>>();
+  const releaseKey = (start: string, releases: readonly ScenarioReleaseFiles[]) => JSON.stringify([start, releases]);
   return {
     name: 'in-process',
     releases: true,
     async open(start, _clients, releases = []) {
       // Requests in-process never wait for the event loop (in-process-transport.ts): let timers and I/O run here.
       await new Promise((resolve) => setImmediate(resolve));
-      const own = releases.length > 0;
-      const server = own ? await withReleases(start, releases) : (idle.pop() ?? (await build()));
+      const key = releases.length > 0 ? releaseKey(start, releases) : undefined;
+      const pool = key === undefined ? idle : (idleWithReleases.get(key) ?? idleWithReleases.set(key, []).get(key)!);
+      const server = pool.pop() ?? (key === undefined ? await build() : await withReleases(start, releases));
       await server.reset(start);
       const { send, clock } = server;
       return {
@@ -139,8 +144,7 @@ export function inProcess(engine: Engine): Target {
           clock.advance!(iso);
         },
         async close() {
-          if (own) await server.close();
-          else idle.push(server);
+          pool.push(server);
         },
       };
     },
