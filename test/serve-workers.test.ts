@@ -41,7 +41,14 @@ const bookingBody = (offer: { offerId: string }, externalRef: string, extra: Rec
 
 /** Offers, then a booking of the first, each on a connection of its own: in turn, they reach both workers. */
 async function sell(base: string, token: string, externalRef: string, signal?: AbortSignal) {
-  const offers = await call(base, token, 'POST', '/v3/offers', { tripSpecifications: [upcomingTrip()], anonymousPassengerSpecifications: passengers(35) }, signal);
+  const offers = await call(
+    base,
+    token,
+    'POST',
+    '/v3/offers',
+    { tripSpecifications: [upcomingTrip()], anonymousPassengerSpecifications: passengers(35) },
+    signal,
+  );
   expect(offers.status, JSON.stringify(offers.body)).toBe(200);
   return call(base, token, 'POST', '/v3/booking', bookingBody(offers.body.offers[0], externalRef), signal);
 }
