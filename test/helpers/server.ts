@@ -110,7 +110,7 @@ export async function testServer(
  * A departure `days` after today on the system clock, at 07:00 UTC, and its arrival three hours later. For tests of
  * servers that run on the system clock (not a sandbox): a fixed date passes, and the trip is then refused as departed.
  */
-export function upcoming(days = 10): { departure: string; arrival: string } {
+function upcoming(days = 10): { departure: string; arrival: string } {
   const day = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
   return { departure: `${day}T07:00:00Z`, arrival: `${day}T10:00:00Z` };
 }
