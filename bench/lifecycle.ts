@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { inTransaction } from '../adapters/store/sqlite.ts';
+import { inTransaction } from '../adapters/store/sqlite-transaction.ts';
 import { memoryServerBefore, sqliteServerBefore } from './baseline.ts';
 import { bookingBody, client, offersBody, resellerHeaders, token, type Reply } from './fixtures.ts';
 import { DURATION, LIFECYCLE_WARM_UP } from './load.ts';

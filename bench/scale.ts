@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { createEngine, trainHoldingsOf, type Booking, type Call, type IdSource, type StoredOffer } from '../engine/index.ts';
 import { encodeBookingJson } from '../adapters/store/booking-rows.ts';
 import { openStore } from '../adapters/store/open.ts';
-import { inTransaction } from '../adapters/store/sqlite.ts';
+import { inTransaction } from '../adapters/store/sqlite-transaction.ts';
 import { bookingBody, CLIENT, offersBody, resellerHeaders, token } from './fixtures.ts';
 import { clean, DURATION, load, type LoadResult } from './load.ts';
 import { fmt, fmtBytes, median, ratios, report, type CaseReport } from './measure.ts';

@@ -1,29 +1,68 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
-import { sqliteStore } from '../adapters/store/sqlite.ts';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { quotesFile } from '../adapters/store/sqlite-quotes.ts';
+import { OFFERS_KEPT_MS } from '../adapters/store/store.ts';
 
 /**
- * The SQLite store's quotes live in a file of their own (`<file>-offers`), swept of quotes older than they are kept.
- * The sweep runs every thousand quotes; read through the whole table instead of an index, it made every quote a
- * server stored dearer the longer the server ran.
+ * The SQLite store's quotes live in a file of their own (`<file>-offers`), which forgets the oldest quotes once they
+ * are older than they are kept or once newer ones fill it: a file that only grew made every quote dearer to write.
  */
-describe('the SQLite store sweeps old quotes by their time', () => {
+describe('the SQLite store keeps a bounded file of quotes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'signalbox-quotes-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => vi.useRealTimers());
+  let files = 0;
+  const quote = (n: number) => JSON.stringify({ offerId: `offer-${n}`, text: 'x'.repeat(1000) });
+  /** Writes quotes `from` … `to` in batches of two, as an offers request of two offers does. */
+  const write = (file: ReturnType<typeof quotesFile>, from: number, to: number) => {
+    for (let n = from; n <= to; n += 2) file.write(new Map([n, n + 1].filter((m) => m <= to).map((m) => [`offer-${m}`, quote(m)])));
+  };
 
-  it('finds the quotes to sweep through an index, not by reading every quote', async () => {
-    const path = join(dir, 'signalbox.db');
-    const store = sqliteStore(path);
-    await store.close();
-    const db = new DatabaseSync(`${path}-offers`, { readOnly: true });
-    const plan = db
-      .prepare('EXPLAIN QUERY PLAN DELETE FROM offer_quotes WHERE stored_at < ?')
-      .all(0)
-      .map((row) => (row as { detail: string }).detail);
-    db.close();
-    expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX offer_quotes_stored_at/);
+  it('forgets the oldest quotes once newer ones take more than its bound, and keeps the newest', () => {
+    // 256 steps of 4,000 bytes: about a thousand of these quotes.
+    const file = quotesFile(join(dir, `${++files}-offers`), 256 * 4000);
+    write(file, 1, 3000);
+    expect(file.read('offer-1')).toBeUndefined();
+    expect(file.read('offer-1900')).toBeUndefined();
+    expect(file.read('offer-2100')).toBe(quote(2100));
+    expect(file.read('offer-3000')).toBe(quote(3000));
+    file.close();
+  });
+
+  it('forgets quotes older than they are kept, newer ones or not', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-12-02T08:00:00Z') });
+    const file = quotesFile(join(dir, `${++files}-offers`), 256 * 4000);
+    write(file, 1, 10);
+    vi.setSystemTime(Date.now() + OFFERS_KEPT_MS + 1000);
+    write(file, 11, 20);
+    expect(file.read('offer-1')).toBeUndefined();
+    expect(file.read('offer-10')).toBeUndefined();
+    expect(file.read('offer-20')).toBe(quote(20));
+    file.close();
+  });
+
+  it('after a restart, finds the quotes of the run before and forgets them in turn', () => {
+    const path = join(dir, `${++files}-offers`);
+    const first = quotesFile(path, 256 * 4000);
+    write(first, 1, 100);
+    first.close();
+    const second = quotesFile(path, 256 * 4000);
+    expect(second.read('offer-100')).toBe(quote(100));
+    write(second, 101, 2000);
+    expect(second.read('offer-100')).toBeUndefined();
+    expect(second.read('offer-2000')).toBe(quote(2000));
+    second.close();
+  });
+
+  it('reads a quote written again under the same id as its newest text', () => {
+    const file = quotesFile(join(dir, `${++files}-offers`));
+    file.write(new Map([['offer-1', 'old']]));
+    file.write(new Map([['offer-1', 'new']]));
+    expect(file.read('offer-1')).toBe('new');
+    file.clear();
+    expect(file.read('offer-1')).toBeUndefined();
+    file.close();
   });
 });

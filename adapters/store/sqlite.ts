@@ -5,10 +5,10 @@ import { Worker } from 'node:worker_threads';
 import { RuleRelease, trainHoldingsOf, type Booking, type PassUse, type SoldPass, type StoredOffer, type TrainHoldings } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
 import { decodeBooking, LEVEL, TEXT_UP_TO } from './booking-rows.ts';
-import { DraftConflict, OFFERS_KEPT_MS, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
+import { quotesFile } from './sqlite-quotes.ts';
+import { inTransaction } from './sqlite-transaction.ts';
+import { DraftConflict, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
 
-/** Quote writes between two sweeps of old quotes. */
-const SWEEP_EVERY = 1000;
 /** Bookings kept as the JSON text last written: a sale's next requests read the booking just written. */
 const RECENT_BOOKINGS = 1000;
 
@@ -35,19 +35,6 @@ interface BookingWrite {
 
 type WriterMessage =
   { kind: 'written'; results: Array<[number, 'ok' | 'conflict' | 'failed', string?]> } | { kind: 'reset-done'; id: number } | { kind: 'closed' };
-
-/** Runs `body` in one transaction: committed if it returns, rolled back if it throws (node:sqlite has no helper for it). */
-export function inTransaction<T>(db: DatabaseSync, body: () => T): T {
-  db.exec('BEGIN');
-  try {
-    const result = body();
-    db.exec('COMMIT');
-    return result;
-  } catch (e) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw e;
-  }
-}
 
 /** A booking and its index rows: fulfillments, what it holds per train, what each of its travel passes pays for. */
 function writeOf(b: Booking, version?: number): BookingWrite {
@@ -115,32 +102,8 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
       }
     });
   }
-  // Offers are quotes, not bookings: they live in a file of their own beside the bookings (`<file>-offers`), written
-  // here in batches without waiting for the disk (a crash may lose the newest quotes, never a booking). A file of
-  // their own, because SQLite lets one connection write a file at a time: quotes written into the bookings' file
-  // would wait for the writer thread's fsyncs. Quotes older than OFFERS_KEPT_MS are swept.
-  const quotesDb = new DatabaseSync(`${path}-offers`);
-  quotesDb.exec('PRAGMA busy_timeout = 5000');
-  quotesDb.exec('PRAGMA journal_mode = WAL');
-  quotesDb.exec('PRAGMA synchronous = OFF');
-  quotesDb.exec('CREATE TABLE IF NOT EXISTS offer_quotes (id TEXT PRIMARY KEY, stored_at INTEGER NOT NULL, data TEXT NOT NULL)');
-  // The sweep finds old quotes by this index: without it, every sweep read the whole table, and storing a quote cost
-  // more the more quotes were kept (docs/performance.md).
-  quotesDb.exec('CREATE INDEX IF NOT EXISTS offer_quotes_stored_at ON offer_quotes (stored_at)');
-  const selectOffer = quotesDb.prepare('SELECT data FROM offer_quotes WHERE id = ?');
-  const insertOffer = quotesDb.prepare('INSERT OR REPLACE INTO offer_quotes (id, stored_at, data) VALUES (?, ?, ?)');
-  const sweepOffers = quotesDb.prepare('DELETE FROM offer_quotes WHERE stored_at < ?');
-  let quotesSinceSweep = 0;
-  const writeQuotes = (batch: Map<string, string>) =>
-    inTransaction(quotesDb, () => {
-      const now = Date.now();
-      for (const [id, data] of batch) insertOffer.run(id, now, data);
-      quotesSinceSweep += batch.size;
-      if (quotesSinceSweep >= SWEEP_EVERY) {
-        quotesSinceSweep = 0;
-        sweepOffers.run(now - OFFERS_KEPT_MS);
-      }
-    });
+  // Offers are quotes, not bookings: a file of their own beside the bookings (adapters/store/sqlite-quotes.ts).
+  const quotes = quotesFile(`${path}-offers`);
   // node:sqlite types a row as any SQL values by column name: each read below says which columns it selected.
   const selectBooking = db.prepare('SELECT data, version FROM bookings WHERE id = ?');
   const selectVersion = db.prepare('SELECT version FROM bookings WHERE id = ?');
@@ -169,9 +132,9 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     quotesScheduled = false;
     const callers = quotesWritten;
     quotesWritten = undefined;
-    if (pendingQuotes.size === 0 || !quotesDb.isOpen) return callers?.resolve();
+    if (pendingQuotes.size === 0 || !quotes.isOpen) return callers?.resolve();
     try {
-      writeQuotes(pendingQuotes);
+      quotes.write(pendingQuotes);
       pendingQuotes = new Map();
       callers?.resolve();
     } catch (e) {
@@ -259,7 +222,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     async getOffers(ids) {
       const out = new Map<string, StoredOffer>();
       for (const id of ids) {
-        const data = pendingQuotes.get(id) ?? (selectOffer.get(id) as { data: string } | undefined)?.data;
+        const data = pendingQuotes.get(id) ?? quotes.read(id);
         if (data) out.set(id, JSON.parse(data) as StoredOffer);
       }
       return out;
@@ -304,7 +267,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
       if (broken) throw broken;
       if (owner === undefined) {
         pendingQuotes.clear();
-        quotesDb.exec('DELETE FROM offer_quotes');
+        quotes.clear();
       }
       const id = ++nextId;
       await new Promise<void>((resolve) => {
@@ -326,7 +289,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
       }
       await writer.terminate();
       flushQuotes();
-      quotesDb.close();
+      quotes.close();
       db.close();
     },
   };
