@@ -4,9 +4,9 @@ import { OFFERS_KEPT_MS } from './store.ts';
 
 /**
  * About how many bytes of quotes a process keeps in the quotes file before it forgets the oldest: more than the
- * memory store's ring (disk is cheaper than memory), and bounded, because a file that only grows made every quote
- * cost more to write once it passed a few hundred megabytes (docs/performance.md). With several workers on one
- * file, each forgets what is older than its own last `MAX_QUOTE_BYTES`, so the file holds about that much per worker.
+ * memory store's ring (disk is cheaper than memory), and bounded, because in a file that only grows every quote
+ * cost more to write the larger the file became (docs/performance.md). With several workers on one file, each
+ * forgets what is older than its own last `MAX_QUOTE_BYTES`, so the file holds about that much per worker.
  */
 const MAX_QUOTE_BYTES = 256 * 1024 * 1024;
 /** The quotes are forgotten in this many steps: each step deletes about a 256th of them, a short pause at most. */
