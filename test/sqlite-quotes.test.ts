@@ -43,16 +43,19 @@ describe('the SQLite store keeps a bounded file of quotes', () => {
     file.close();
   });
 
-  it('after a restart, finds the quotes of the run before and forgets them in turn', () => {
+  it('after a restart, finds the quotes of the run before, and forgets them once they are older than kept', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-12-02T08:00:00Z') });
     const path = join(dir, `${++files}-offers`);
     const first = quotesFile(path, 256 * 4000);
     write(first, 1, 100);
     first.close();
     const second = quotesFile(path, 256 * 4000);
     expect(second.read('offer-100')).toBe(quote(100));
-    write(second, 101, 2000);
+    vi.setSystemTime(Date.now() + OFFERS_KEPT_MS + 1000);
+    write(second, 101, 102);
+    expect(second.read('offer-1')).toBeUndefined();
     expect(second.read('offer-100')).toBeUndefined();
-    expect(second.read('offer-2000')).toBe(quote(2000));
+    expect(second.read('offer-102')).toBe(quote(102));
     second.close();
   });
 
