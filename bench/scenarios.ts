@@ -4,6 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { createEngine } from '../engine/index.ts';
 import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { scenarioFiles } from '../adapters/harness/files.ts';
+import { fillWaits } from '../adapters/harness/fill-waits.ts';
+import { runFiles, WAITING_AT_ONCE } from '../adapters/harness/pool.ts';
 import { runScenario } from '../adapters/harness/runner.ts';
 import { inProcess, type HttpExchange, type Session, type Target } from '../adapters/harness/targets.ts';
 import { against, interleaved, treeAt } from './baseline.ts';
@@ -11,11 +13,12 @@ import { root } from './fixtures.ts';
 import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
 
 /**
- * The scenario runner in-process (`runScenario` with the `inProcess` target, as `signalbox test` and
- * `npm test` run it): every scenario under scenarios/, over and over for a bounded time, steps per second
- * on one core. Baseline in the same run: the same requests and clock moves, recorded on the first pass,
- * replayed straight into the same target (a session per scenario: an emptied in-process server, as the runner opens)
- * without the runner: what the runner adds on top of the server it drives. The runner's own token requests
+ * The scenario runner in-process (`runFiles` with the `inProcess` target and no worker, as `signalbox test --jobs 1`
+ * runs it: a file at a time, another while those running wait for a timer): every scenario under scenarios/, over
+ * and over for a bounded time, steps per second on one core. Baseline in the same run: the same requests and clock
+ * moves, recorded on the first pass, replayed straight into the same target (a session per scenario: an emptied
+ * in-process server, as the runner opens; the waits filled alike) without the runner: what the runner adds on top
+ * of the server it drives. The runner's own token requests
  * are left out of the replay (the tokens it recorded stay valid: every in-process server shares the key).
  * Each figure also per second of this process's CPU time, which the machine's other work does not move; the
  * difference of the two per-step CPU figures is what the runner itself costs.
@@ -56,19 +59,24 @@ function recorder(inner: Target, recordings: Recording[]): Target {
   };
 }
 
+/** The recordings replayed as the runner runs its files: one at a time, another only while those running wait (`fillWaits`). */
 async function replay(target: Target, recordings: readonly Recording[]): Promise<void> {
-  for (const rec of recordings) {
-    const session = await target.open(rec.start);
-    try {
-      for (const op of rec.ops) {
-        if ('send' in op) await session.send(op.send);
-        else if ('setClock' in op) await session.setClock(op.setClock);
-        else await session.advanceClock(op.advance);
+  let next = 0;
+  await fillWaits(target, WAITING_AT_ONCE, async (to) => {
+    for (let rec = recordings[next++]; rec; rec = recordings[next++]) {
+      const session = await to.open(rec.start);
+      try {
+        for (const op of rec.ops) {
+          if ('send' in op) await session.send(op.send);
+          else if ('setClock' in op) await session.setClock(op.setClock);
+          else await session.advanceClock(op.advance);
+        }
+      } finally {
+        await session.close();
       }
-    } finally {
-      await session.close();
+      await new Promise((r) => setImmediate(r));
     }
-  }
+  });
 }
 
 export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds = 1.5): Promise<CaseReport> {
@@ -95,6 +103,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
     }
   }
   if (stepsPerPass === 0) throw new Error('no scenario step ran');
+  // As `signalbox test --jobs 1` runs them in-process: on this thread, no worker.
+  const suite = async () => {
+    await runFiles(files, target, { jobs: 1, run: { secrets: DEMO_SECRETS }, workers: {} });
+  };
 
   const runner: number[] = [];
   const bare: number[] = [];
@@ -114,9 +126,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
   };
   for (let i = -1; i < runs; i++) {
     // run -1 is the warm-up
-    const withRunner = await rates(async () => {
-      for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS });
-    });
+    const withRunner = await rates(suite);
     const replayed = await rates(() => replay(target, recordings));
     if (i >= 0) {
       runner.push(withRunner.wall);
@@ -125,7 +135,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
       bareCpu.push(replayed.cpu);
     }
   }
-  r.row('runScenario, in-process', 'steps/s', runner);
+  r.row('the runner, in-process (runFiles, one thread)', 'steps/s', runner);
   r.row('baseline: the same requests replayed into the target', 'steps/s', bare);
   const ofReplay = r.ratio('runner / replay', ratios(runner, bare), '%');
   r.row(
@@ -134,7 +144,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
     runner.map((x) => 1e6 / x),
   );
   // CPU time of this process (every thread: the collector's too) does not count the time the machine gave to others.
-  r.row('runScenario, steps per CPU second', 'steps/s', runnerCpu);
+  r.row('the runner, steps per CPU second', 'steps/s', runnerCpu);
   r.row('replay, steps per CPU second', 'steps/s', bareCpu);
   r.row(
     'runner, CPU per step: of it the replay (server, in-process requests, reading the answer)',
@@ -151,25 +161,23 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
     // Another commit's runner and server on its own scenarios, a pass each in turns with this tree's (bench/baseline.ts).
     const before = await suiteAt(treeAt(ref).dir);
     const commit = treeAt(ref).commit;
-    const pass = async () => {
-      for (const file of files) await runScenario(file, target, { secrets: DEMO_SECRETS });
-    };
+    const pass = suite;
     const t = await interleaved(pass, () => before.pass(), 2 * runs, 1, 1);
     const rate = (usPerPass: number[], steps: number) => usPerPass.map((us) => steps / (us / 1e6));
-    r.row(`runScenario at ${commit}, a pass in turns with this tree`, 'steps/s', rate(t.before, before.steps));
-    r.row(`runScenario in this tree, a pass in turns with ${commit}`, 'steps/s', rate(t.now, stepsPerPass));
+    r.row(`the runner at ${commit}, a pass in turns with this tree`, 'steps/s', rate(t.before, before.steps));
+    r.row(`the runner in this tree, a pass in turns with ${commit}`, 'steps/s', rate(t.now, stepsPerPass));
     r.ratio(
       `this tree / ${commit} (steps/s)`,
       t.now.map((us, i) => stepsPerPass / us / (before.steps / t.before[i]!)),
     );
     const cpu = await cpuInTurns(pass, () => before.pass(), 2 * runs);
     r.row(
-      `runScenario at ${commit}, CPU per step, a pass in turns with this tree`,
+      `the runner at ${commit}, CPU per step, a pass in turns with this tree`,
       'µs',
       cpu.before.map((us) => us / before.steps),
     );
     r.row(
-      `runScenario in this tree, CPU per step, a pass in turns with ${commit}`,
+      `the runner in this tree, CPU per step, a pass in turns with ${commit}`,
       'µs',
       cpu.now.map((us) => us / stepsPerPass),
     );
@@ -213,20 +221,18 @@ async function cpuInTurns(now: () => Promise<unknown>, before: () => Promise<unk
 async function suiteAt(dir: string): Promise<{ steps: number; pass: () => Promise<number> }> {
   // The named tree may predate the adapters' wings: each module is looked for where it is now, then where it was.
   const load = <T>(path: string, before: string = path) => import(pathToFileURL(join(dir, existsSync(join(dir, path)) ? path : before)).href) as Promise<T>;
-  const [{ createEngine: engineOf }, { DEMO_SECRETS: secrets }, { scenarioFiles: filesOf }, { runScenario: runOf }, { inProcess: targetOf }] =
-    await Promise.all([
-      load<typeof import('../engine/index.ts')>('engine/index.ts'),
-      load<typeof import('../adapters/harness/demo-secrets.ts')>('adapters/harness/demo-secrets.ts', 'adapters/cli/demo.ts'),
-      load<typeof import('../adapters/harness/files.ts')>('adapters/harness/files.ts', 'adapters/scenarios/files.ts'),
-      load<typeof import('../adapters/harness/runner.ts')>('adapters/harness/runner.ts', 'adapters/scenarios/runner.ts'),
-      load<typeof import('../adapters/harness/targets.ts')>('adapters/harness/targets.ts', 'adapters/scenarios/targets.ts'),
-    ]);
+  const [{ createEngine: engineOf }, { DEMO_SECRETS: secrets }, { scenarioFiles: filesOf }, { runFiles: runOf }, { inProcess: targetOf }] = await Promise.all([
+    load<typeof import('../engine/index.ts')>('engine/index.ts'),
+    load<typeof import('../adapters/harness/demo-secrets.ts')>('adapters/harness/demo-secrets.ts', 'adapters/cli/demo.ts'),
+    load<typeof import('../adapters/harness/files.ts')>('adapters/harness/files.ts', 'adapters/scenarios/files.ts'),
+    load<typeof import('../adapters/harness/pool.ts')>('adapters/harness/pool.ts', 'adapters/scenarios/pool.ts'),
+    load<typeof import('../adapters/harness/targets.ts')>('adapters/harness/targets.ts', 'adapters/scenarios/targets.ts'),
+  ]);
   const files = filesOf([join(dir, 'scenarios')]);
   const target = targetOf(engineOf());
   const pass = async () => {
-    let steps = 0;
-    for (const file of files) steps += (await runOf(file, target, { secrets })).steps.filter((s) => !s.skipped).length;
-    return steps;
+    const results = await runOf(files, target, { jobs: 1, run: { secrets }, workers: {} });
+    return results.reduce((steps, r) => steps + r.steps.filter((s) => !s.skipped).length, 0);
   };
   return { steps: await pass(), pass };
 }

@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { runFiles } from '../adapters/harness/pool.ts';
@@ -120,6 +120,35 @@ describe('running files in parallel', () => {
     const threads = new Set<number>();
     await runFiles(files.slice(0, 4), target, { jobs: 4, run, workers: {}, onResult: (_r, _i, thread) => threads.add(thread) });
     expect([...threads]).toEqual([0]);
+  });
+
+  it('runs the next files on the main thread while a scenario waits for a fault delay, and one at a time otherwise', async () => {
+    const delayed = join(dirname(files[0]!), 'delayed.yaml');
+    writeFileSync(
+      delayed,
+      'name: Answered late\nclock: 2026-11-20T10:00:00+01:00\nsteps:\n  - get: /health\n    headers: { X-Sandbox-Fault: delay;ms=500 }\n    expect: { status: 200 }\n',
+    );
+    let open = 0;
+    let most = 0;
+    const counting: Target = {
+      ...target,
+      async open(...args) {
+        const session = await target.open(...args);
+        most = Math.max(most, ++open);
+        return { ...session, close: () => (open--, session.close()) };
+      },
+    };
+    const oneThread = { jobs: 1, run, workers: { startAfterMs: Number.MAX_SAFE_INTEGER } };
+    const arrival: string[] = [];
+    const results = await runFiles([delayed, ...files], counting, { ...oneThread, onResult: (r) => arrival.push(r.file) });
+    expect(arrival.indexOf(files[0]!), 'the file after the delayed one finished first').toBeLessThan(arrival.indexOf(delayed));
+    expect(most).toBeGreaterThanOrEqual(2);
+    expect(results.map((r) => r.file)).toEqual([delayed, ...files]);
+    expect(withoutTimes(results.slice(1))).toBe(withoutTimes(await runFiles(files, target, { jobs: 1, run })));
+
+    most = 0;
+    await runFiles(files, counting, oneThread);
+    expect(most, 'with nothing to wait for, the files run one at a time').toBe(1);
   });
 });
 

@@ -32,7 +32,8 @@ Runs scenario files (default: scenarios/; folders named fixtures/ and failing/ a
   --grep TEXT             only scenarios whose name contains TEXT (any case)
   --tags a,b              only scenarios with any of these tags
   --skip-tags a,b         leave out scenarios with any of these tags (--skip-tags needs-reset on a shared server)
-  --jobs N                files run N at a time (default: the number of cores in-process, 1 against --target)
+  --jobs N                files run N at a time (default: the number of cores in-process, 1 against --target);
+                          in-process a thread also starts the next file while its scenarios wait for a delay
   --target URL            run against a live server (clock steps and traces need it started with --sandbox)
   --reset                 with --target: empty the server's store (POST /sandbox/reset) before each scenario,
                           so every scenario starts from nothing, as in-process (never on a server others use)

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { RunOptions, ScenarioResult } from './results.ts';
 import { runScenario } from './runner.ts';
+import { fillWaits } from './fill-waits.ts';
 import type { Target } from './targets.ts';
 import type { WorkerSetup, WorkerReply } from './worker.ts';
 
@@ -26,12 +27,16 @@ export interface PoolOptions {
  */
 const WORKER_START_MS = 1500;
 
+/** In-process, how many scenarios the main thread runs at once at most while others wait (`fillWaits`). */
+export const WAITING_AT_ONCE = 4;
+
 /**
  * Runs scenario files `jobs` at a time and returns their results in file order, whichever finished first
  * (with `bail`, only those that ran: the files after a failure are never started).
  *
  * In-process scenarios are CPU-bound, so concurrency on one thread gains nothing: the extra jobs are
- * worker threads, each with its own engine. A worker is slow to start and to warm up (WORKER_START_MS),
+ * worker threads, each with its own engine. The main thread starts another file only while its scenarios all
+ * wait for a timer or Node's threads (`fillWaits`: a sandbox fault's delay). A worker is slow to start and to warm up (WORKER_START_MS),
  * as long as a hundred short scenarios, so the main thread starts on the files at once and workers are
  * started only once the work left, at the pace so far, is longer than that; they join as they are ready.
  * A live target does the work in another process: there the jobs are concurrent runs on this thread.
@@ -66,16 +71,17 @@ export function runFiles(files: readonly string[], target: Target, options: Pool
       const setup: WorkerSetup = { run: options.run, ...(options.workers?.rulesDir ? { rulesDir: options.workers.rulesDir } : {}) };
       for (let k = 1; k < Math.min(options.jobs, left + 1); k++) workers.push(startWorker(setup, take, files, finish));
     };
-    const lane = async () => {
-      for (let i = take(), done = 0; i !== undefined; i = take()) {
-        finish(i, await runSafely(files[i]!, target, options.run));
+    let done = 0;
+    const lane = async (to: Target) => {
+      for (let i = take(); i !== undefined; i = take()) {
+        finish(i, await runSafely(files[i]!, to, options.run));
         spawnIfWorthIt(++done);
         // Let worker messages in between scenarios: an in-process run alone would never yield to them.
         await new Promise((r) => setImmediate(r));
       }
     };
-    const lanes = options.workers ? 1 : Math.min(options.jobs, files.length);
-    for (let k = 0; k < lanes; k++) void lane();
+    if (options.workers) void fillWaits(target, WAITING_AT_ONCE, lane);
+    else for (let k = 0; k < Math.min(options.jobs, files.length); k++) void lane(target);
   });
 }
 

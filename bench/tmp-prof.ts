@@ -1,0 +1,10 @@
+import { createEngine } from '../engine/index.ts';
+import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
+import { scenarioFiles } from '../adapters/harness/files.ts';
+import { runFiles } from '../adapters/harness/pool.ts';
+import { inProcess } from '../adapters/harness/targets.ts';
+import { root } from './fixtures.ts';
+const files = scenarioFiles([`${root}scenarios`]);
+const target = inProcess(createEngine());
+const t0 = performance.now();
+while (performance.now() - t0 < 12000) await runFiles(files, target, { jobs: 1, run: { secrets: DEMO_SECRETS }, workers: {} });
