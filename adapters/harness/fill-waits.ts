@@ -1,4 +1,4 @@
-import type { Session, Target } from './targets.ts';
+import type { HttpResult, Session, Target } from './targets.ts';
 
 /**
  * A target that counts the requests its sessions have sent and not yet had answered. The runner keeps tokens per
@@ -27,7 +27,13 @@ function watch(target: Target): Watched {
           ...session,
           send(x) {
             w.waiting++;
-            const answer = session.send(x);
+            let answer: Promise<HttpResult>;
+            try {
+              answer = session.send(x);
+            } catch (e) {
+              w.waiting--;
+              throw e;
+            }
             if (!armed && w.idle.size > 0) {
               armed = true;
               setImmediate(() => {
