@@ -18,8 +18,8 @@ import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
  * and over for a bounded time, steps per second on one core. Baseline in the same run: the same requests and clock
  * moves, recorded on the first pass, replayed straight into the same target (a session per scenario: an emptied
  * in-process server, as the runner opens; the waits filled alike) without the runner: what the runner adds on top
- * of the server it drives. The runner's own token requests
- * are left out of the replay (the tokens it recorded stay valid: every in-process server shares the key).
+ * of the server it drives. The runner's own token requests are left out of the replay (the tokens it recorded
+ * stay valid: every in-process server shares the key).
  * Each figure also per second of this process's CPU time, which the machine's other work does not move; the
  * difference of the two per-step CPU figures is what the runner itself costs.
  */
@@ -161,8 +161,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
     // Another commit's runner and server on its own scenarios, a pass each in turns with this tree's (bench/baseline.ts).
     const before = await suiteAt(treeAt(ref).dir);
     const commit = treeAt(ref).commit;
-    const pass = suite;
-    const t = await interleaved(pass, () => before.pass(), 2 * runs, 1, 1);
+    const t = await interleaved(suite, () => before.pass(), 2 * runs, 1, 1);
     const rate = (usPerPass: number[], steps: number) => usPerPass.map((us) => steps / (us / 1e6));
     r.row(`the runner at ${commit}, a pass in turns with this tree`, 'steps/s', rate(t.before, before.steps));
     r.row(`the runner in this tree, a pass in turns with ${commit}`, 'steps/s', rate(t.now, stepsPerPass));
@@ -170,7 +169,7 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 5), seconds
       `this tree / ${commit} (steps/s)`,
       t.now.map((us, i) => stepsPerPass / us / (before.steps / t.before[i]!)),
     );
-    const cpu = await cpuInTurns(pass, () => before.pass(), 2 * runs);
+    const cpu = await cpuInTurns(suite, () => before.pass(), 2 * runs);
     r.row(
       `the runner at ${commit}, CPU per step, a pass in turns with this tree`,
       'µs',

@@ -36,9 +36,10 @@ export const WAITING_AT_ONCE = 4;
  *
  * In-process scenarios are CPU-bound, so concurrency on one thread gains nothing: the extra jobs are
  * worker threads, each with its own engine. The main thread starts another file only while its scenarios all
- * wait for a timer or Node's threads (`fillWaits`: a sandbox fault's delay). A worker is slow to start and to warm up (WORKER_START_MS),
- * as long as a hundred short scenarios, so the main thread starts on the files at once and workers are
- * started only once the work left, at the pace so far, is longer than that; they join as they are ready.
+ * wait for a timer or one of Node's threads (`fillWaits`: a sandbox fault's delay). A worker is slow to start
+ * and to warm up (WORKER_START_MS), as long as a hundred short scenarios, so the main thread starts on the files
+ * at once and workers are started only once the work left, at the pace so far, is longer than that; they join
+ * as they are ready.
  * A live target does the work in another process: there the jobs are concurrent runs on this thread.
  */
 export function runFiles(files: readonly string[], target: Target, options: PoolOptions): Promise<ScenarioResult[]> {
