@@ -81,8 +81,9 @@ export function runFiles(files: readonly string[], target: Target, options: Pool
         await new Promise((r) => setImmediate(r));
       }
     };
-    if (options.workers) void fillWaits(target, WAITING_AT_ONCE, lane);
-    else for (let k = 0; k < Math.min(options.jobs, files.length); k++) void lane(target);
+    // With `bail`, the main thread runs strictly one file after another, so `--jobs 1 --bail` stops at the first failure.
+    if (options.workers && !options.bail) void fillWaits(target, WAITING_AT_ONCE, lane);
+    else for (let k = 0; k < (options.workers ? 1 : Math.min(options.jobs, files.length)); k++) void lane(target);
   });
 }
 
