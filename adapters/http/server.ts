@@ -8,6 +8,7 @@ import { clocksOf, systemClock, sandboxClock, type Clock } from '../service/cloc
 import { randomIds } from '../service/ids.ts';
 import { createService, type Service } from '../service/service.ts';
 import type { Store } from '../store/store.ts';
+import { answersPerTurn } from './answers-per-turn.ts';
 import { createAuthenticator, readRequestor, withScope, type Scope } from './auth.ts';
 import { registerBodyParsers } from './body.ts';
 import { registerFaults } from './faults.ts';
@@ -224,6 +225,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // zlib's level 3: less than half the CPU of the default level 6 for a few percent more bytes (docs/performance.md).
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['gzip'], threshold: 1024, zlibOptions: { level: GZIP_LEVEL } });
   registerBodyParsers(app);
+  answersPerTurn(app);
   // Hooks of every request take Fastify's callback form: an async hook costs each request a promise and a turn.
   app.addHook('onRequest', (request, reply, done) => {
     request.language = negotiateLanguage(request.headers['accept-language'], service.engine.rules.limits.languages);
