@@ -168,7 +168,10 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     r.note(`request body ${fmtBytes(Buffer.byteLength(body))}; response bodies: ${sizes.join(', ')}`);
     const mm = await memory.memory();
     const sm = await sqlite.memory();
-    r.note(`server RSS after the runs: memory store ${fmtBytes(mm.rss)} (it keeps up to 64 MiB of quotes), SQLite store ${fmtBytes(sm.rss)}`);
+    r.note(
+      `server RSS after the runs: memory store ${fmtBytes(mm.rss)} (it keeps up to 64 MiB of quotes), SQLite store ${fmtBytes(sm.rss)}; ` +
+        `V8's young generation ${fmtBytes(mm.young)} and ${fmtBytes(sm.young)} of them`,
+    );
   } finally {
     for (const s of servers) await s.stop();
     rmSync(dir, { recursive: true, force: true });

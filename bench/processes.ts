@@ -28,7 +28,7 @@ export function cpuSpent(before: CpuSplit, after: CpuSplit): { total: number; sy
 export interface ServerProcess {
   readonly pid: number;
   readonly base: string;
-  memory(): Promise<{ rss: number; heapUsed: number; hwm: number }>;
+  memory(): Promise<{ rss: number; heapUsed: number; hwm: number; young: number }>;
   /** CPU time the server process has used so far (user + system, all threads), in ms; from /proc, so Linux only. */
   cpuMs(): number;
   /**
@@ -94,10 +94,10 @@ export async function startServer(
     base: `http://127.0.0.1:${port}`,
     memory: () =>
       new Promise((resolve) => {
-        child.on('message', function got(m: { rss?: number; heapUsed?: number; hwm?: number }) {
+        child.on('message', function got(m: { rss?: number; heapUsed?: number; hwm?: number; young?: number }) {
           if (m.rss === undefined) return;
           child.off('message', got);
-          resolve({ rss: m.rss, heapUsed: m.heapUsed ?? 0, hwm: m.hwm ?? 0 });
+          resolve({ rss: m.rss, heapUsed: m.heapUsed ?? 0, hwm: m.hwm ?? 0, young: m.young ?? 0 });
         });
         child.send('memory');
       }),

@@ -184,6 +184,8 @@ interface Level {
   get: LoadResult[];
   rss: number;
   hwm: number;
+  /** Of the RSS, what V8's young generation holds (bench/server.ts). */
+  young: number;
   bytesPerBooking: number;
 }
 
@@ -211,7 +213,7 @@ async function measureLevels(files: Array<{ path: string; count: number; bytesPe
             ...(seconds ? { seconds } : {}),
             nextPath: () => `/v3/bookings/${bookingId(Math.floor(Math.random() * f.count))}`,
           }).then((x) => clean(`GET /v3/bookings/{id} @${f.count}`, x));
-        return { ...f, offersRun: offers, getRun: get, offers: [] as LoadResult[], get: [] as LoadResult[], rss: 0, hwm: 0 };
+        return { ...f, offersRun: offers, getRun: get, offers: [] as LoadResult[], get: [] as LoadResult[], rss: 0, hwm: 0, young: 0 };
       }),
     );
     for (const l of levels) {
@@ -226,8 +228,9 @@ async function measureLevels(files: Array<{ path: string; count: number; bytesPe
       const m = await servers[i]!.memory();
       l.rss = m.rss;
       l.hwm = m.hwm;
+      l.young = m.young;
     }
-    return levels.map(({ count, offers, get, rss, hwm, bytesPerBooking }) => ({ count, offers, get, rss, hwm, bytesPerBooking }));
+    return levels.map(({ count, offers, get, rss, hwm, young, bytesPerBooking }) => ({ count, offers, get, rss, hwm, young, bytesPerBooking }));
   } finally {
     for (const s of servers) await s.stop();
   }
@@ -278,13 +281,14 @@ export async function run(runs = Number(process.env['BENCH_RUNS'] ?? 3)): Promis
     for (const l of levels) r.row(`bytes per booking on disk @${label(l.count)}`, 'B', [l.bytesPerBooking]);
     for (const l of levels) r.row(`server RSS after the runs @${label(l.count)}`, 'MiB', [l.rss / 2 ** 20]);
     for (const l of levels) r.row(`server peak RSS (VmHWM) @${label(l.count)}`, 'MiB', [l.hwm / 2 ** 20]);
+    for (const l of levels) r.row(`  of the RSS, V8's young generation @${label(l.count)}`, 'MiB', [l.young / 2 ** 20]);
     r.goal(`POST /v3/offers @${label(LARGE)} within 1.2× of @${label(SMALL)}`, median(offersRatio) <= 1.2, `${fmt(median(offersRatio))}×`);
     r.goal(`GET /v3/bookings/{id} @${label(LARGE)} within 1.2× of @${label(SMALL)}`, median(getRatio) <= 1.2, `${fmt(median(getRatio))}×`);
     r.goal('< 4 KB per booking on disk', large.bytesPerBooking < 4096, `${fmt(large.bytesPerBooking)} B`);
     r.goal(
       `server RSS < 300 MB holding ${label(LARGE)} bookings`,
       Math.max(large.rss, large.hwm) < 300 * 2 ** 20,
-      `${fmt(large.rss / 2 ** 20)} MiB (peak ${fmt(large.hwm / 2 ** 20)} MiB)`,
+      `${fmt(large.rss / 2 ** 20)} MiB (peak ${fmt(large.hwm / 2 ** 20)} MiB; V8's young generation ${fmt(large.young / 2 ** 20)} MiB of it)`,
     );
     if (LARGE < 1_000_000) r.note('BENCH_SCALE=small: the goals speak of 1M bookings; these figures are for 100k');
     r.note(`template booking (2 passengers, 2 legs, confirmed, 2 fulfillments): ${fmt(template.bytes)} B of JSON`);

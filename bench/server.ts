@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 /**
  * A server process the bench starts and loads from another process (so the load generator and the server
@@ -17,7 +18,7 @@ import type { AddressInfo } from 'node:net';
  *                                                          token check and Requestor (and POST /oauth2/token)
  *
  * IPC messages in: 'stop' (close and exit 0, so that --cpu-prof writes its profile), 'memory'.
- * Out: { port }, { rss, heapUsed, hwm } and { error }.
+ * Out: { port }, { rss, heapUsed, hwm, young } and { error }.
  */
 const JWT_SECRET = 'signalbox-bench-jwt-secret';
 
@@ -144,6 +145,16 @@ function hwm(): number {
   }
 }
 
+/**
+ * The bytes V8's young generation holds in memory now (its semi-spaces and new large objects): on Node 24 it may
+ * grow to a size that scales with the machine's memory, a large part of a busy server's RSS (docs/performance.md).
+ */
+function youngGeneration(): number {
+  return getHeapSpaceStatistics()
+    .filter((s) => s.space_name === 'new_space' || s.space_name === 'new_large_object_space')
+    .reduce((sum, s) => sum + s.physical_space_size, 0);
+}
+
 async function main() {
   const [kind, storeSpec = 'memory', option] = process.argv.slice(2);
   const server =
@@ -170,7 +181,7 @@ async function main() {
     if (m === 'stop') void stop();
     if (m === 'memory') {
       const { rss, heapUsed } = process.memoryUsage();
-      send({ rss, heapUsed, hwm: hwm() });
+      send({ rss, heapUsed, hwm: hwm(), young: youngGeneration() });
     }
   });
   process.on('SIGTERM', () => void stop());
