@@ -41,6 +41,15 @@ export interface ServerProcess {
 }
 
 /**
+ * How a tree's `npm start` runs its TypeScript: through tsx's loader (commits before Node's own type stripping), or by
+ * Node alone. A commit compared with is measured as it served, tsx included.
+ */
+function launcherOf(tree: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  return scripts?.['start']?.startsWith('tsx ') ? ['--import', 'tsx'] : [];
+}
+
+/**
  * `store`: the signalbox server's store, or the replay server's file of recorded answers.
  * `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits).
  */
@@ -52,10 +61,10 @@ export async function startServer(
   options: string[] = [],
 ): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
-  const execArgv = ['--import', 'tsx', ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
+  const execArgv = [...launcherOf(tree), ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {
-    // One folder per server: every thread writes its own profile (tsx's loader runs in a worker thread);
-    // the main thread's, the one that serves, is the biggest.
+    // One folder per server: every thread writes its own profile (tsx's loader, for a commit run through it, runs
+    // in a worker thread); the main thread's, the one that serves, is the biggest.
     const dir = join(profDir, `${label.replace(/[^\w.-]/g, '_')}-${Date.now()}`);
     mkdirSync(dir, { recursive: true });
     execArgv.push('--cpu-prof', '--cpu-prof-dir', dir);

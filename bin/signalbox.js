@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the CLI from the TypeScript sources in a clone (through tsx), or from dist/ in an installed package.
+// Runs the CLI from the TypeScript sources in a clone (Node 24 strips their types itself: no loader, no build), or
+// from dist/ in an installed package.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -16,8 +17,6 @@ if (Number(process.versions.node.split('.')[0]) < needed) {
 
 const source = fileURLToPath(new URL('../adapters/cli/main.ts', import.meta.url));
 if (existsSync(source)) {
-  const { register } = await import('tsx/esm/api');
-  register();
   await import(pathToFileURL(source).href);
 } else {
   await import(new URL('../dist/adapters/cli/main.js', import.meta.url).href);

@@ -9,6 +9,6 @@ describe('docs/rules-language.md', () => {
   it('shows the decision graph as `signalbox graph --mermaid` prints it', () => {
     const doc = readFileSync('docs/rules-language.md', 'utf8');
     const block = /```mermaid\n([\s\S]*?)\n```/.exec(doc)?.[1];
-    expect(block, 'regenerate with: npx tsx adapters/cli/main.ts graph --mermaid').toBe(mermaidOf(graphOf(loadRules('rules'))));
+    expect(block, 'regenerate with: npx signalbox graph --mermaid').toBe(mermaidOf(graphOf(loadRules('rules'))));
   });
 });

@@ -85,7 +85,7 @@ describe('the packed package', () => {
     // Exactly what the engine's built files import: nothing it does not use, nothing missing.
     expect(dependencies).toEqual(importedPackages(join(installed, 'dist')));
     expect(dependencies).toEqual(['json-rules-engine', 'xstate', 'yaml', 'zod']);
-    // None of the server's own: no HTTP server, database driver, Swagger UI or tsx.
+    // None of the server's own: no HTTP server, database driver or Swagger UI.
     const serverOnly = Object.keys(readJson(join(root, 'package.json')).dependencies).filter((d) => !dependencies.includes(d));
     expect(serverOnly).toContain('fastify');
     expect(serverOnly.filter((d) => statSync(join(project, 'node_modules', d), { throwIfNoEntry: false }))).toEqual([]);

@@ -261,5 +261,5 @@ describe('serve --workers refuses what one process owns', () => {
     expect(sandbox.status).toBe(2);
     expect(sandbox.stderr).toContain('cannot run a sandbox');
     expect(serve('--workers', 'two').status).toBe(2);
-  }, 60_000); // three CLI processes, each starting tsx
+  }, 60_000); // three CLI processes, each loading the CLI's sources
 });

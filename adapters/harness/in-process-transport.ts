@@ -39,13 +39,14 @@ class InProcessRequest extends Readable {
   answered: ((request: FastifyRequest) => void) | undefined;
   private body: string | Buffer | undefined;
 
-  constructor(
-    readonly method: string,
-    readonly url: string,
-    readonly headers: Record<string, string>,
-    body: string | Buffer | undefined,
-  ) {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  constructor(method: string, url: string, headers: Record<string, string>, body: string | Buffer | undefined) {
     super({ autoDestroy: false });
+    this.method = method;
+    this.url = url;
+    this.headers = headers;
     this.body = body;
     for (const name in headers) this.rawHeaders.push(name, headers[name]!);
   }
@@ -70,8 +71,10 @@ class InProcessResponse extends Writable {
   /** Ended with its whole body before any header was written: Node then sends a length, not chunks. */
   private lengthKnown = false;
 
-  constructor(readonly req: InProcessRequest) {
+  readonly req: InProcessRequest;
+  constructor(req: InProcessRequest) {
     super({ decodeStrings: false });
+    this.req = req;
   }
 
   setHeader(name: string, value: HeaderValue): this {

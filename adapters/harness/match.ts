@@ -46,12 +46,16 @@ const isMatcherObject = (v: unknown): v is Record<string, unknown> =>
  * and `keys` in the scenario file. Most values match, so neither is spelled out on the way down.
  */
 class Place {
-  constructor(
-    private readonly up: Place | undefined,
-    private readonly key: PropertyKey,
-    private readonly basePath = '',
-    private readonly baseKeys: readonly PropertyKey[] = [],
-  ) {}
+  private readonly up: Place | undefined;
+  private readonly key: PropertyKey;
+  private readonly basePath: string;
+  private readonly baseKeys: readonly PropertyKey[];
+  constructor(up: Place | undefined, key: PropertyKey, basePath = '', baseKeys: readonly PropertyKey[] = []) {
+    this.up = up;
+    this.key = key;
+    this.basePath = basePath;
+    this.baseKeys = baseKeys;
+  }
   static root(path: string, keys: readonly PropertyKey[]): Place {
     return new Place(undefined, '', path, keys);
   }

@@ -21,7 +21,7 @@ export interface PoolOptions {
 }
 
 /**
- * A worker thread from the TypeScript sources takes a while to be ready (tsx, then the rules load), and runs its
+ * A worker thread from the TypeScript sources takes a while to be ready (the rules load), and runs its
  * first few dozen scenarios slower than a warm thread: with less work than this left, it cannot pay for itself even
  * with a core to spare (docs/performance.md, "The scenario runner").
  */
@@ -142,11 +142,8 @@ function startWorker(
   return worker;
 }
 
-/** From the TypeScript sources the worker needs tsx's loader first; from dist/ it is plain JavaScript. */
+/** The worker from the module beside this one: TypeScript in a checkout (Node strips its types), JavaScript in dist/. */
 function spawn(setup: WorkerSetup): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('../scenarios/worker.js', here), { workerData: setup });
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(new URL('./worker.ts', here).href);
-  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${entry}); });`, { eval: true, workerData: setup });
+  return new Worker(new URL(here.endsWith('.ts') ? './worker.ts' : './worker.js', here), { workerData: setup });
 }

@@ -43,10 +43,12 @@ const anonymous = (p: Record<string, unknown>) => {
 
 /** Where a value sits under the step, spelled out only for an error's `file:line:col`. */
 class Trail {
-  constructor(
-    private readonly up: Trail | Keys,
-    private readonly key: PropertyKey,
-  ) {}
+  private readonly up: Trail | Keys;
+  private readonly key: PropertyKey;
+  constructor(up: Trail | Keys, key: PropertyKey) {
+    this.up = up;
+    this.key = key;
+  }
   get keys(): Keys {
     return [...(this.up instanceof Trail ? this.up.keys : this.up), this.key];
   }

@@ -22,12 +22,14 @@ interface TokenGrant {
 }
 
 export class OAuthError extends Error {
-  constructor(
-    readonly status: 400 | 401,
-    readonly error: string,
-    readonly description: string,
-  ) {
+  readonly status: 400 | 401;
+  readonly error: string;
+  readonly description: string;
+  constructor(status: 400 | 401, error: string, description: string) {
     super(description);
+    this.status = status;
+    this.error = error;
+    this.description = description;
   }
 }
 

@@ -178,7 +178,10 @@ export function serverLoggers(options: Record<string, unknown>): { root: Logger;
  */
 class LazyChild {
   #child: FastifyBaseLogger | undefined;
-  constructor(private readonly make: () => FastifyBaseLogger) {}
+  private readonly make: () => FastifyBaseLogger;
+  constructor(make: () => FastifyBaseLogger) {
+    this.make = make;
+  }
   get real(): FastifyBaseLogger {
     return (this.#child ??= this.make());
   }

@@ -72,8 +72,10 @@ export interface ServerOptions {
  * (those are made lazily, `lazyChild`). Everything else a request logs, errors included, is redacted.
  */
 class OneLinePerRequest extends LogController {
-  constructor(private readonly lines?: Logger) {
+  private readonly lines: Logger | undefined;
+  constructor(lines?: Logger) {
     super();
+    this.lines = lines;
   }
 
   override incomingRequest(request: FastifyRequest) {

@@ -84,22 +84,28 @@ export interface StoredDraft {
 }
 
 export class DraftConflict extends Error {
-  constructor(readonly draft: string) {
+  readonly draft: string;
+  constructor(draft: string) {
     super(`draft ${draft} was written concurrently`);
+    this.draft = draft;
     this.name = 'DraftConflict';
   }
 }
 
 export class ReleaseNameTaken extends Error {
-  constructor(readonly release: string) {
+  readonly release: string;
+  constructor(release: string) {
     super(`a release named ${release} exists already`);
+    this.release = release;
     this.name = 'ReleaseNameTaken';
   }
 }
 
 export class StoreConflict extends Error {
-  constructor(readonly bookingId: string) {
+  readonly bookingId: string;
+  constructor(bookingId: string) {
     super(`booking ${bookingId} was changed concurrently`);
+    this.bookingId = bookingId;
     this.name = 'StoreConflict';
   }
 }

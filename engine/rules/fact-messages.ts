@@ -3,8 +3,10 @@ import { describe, kindOf } from './check.ts';
 
 /** Facts that do not fit a decision, said plainly for an analyst: which fact, what it may be, what it was. */
 export class FactsError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
     super(problems.join('\n'));
+    this.problems = problems;
     this.name = 'FactsError';
   }
 }

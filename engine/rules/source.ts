@@ -11,8 +11,10 @@ export interface SourceFile {
 }
 
 export class RuleFileError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
     super(problems.join('\n'));
+    this.problems = problems;
     this.name = 'RuleFileError';
   }
 }

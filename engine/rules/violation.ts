@@ -32,13 +32,16 @@ interface RenderedPointer {
  * and the decisions that led to it. The engine raises these; the adapter renders them as Problems.
  */
 export class RuleViolation extends Error {
-  constructor(
-    readonly code: string,
-    readonly params: Readonly<Record<string, unknown>> = {},
-    readonly pointers: readonly ProblemPointer[] = [],
-    readonly traces: readonly DecisionTrace[] = [],
-  ) {
+  readonly code: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly pointers: readonly ProblemPointer[];
+  readonly traces: readonly DecisionTrace[];
+  constructor(code: string, params: Readonly<Record<string, unknown>> = {}, pointers: readonly ProblemPointer[] = [], traces: readonly DecisionTrace[] = []) {
     super(`${code} ${JSON.stringify(params)}`);
+    this.code = code;
+    this.params = params;
+    this.pointers = pointers;
+    this.traces = traces;
     this.name = 'RuleViolation';
   }
 }

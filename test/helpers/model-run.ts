@@ -23,11 +23,12 @@ export type ModelCommand = fc.AsyncCommand<Model, System, boolean>;
 /** A run that threw: what was sent up to the failure, and why. */
 class RunFailure extends Error {
   override name = 'RunFailure';
-  constructor(
-    override readonly cause: unknown,
-    readonly run: Run,
-  ) {
+  override readonly cause: unknown;
+  readonly run: Run;
+  constructor(cause: unknown, run: Run) {
     super(cause instanceof Error ? cause.message : String(cause));
+    this.cause = cause;
+    this.run = run;
   }
 }
 
@@ -68,11 +69,12 @@ export function commandSequences(specs: readonly CommandSpec[], size: { min: num
 }
 
 class AtLeast<T> extends fc.Arbitrary<Iterable<T>> {
-  constructor(
-    private readonly inner: fc.Arbitrary<Iterable<T>>,
-    private readonly min: number,
-  ) {
+  private readonly inner: fc.Arbitrary<Iterable<T>>;
+  private readonly min: number;
+  constructor(inner: fc.Arbitrary<Iterable<T>>, min: number) {
     super();
+    this.inner = inner;
+    this.min = min;
   }
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<Iterable<T>> {
     for (let attempt = 0; ; attempt++) {

@@ -91,7 +91,10 @@ export class System {
   readonly commands: string[] = [];
   private readonly counters = new Map<string, number>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  private readonly app: FastifyInstance;
+  constructor(app: FastifyInstance) {
+    this.app = app;
+  }
 
   /** A fresh scenario variable name: `booking1`, `booking2`, … */
   newVar(prefix: string): string {

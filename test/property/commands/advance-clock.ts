@@ -9,8 +9,10 @@ import type { System } from '../../helpers/model-system.ts';
  * (the trains leave on 2026-12-01, eleven days after the start).
  */
 export class AdvanceClock extends ApiCommand {
-  constructor(readonly minutes: number) {
+  readonly minutes: number;
+  constructor(minutes: number) {
     super();
+    this.minutes = minutes;
   }
 
   check() {

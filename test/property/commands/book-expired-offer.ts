@@ -6,8 +6,10 @@ import { PURCHASER } from './book.ts';
 
 /** Booking an offer past its preBookableUntil → 409 X_OFFER_EXPIRED (CONTRACT §4a, §5); no booking is made. */
 export class BookExpiredOffer extends ApiCommand {
-  constructor(readonly offer: number) {
+  readonly offer: number;
+  constructor(offer: number) {
     super();
+    this.offer = offer;
   }
 
   check(m: Readonly<Model>) {

@@ -29,19 +29,33 @@ export const PURCHASER = { detail: { firstName: 'Anna', lastName: 'Svensson', em
  * forgetting it is refused with 86005 and books nothing (spec §2.5 rule 5).
  */
 export class Book extends ApiCommand {
+  readonly offer: number;
+  readonly completeness: Completeness;
+  /** Which passenger lacks data when one does. */
+  readonly who: number;
+  /** Whether the passengers repeat their ages (optional; equal to the offer's when given). */
+  readonly withAges: boolean;
+  readonly path: '/v3/booking' | '/v3/bookings';
+  readonly gender: 'MEN' | 'LADIES' | 'forgotten';
+  /** The sales application booking it: an agent (AGENT_SE) may put it on hold and release it (rules/sales-applications.yaml). */
+  readonly salesApplication: SalesApplication;
   constructor(
-    readonly offer: number,
-    readonly completeness: Completeness,
-    /** Which passenger lacks data when one does. */
-    readonly who: number,
-    /** Whether the passengers repeat their ages (optional; equal to the offer's when given). */
-    readonly withAges: boolean,
-    readonly path: '/v3/booking' | '/v3/bookings',
-    readonly gender: 'MEN' | 'LADIES' | 'forgotten' = 'MEN',
-    /** The sales application booking it: an agent (AGENT_SE) may put it on hold and release it (rules/sales-applications.yaml). */
-    readonly salesApplication: SalesApplication = 'WEB_SE',
+    offer: number,
+    completeness: Completeness,
+    who: number,
+    withAges: boolean,
+    path: '/v3/booking' | '/v3/bookings',
+    gender: 'MEN' | 'LADIES' | 'forgotten' = 'MEN',
+    salesApplication: SalesApplication = 'WEB_SE',
   ) {
     super();
+    this.offer = offer;
+    this.completeness = completeness;
+    this.who = who;
+    this.withAges = withAges;
+    this.path = path;
+    this.gender = gender;
+    this.salesApplication = salesApplication;
   }
 
   check(m: Readonly<Model>) {

@@ -12,12 +12,14 @@ const HOUR = 3_600_000;
  * (X_CLEANUP_WINDOW_PASSED); then 202: every live fulfillment REFUNDED, the booking CANCELLED.
  */
 export class Cleanup extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly version: '3.4' | 'default',
-    readonly withCode: boolean,
-  ) {
+  readonly booking: number;
+  readonly version: '3.4' | 'default';
+  readonly withCode: boolean;
+  constructor(booking: number, version: '3.4' | 'default', withCode: boolean) {
     super();
+    this.booking = booking;
+    this.version = version;
+    this.withCode = withCode;
   }
 
   check(m: Readonly<Model>) {

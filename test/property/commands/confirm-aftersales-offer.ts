@@ -42,8 +42,10 @@ export function isFound(m: Readonly<Model>, o: ModelAftersalesOffer): boolean {
  *   - on-hold: the booking PUT_ON_HOLD (the machine must allow it), its limit the offer's increasedTTL.
  */
 export class ConfirmAftersalesOffer extends ApiCommand {
-  constructor(readonly offer: number) {
+  readonly offer: number;
+  constructor(offer: number) {
     super();
+    this.offer = offer;
   }
 
   check(m: Readonly<Model>) {

@@ -34,11 +34,12 @@ import { PassTimeLimit } from './pass-time-limit.ts';
  *   - a state the machine does not confirm from → 409 X_BOOKING_STATE.
  */
 export class Confirm extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly form: 'fulfillment' | 'fulfillments',
-  ) {
+  readonly booking: number;
+  readonly form: 'fulfillment' | 'fulfillments';
+  constructor(booking: number, form: 'fulfillment' | 'fulfillments') {
     super();
+    this.booking = booking;
+    this.form = form;
   }
 
   check(m: Readonly<Model>) {

@@ -11,8 +11,10 @@ import { isFound, offerRequest } from './confirm-aftersales-offer.ts';
  * (CONTRACT §6). Offers the model holds EXPIRED are left alone (their machine has no DELETE).
  */
 export class DeleteAftersalesOffer extends ApiCommand {
-  constructor(readonly offer: number) {
+  readonly offer: number;
+  constructor(offer: number) {
     super();
+    this.offer = offer;
   }
 
   private targets(m: Readonly<Model>) {

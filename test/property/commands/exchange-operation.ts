@@ -10,11 +10,12 @@ import { bookingPath, problem } from './_aftersales.ts';
  * (409 X_BOOKING_STATE); a confirmed one is patched 409 and deleted 404; a deleted one is not found.
  */
 export class ChangeExchangeOperation extends ApiCommand {
-  constructor(
-    readonly operation: number,
-    readonly action: 'patch' | 'delete',
-  ) {
+  readonly operation: number;
+  readonly action: 'patch' | 'delete';
+  constructor(operation: number, action: 'patch' | 'delete') {
     super();
+    this.operation = operation;
+    this.action = action;
   }
 
   check(m: Readonly<Model>) {

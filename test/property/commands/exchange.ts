@@ -31,8 +31,10 @@ const LATER: Record<string, string> = { 'sto-gbg-0800': 'sto-gbg-1200' };
  * admission (a non-flexible ticket) is refused with 86038. In the engine's order: the machine (confirmed only), one operation at a time.
  */
 export class RequestExchange extends ApiCommand {
-  constructor(readonly booking: number) {
+  readonly booking: number;
+  constructor(booking: number) {
     super();
+    this.booking = booking;
   }
 
   private targets(m: Readonly<Model>) {

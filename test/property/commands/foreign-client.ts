@@ -10,11 +10,12 @@ type Operation = 'read booking' | 'confirm' | 'confirm (OSDM)' | 'patch purchase
  * exist (CONTRACT §3, §5: 404 RESOURCE_NOT_FOUND); the sweep after it shows nothing changed.
  */
 export class ForeignClient extends ApiCommand {
-  constructor(
-    readonly operation: Operation,
-    readonly target: number,
-  ) {
+  readonly operation: Operation;
+  readonly target: number;
+  constructor(operation: Operation, target: number) {
     super();
+    this.operation = operation;
+    this.target = target;
   }
 
   check(m: Readonly<Model>) {

@@ -8,11 +8,12 @@ const BROKEN = ['{', '{"tripSpecifications": [', 'nul', '[1, 2', '{"a": 1}}', "{
 
 /** A body that is not JSON (or not an object) → 400 86001 (CONTRACT §5), and nothing changes. */
 export class MalformedJson extends ApiCommand {
-  constructor(
-    readonly path: '/v3/offers' | '/v3/booking' | '/v3/bookings',
-    readonly text: string,
-  ) {
+  readonly path: '/v3/offers' | '/v3/booking' | '/v3/bookings';
+  readonly text: string;
+  constructor(path: '/v3/offers' | '/v3/booking' | '/v3/bookings', text: string) {
     super();
+    this.path = path;
+    this.text = text;
   }
 
   check() {

@@ -21,15 +21,25 @@ const roomEach = Object.values(engine().rules.products.products)
  * each offer bookable for the offer lifetime of rules/limits.yaml. The model keeps one of them.
  */
 export class RequestOffers extends ApiCommand {
+  readonly trip: TripName;
+  readonly ages: readonly number[];
+  readonly travelClass: TravelClass | undefined;
+  readonly flexibility: 'NON_FLEXIBLE' | 'FULL_FLEXIBLE' | undefined;
+  /** Which of the offers the model keeps (modulo their number). */
+  readonly keep: number;
   constructor(
-    readonly trip: TripName,
-    readonly ages: readonly number[],
-    readonly travelClass: TravelClass | undefined,
-    readonly flexibility: 'NON_FLEXIBLE' | 'FULL_FLEXIBLE' | undefined,
-    /** Which of the offers the model keeps (modulo their number). */
-    readonly keep: number,
+    trip: TripName,
+    ages: readonly number[],
+    travelClass: TravelClass | undefined,
+    flexibility: 'NON_FLEXIBLE' | 'FULL_FLEXIBLE' | undefined,
+    keep: number,
   ) {
     super();
+    this.trip = trip;
+    this.ages = ages;
+    this.travelClass = travelClass;
+    this.flexibility = flexibility;
+    this.keep = keep;
   }
 
   check(m: Readonly<Model>) {

@@ -17,11 +17,12 @@ const DAY = 24 * 3_600_000;
  * + lifetime + 24 h and departure − 24 h. The offer is valid 30 minutes, never past the booking's limit.
  */
 export class CreateOnHoldOffer extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly from: 'own' | 'web',
-  ) {
+  readonly booking: number;
+  readonly from: 'own' | 'web';
+  constructor(booking: number, from: 'own' | 'web') {
     super();
+    this.booking = booking;
+    this.from = from;
   }
 
   check(m: Readonly<Model>) {

@@ -10,12 +10,14 @@ import type { System } from '../../helpers/model-system.ts';
  * deadline from the model at run time, so it works for any provisional state (an on-hold booking's too).
  */
 export class PassTimeLimit extends ApiCommand {
-  constructor(
-    readonly of: 'booking' | 'offer',
-    readonly index: number,
-    readonly offsetMinutes: number,
-  ) {
+  readonly of: 'booking' | 'offer';
+  readonly index: number;
+  readonly offsetMinutes: number;
+  constructor(of: 'booking' | 'offer', index: number, offsetMinutes: number) {
     super();
+    this.of = of;
+    this.index = index;
+    this.offsetMinutes = offsetMinutes;
   }
 
   private deadline(m: Readonly<Model>): number | undefined {

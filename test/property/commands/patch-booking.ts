@@ -30,11 +30,12 @@ const placeSelection = (b: ModelBooking) => {
  * booking is 400 86001.
  */
 export class PatchBooking extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly change: Change,
-  ) {
+  readonly booking: number;
+  readonly change: Change;
+  constructor(booking: number, change: Change) {
     super();
+    this.booking = booking;
+    this.change = change;
   }
 
   private targets(m: Readonly<Model>) {

@@ -13,13 +13,16 @@ type Variant = 'complete' | 'new-age' | 'without-last-name' | 'unknown-passenger
  * 400 86001; an unknown passenger 404.
  */
 export class PatchPassenger extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly passenger: number,
-    readonly variant: Variant,
-    readonly age = 30,
-  ) {
+  readonly booking: number;
+  readonly passenger: number;
+  readonly variant: Variant;
+  readonly age: number;
+  constructor(booking: number, passenger: number, variant: Variant, age = 30) {
     super();
+    this.booking = booking;
+    this.passenger = passenger;
+    this.variant = variant;
+    this.age = age;
   }
 
   check(m: Readonly<Model>) {

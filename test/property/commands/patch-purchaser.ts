@@ -8,11 +8,12 @@ import type { System } from '../../helpers/model-system.ts';
  * replaces the old one, after confirmation too; without e-mail 400 86026; after the time limit 409.
  */
 export class PatchPurchaser extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly variant: 'complete' | 'without-email',
-  ) {
+  readonly booking: number;
+  readonly variant: 'complete' | 'without-email';
+  constructor(booking: number, variant: 'complete' | 'without-email') {
     super();
+    this.booking = booking;
+    this.variant = variant;
   }
 
   check(m: Readonly<Model>) {

@@ -6,8 +6,10 @@ import type { System } from '../../helpers/model-system.ts';
 
 /** GET /v3/bookings/{id} (spec §4.1): the booking as the model knows it, whatever its state, expired ones too. */
 export class ReadBooking extends ApiCommand {
-  constructor(readonly booking: number) {
+  readonly booking: number;
+  constructor(booking: number) {
     super();
+    this.booking = booking;
   }
 
   check(m: Readonly<Model>) {

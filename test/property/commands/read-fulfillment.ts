@@ -8,8 +8,10 @@ import type { System } from '../../helpers/model-system.ts';
  * booking; a ticket (one with a control number) carries its Aztec payload as a BAR_CODE security feature.
  */
 export class ReadFulfillment extends ApiCommand {
-  constructor(readonly fulfillment: number) {
+  readonly fulfillment: number;
+  constructor(fulfillment: number) {
     super();
+    this.fulfillment = fulfillment;
   }
 
   check(m: Readonly<Model>) {

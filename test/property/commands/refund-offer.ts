@@ -31,11 +31,12 @@ type Variant = 'whole' | 'disruption' | 'blocked' | 'partial';
  * money invariants check them, and the quote is never above what its parts cost (checkRefundQuote).
  */
 export class CreateRefundOffer extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly variant: Variant,
-  ) {
+  readonly booking: number;
+  readonly variant: Variant;
+  constructor(booking: number, variant: Variant) {
     super();
+    this.booking = booking;
+    this.variant = variant;
   }
 
   private targets(m: Readonly<Model>) {

@@ -28,11 +28,12 @@ type Variant = 'own' | 'no-code' | 'web';
  * only), one operation at a time, something left to release.
  */
 export class CreateReleaseOffer extends ApiCommand {
-  constructor(
-    readonly booking: number,
-    readonly variant: Variant,
-  ) {
+  readonly booking: number;
+  readonly variant: Variant;
+  constructor(booking: number, variant: Variant) {
     super();
+    this.booking = booking;
+    this.variant = variant;
   }
 
   check(m: Readonly<Model>) {

@@ -6,8 +6,10 @@ import { fixtureTrip } from '../../helpers/model-trips.ts';
 
 /** An offer request for 10–12 passengers → 400 86003 (spec §8, rules/offer-request-limits.yaml). */
 export class TooManyPassengers extends ApiCommand {
-  constructor(readonly ages: readonly number[]) {
+  readonly ages: readonly number[];
+  constructor(ages: readonly number[]) {
     super();
+    this.ages = ages;
   }
 
   check() {

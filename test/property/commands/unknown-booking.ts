@@ -5,11 +5,12 @@ import type { Method, System } from '../../helpers/model-system.ts';
 
 /** Ids nobody issued → 404 RESOURCE_NOT_FOUND (CONTRACT §5), for a booking, its confirmation, a fulfillment. */
 export class UnknownBooking extends ApiCommand {
-  constructor(
-    readonly operation: 'read booking' | 'confirm' | 'read fulfillment',
-    readonly id: string,
-  ) {
+  readonly operation: 'read booking' | 'confirm' | 'read fulfillment';
+  readonly id: string;
+  constructor(operation: 'read booking' | 'confirm' | 'read fulfillment', id: string) {
     super();
+    this.operation = operation;
+    this.id = id;
   }
 
   check() {

@@ -10,12 +10,14 @@ import { PURCHASER } from './book.ts';
  * passenger → 400 86001 with a pointer naming it (CONTRACT §5), even when the rest would be accepted.
  */
 export class UnknownField extends ApiCommand {
-  constructor(
-    readonly request: 'offers' | 'booking',
-    readonly where: 'top' | 'passenger',
-    readonly field: string,
-  ) {
+  readonly request: 'offers' | 'booking';
+  readonly where: 'top' | 'passenger';
+  readonly field: string;
+  constructor(request: 'offers' | 'booking', where: 'top' | 'passenger', field: string) {
     super();
+    this.request = request;
+    this.where = where;
+    this.field = field;
   }
 
   check() {
