@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { createEngine } from '../engine/index.ts';
 import { root } from './fixtures.ts';
+import { importFrom } from './launcher.ts';
 import { startServer, type ServerProcess } from './processes.ts';
 
 /**
@@ -43,7 +43,7 @@ export const against = (): string | undefined => {
 /** The engine of another commit, loaded into this process beside the working tree's (timed in turns by `interleaved`). */
 export async function engineAt(ref: string): Promise<{ commit: string; createEngine: typeof createEngine }> {
   const { commit, dir } = treeAt(ref);
-  const mod = (await import(pathToFileURL(join(dir, 'engine/index.ts')).href)) as { createEngine: typeof createEngine };
+  const mod = await importFrom<{ createEngine: typeof createEngine }>(dir, 'engine/index.ts');
   return { commit, createEngine: mod.createEngine };
 }
 

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { root } from './fixtures.ts';
+import { throughTsx } from './launcher.ts';
 
 /** A server's CPU time so far, in ms (ServerProcess.cpuSplitMs). */
 export interface CpuSplit {
@@ -41,15 +42,6 @@ export interface ServerProcess {
 }
 
 /**
- * How a tree's `npm start` runs its TypeScript: through tsx's loader (commits before Node's own type stripping), or by
- * Node alone. A commit compared with is measured as it served, tsx included.
- */
-function launcherOf(tree: string): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-  return scripts?.['start']?.startsWith('tsx ') ? ['--import', 'tsx'] : [];
-}
-
-/**
  * `store`: the signalbox server's store, or the replay server's file of recorded answers.
  * `tree`: the folder of the sources to run, this clone by default (bench/baseline.ts extracts other commits).
  */
@@ -61,7 +53,7 @@ export async function startServer(
   options: string[] = [],
 ): Promise<ServerProcess> {
   const profDir = process.env['BENCH_CPU_PROF'];
-  const execArgv = [...launcherOf(tree), ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
+  const execArgv = [...(throughTsx(tree) ? ['--import', 'tsx'] : []), ...(process.env['BENCH_SERVER_FLAGS'] ?? '').split(' ').filter(Boolean)];
   if (profDir) {
     // One folder per server: every thread writes its own profile (tsx's loader, for a commit run through it, runs
     // in a worker thread); the main thread's, the one that serves, is the biggest.

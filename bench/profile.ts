@@ -11,7 +11,7 @@ import { table } from './measure.ts';
  *   npx tsx bench/profile.ts FILE.cpuprofile|DIR… [--top 25]     (a folder: its main-thread profiles)
  *
  * Profiles of the servers: `BENCH_CPU_PROF=/tmp/prof npm run bench -- http` (each server process writes
- * one when it stops). Of an in-process case: `node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/run.ts engine`.
+ * one when it stops). Of an in-process case: `node --cpu-prof --cpu-prof-dir=/tmp/prof bench/run.ts engine`.
  */
 interface Node {
   id: number;

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createEngine } from '../engine/index.ts';
 import { DEMO_SECRETS } from '../adapters/harness/demo-secrets.ts';
 import { scenarioFiles } from '../adapters/harness/files.ts';
@@ -9,6 +8,7 @@ import { runFiles, WAITING_AT_ONCE } from '../adapters/harness/pool.ts';
 import { runScenario } from '../adapters/harness/runner.ts';
 import { inProcess, type HttpExchange, type Session, type Target } from '../adapters/harness/targets.ts';
 import { against, interleaved, treeAt } from './baseline.ts';
+import { importFrom } from './launcher.ts';
 import { root } from './fixtures.ts';
 import { fmt, median, ratios, report, type CaseReport } from './measure.ts';
 
@@ -219,7 +219,7 @@ async function cpuInTurns(now: () => Promise<unknown>, before: () => Promise<unk
 /** Another tree's scenario suite run by its own runner on its own in-process server; `steps`: what one pass runs (its first). */
 async function suiteAt(dir: string): Promise<{ steps: number; pass: () => Promise<number> }> {
   // The named tree may predate the adapters' wings: each module is looked for where it is now, then where it was.
-  const load = <T>(path: string, before: string = path) => import(pathToFileURL(join(dir, existsSync(join(dir, path)) ? path : before)).href) as Promise<T>;
+  const load = <T>(path: string, before: string = path) => importFrom<T>(dir, existsSync(join(dir, path)) ? path : before);
   const [{ createEngine: engineOf }, { DEMO_SECRETS: secrets }, { scenarioFiles: filesOf }, { runFiles: runOf }, { inProcess: targetOf }] = await Promise.all([
     load<typeof import('../engine/index.ts')>('engine/index.ts'),
     load<typeof import('../adapters/harness/demo-secrets.ts')>('adapters/harness/demo-secrets.ts', 'adapters/cli/demo.ts'),
