@@ -12,8 +12,8 @@ import { fmt, median, table } from './measure.ts';
  * predictors and TLBs) hold what the call just used. Shows why a call costs more in a loaded server than in a loop
  * (docs/performance.md, "Cold calls"). A tool, not a bench case: no goal depends on it.
  *
- *   npx tsx bench/cold-calls.ts [ROUNDS] [SALES]      (defaults: 6 rounds of 1,500 lifecycles; best read pinned:
- *                                                      taskset -c 1 npx tsx bench/cold-calls.ts)
+ *   node bench/cold-calls.ts [ROUNDS] [SALES]      (defaults: 6 rounds of 1,500 lifecycles; best read pinned:
+ *                                                  taskset -c 1 node bench/cold-calls.ts)
  *
  * Each round runs SALES lifecycles one after another (the lifecycle case's steps: a sale, then a refund) through the
  * whole app in process, on the memory store. Each engine call below is made twice: the first is timed as "in the request", the

@@ -14,7 +14,7 @@ import { root } from './fixtures.ts';
 import { fmt, median } from './measure.ts';
 
 /**
- * `npx tsx bench/replay.ts [COPIES] [RUNS]`: `signalbox replay`'s work on a journal of a few thousand requests. The
+ * `node bench/replay.ts [COPIES] [RUNS]`: `signalbox replay`'s work on a journal of a few thousand requests. The
  * journal is the scenario corpus recorded in-process (as `signalbox test --journal` records it), COPIES times over
  * (default 5): each copy books the same trains again, in the same replay stores. It is replayed RUNS times (default
  * 3) on rules/ against rules/ (a no-op) and against rules/ with the child-7-15 fare factor raised from 0.5 to 0.6,
