@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../engine/index.ts';
+import { BookingResponse } from '../engine/model/osdm/booking-response.ts';
 import { OfferCollectionResponse } from '../engine/model/osdm/offer-response.ts';
 import { passengers, testServer, trip } from './helpers/server.ts';
 
@@ -93,5 +98,62 @@ describe('passenger type by age and reduction card (spec §2.9)', async () => {
     const [firstClass] = Object.values(first);
     expect(new Set(secondClass!.slice(1)).size).toBe(2);
     expect(new Set(firstClass!.slice(1)).size).toBe(1);
+  });
+});
+
+/**
+ * An offer keeps the row that typed each passenger, not its text: the booking shows the text of the rules it is
+ * booked under, as it shows their product names. Rules edited in between (`serve --watch`) that no longer have the
+ * row give the text of the row the passenger lands on now.
+ */
+describe('the passenger type text of an offer booked under edited rules', () => {
+  const offered = createEngine();
+  const requestor = { client: 'demo-reseller', salesApplication: 'WEB_SE', salesUnitCode: 'TEST', language: 'en-GB' } as const;
+  const call = () => {
+    let n = 0;
+    return { requestor, now: new Date('2026-11-20T09:00:00Z'), ids: { next: (kind: string) => `${kind}-${++n}` } };
+  };
+  const body = {
+    tripSpecifications: [trip()],
+    anonymousPassengerSpecifications: passengers(8),
+    offerSearchCriteria: { travelClasses: ['SECOND'], flexibilities: ['NON_FLEXIBLE'] },
+  };
+  const [offer] = offered.offers(call(), body).value.offers;
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  /** The passenger types of the booking of `quote` under the rules with passenger-types.yaml edited by `edit`. */
+  const bookedUnder = (edit: (yaml: string) => string, quote = offer!) => {
+    const dir = mkdtempSync(join(tmpdir(), 'signalbox-rules-'));
+    dirs.push(dir);
+    cpSync('rules', dir, { recursive: true });
+    const file = join(dir, 'passenger-types.yaml');
+    writeFileSync(file, edit(readFileSync(file, 'utf8')));
+    const engine = createEngine({ rulesDir: dir });
+    const { request } = engine.readBookingRequest({
+      externalRef: 'booking-1',
+      offers: [{ offerId: quote.offerId, passengerRefs: ['p1'] }],
+      passengerSpecifications: [{ externalRef: 'p1', type: 'PERSON', age: 8, detail: { firstName: 'Maja', lastName: 'Ek' } }],
+      purchaser: { detail: { firstName: 'Anna', lastName: 'Ek', email: 'anna.ek@example.se', phoneNumber: '+46701234567' } },
+    });
+    const { response } = engine.book(call(), request, new Map([[quote.offerId, quote]])).value;
+    return BookingResponse.parse(response).booking.bookedOffers[0]!.admissions[0]!.appliedPassengerTypes;
+  };
+  const child = (description: string) => [{ passengerRef: expect.any(String), type: 'CHILD', description }];
+
+  it('shows the text the rules give the row now', () => {
+    expect(bookedUnder((yaml) => yaml.replace('"Child 7–15 years"', '"Child (7 to 15)"'))).toEqual(child('Child (7 to 15)'));
+  });
+
+  it('shows the text of the row the passenger lands on when the row that typed it is gone', () => {
+    const renamed = (yaml: string) => yaml.replace('id: child-7-15', 'id: school-child').replace('"Child 7–15 years"', '"School child"');
+    expect(bookedUnder(renamed)).toEqual(child('School child'));
+  });
+
+  it('gives a quote stored before offers kept the row the text of the row its passenger lands on', () => {
+    const before = {
+      ...offer!,
+      passengers: offer!.passengers.map(({ typedBy: _, ...p }) => ({ ...p, description: { 'en-GB': 'Child 7–15 years', 'sv-SE': 'Barn 7–15 år' } })),
+    };
+    expect(bookedUnder((yaml) => yaml, before)).toEqual(child('Child 7–15 years'));
   });
 });

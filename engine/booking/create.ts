@@ -2,6 +2,7 @@ import type { Context } from '../model/context.ts';
 import { initialState } from '../state/machine.ts';
 import type { BookedPassenger, Booking, StoredOffer, Warning } from '../model/records.ts';
 import { sum } from '../offers/pricing.ts';
+import { passengerTypeText } from '../offers/passengers.ts';
 import { earliest, plus } from '../rules/time.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
@@ -79,7 +80,7 @@ export function createBooking(
       cards,
       // What the admission was priced for; a patch of the age reprices from here (spec §2.7 rule 4).
       pricing: { age: offered.age, cards: offered.cards },
-      pricedAs: { type: offered.responseType, description: offered.description },
+      pricedAs: { type: offered.responseType, description: passengerTypeText(ctx.rules, offered) },
       ...(spec.prmNeeds ? { prmNeeds: spec.prmNeeds } : {}),
     };
   });

@@ -1,7 +1,7 @@
 import type { Context } from '../model/context.ts';
 import type { Booking, BookedPassenger } from '../model/records.ts';
 import { admissionPrices } from '../offers/admission-prices.ts';
-import { typePassenger } from '../offers/passengers.ts';
+import { passengerTypeText, typePassenger } from '../offers/passengers.ts';
 import { sum } from '../offers/pricing.ts';
 import { parseRequest } from '../rules/validate.ts';
 import { phrase, violation } from '../rules/violation.ts';
@@ -73,7 +73,7 @@ export function patchPassenger(ctx: Context, booking: Booking, passengerId: stri
       index,
       booking.trip.legs[0]!.departure,
     );
-    passengers[index] = { ...passenger, type: typed.responseType, pricedAs: { type: typed.responseType, description: typed.description } };
+    passengers[index] = { ...passenger, type: typed.responseType, pricedAs: { type: typed.responseType, description: passengerTypeText(ctx.rules, typed) } };
   }
   const repriced = patch.age !== undefined && patch.age !== before.pricing.age;
   return repriced ? reprice(ctx, { ...moved, passengers }) : { ...moved, passengers };

@@ -69,7 +69,12 @@ const OfferPassenger = z.object({
   cards: z.array(CardReference),
   internalType: InternalPassengerType,
   responseType: z.string(),
-  description: LocalizedText,
+  /**
+   * The passengerType row that typed the passenger (rules/passenger-types.yaml): its description is read from the
+   * rules when the offer is rendered or booked, so a quote keeps the decision, not the text in every language.
+   * Absent from quotes stored before it was kept.
+   */
+  typedBy: z.string().optional(),
 });
 export type OfferPassenger = z.infer<typeof OfferPassenger>;
 

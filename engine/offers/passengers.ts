@@ -1,5 +1,8 @@
 import { decide, type Context } from '../model/context.ts';
 import type { OfferPassenger } from '../model/records.ts';
+import type { OutcomeOf } from '../rules/outcomes.ts';
+import type { RuleSet } from '../rules/ruleset.ts';
+import type { LocalizedText } from '../rules/schemas.ts';
 import { typingCardOf } from '../rules/facts.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import type { AnonymousPassengerSpecification } from '../model/osdm/offer-request.ts';
@@ -20,10 +23,8 @@ export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecificatio
   if (age === undefined || age < 0) {
     throw violation('86001', { reason: phrase('passenger-needs-age') }, `${pointer}/age`);
   }
-  const typingCard = typingCardOf(
-    spec.cards.filter((c) => c.type === 'REDUCTION_CARD' && ctx.rules.cards.reductionCards[c.code]?.effect === 'passengerType').map((c) => c.code),
-  );
-  const { outcome } = decide(ctx, 'passengerType', { age, typingCard });
+  const typingCard = typingCardIn(ctx.rules, spec.cards);
+  const { outcome, trace } = decide(ctx, 'passengerType', { age, typingCard });
   if (!outcome) throw violation('86001', { reason: phrase('no-passenger-type', { age }) }, `${pointer}/age`, ctx.traces);
   return {
     externalRef: spec.externalRef,
@@ -31,8 +32,26 @@ export function typePassenger(ctx: Context, spec: AnonymousPassengerSpecificatio
     cards: spec.cards,
     internalType: outcome.internalType,
     responseType: outcome.responseType,
-    description: outcome.description,
+    typedBy: trace.fired[0]!.row,
   };
+}
+
+/**
+ * What the passenger type is called: the text of the row that typed the passenger. Where the rules no longer have
+ * that row (changed since the offer was made, `serve --watch`), or a quote stored before offers kept it names none,
+ * the row the passenger's age and cards land on now; failing that, the response type.
+ */
+export function passengerTypeText(rules: RuleSet, p: OfferPassenger): LocalizedText {
+  const decision = rules.decisions.passengerType;
+  const text = (outcome: unknown) => (outcome as OutcomeOf<'passengerType'> | undefined)?.description;
+  const typedBy = decision.rows.find((r) => r.id === p.typedBy);
+  if (typedBy) return text(typedBy.then)!;
+  return text(decision.evaluate({ age: p.age, typingCard: typingCardIn(rules, p.cards) }).outcome) ?? { 'en-GB': p.responseType, 'sv-SE': p.responseType };
+}
+
+/** The reduction card that decides the passenger type (rules/cards.yaml `effect: passengerType`), if any. */
+function typingCardIn(rules: RuleSet, cards: OfferPassenger['cards']) {
+  return typingCardOf(cards.filter((c) => c.type === 'REDUCTION_CARD' && rules.cards.reductionCards[c.code]?.effect === 'passengerType').map((c) => c.code));
 }
 
 export function isTrafficDisturbanceTicket(ctx: Context, p: OfferPassenger): boolean {

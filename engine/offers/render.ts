@@ -2,6 +2,7 @@ import type { AncillaryPart, StoredOffer } from '../model/records.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
 import type { Language } from '../rules/schemas.ts';
 import { renderTrip } from '../model/osdm/trip.ts';
+import { passengerTypeText } from './passengers.ts';
 import type { z } from 'zod';
 import type * as R from '../model/osdm/offer-response.ts';
 
@@ -48,7 +49,7 @@ export function renderOffer(rules: RuleSet, offer: StoredOffer, language: Langua
     const ancillaries: NonNullable<AdmissionOfferPart['ancillaries']> = [];
     for (const ref of a.passengerRefs) {
       const p = passengerOf.get(ref)!;
-      appliedPassengerTypes.push({ passengerRef: p.externalRef, type: p.responseType, description: p.description[language] });
+      appliedPassengerTypes.push({ passengerRef: p.externalRef, type: p.responseType, description: passengerTypeText(rules, p)[language] });
       for (const c of p.cards) {
         const name =
           c.type === 'REDUCTION_CARD'
@@ -210,7 +211,7 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
         exchangeable: a.exchangeable,
         products: [{ productId: pass.passType }],
         availableFulfillmentOptions: [pass.fulfillment],
-        appliedPassengerTypes: [{ passengerRef: passenger.externalRef, type: passenger.responseType, description: passenger.description[language] }],
+        appliedPassengerTypes: [{ passengerRef: passenger.externalRef, type: passenger.responseType, description: passengerTypeText(rules, passenger)[language] }],
         appliedCorporateCodes: appliedCorporateCodes(rules, offer.corporateCodes),
         appliedPromotionCodes: offer.promotionCodes,
       };
