@@ -211,7 +211,9 @@ function renderPassOffer(rules: RuleSet, offer: StoredOffer, language: Language)
         exchangeable: a.exchangeable,
         products: [{ productId: pass.passType }],
         availableFulfillmentOptions: [pass.fulfillment],
-        appliedPassengerTypes: [{ passengerRef: passenger.externalRef, type: passenger.responseType, description: passengerTypeText(rules, passenger)[language] }],
+        appliedPassengerTypes: [
+          { passengerRef: passenger.externalRef, type: passenger.responseType, description: passengerTypeText(rules, passenger)[language] },
+        ],
         appliedCorporateCodes: appliedCorporateCodes(rules, offer.corporateCodes),
         appliedPromotionCodes: offer.promotionCodes,
       };
