@@ -35,8 +35,6 @@ interface Subject {
   teardown?(): Promise<void>;
   /** A fresh, empty store. */
   open(): Promise<Store>;
-  /** A fresh, empty store opened as one of several server processes opens it (SQLite: `shared`, as `serve --workers`). */
-  openShared?(): Promise<Store>;
   /** Another handle on the storage of the last `open()`, as a second server process would have one. */
   openAgain?(): Promise<Store>;
   /** Offers are seen by another handle on the same storage (PostgreSQL, and SQLite's file). */
@@ -55,8 +53,7 @@ const subjects: Subject[] = [
   {
     name: 'SQLite',
     open: async () => sqliteStore((sqlitePath = join(dir, `contract-${++sqliteFiles}.db`))),
-    openShared: async () => sqliteStore((sqlitePath = join(dir, `contract-${++sqliteFiles}.db`)), { shared: true }),
-    openAgain: async () => sqliteStore(sqlitePath, { shared: true }),
+    openAgain: async () => sqliteStore(sqlitePath),
     sharesOffers: true,
   },
   {
@@ -140,8 +137,8 @@ const aRelease = (effectiveFrom: string): RuleRelease => ({
 for (const subject of subjects) {
   describe.skipIf(subject.skip !== undefined)(`store contract: ${subject.name}`, () => {
     const opened: Store[] = [];
-    const open = async (again = false, shared = false) => {
-      const store = await (again ? subject.openAgain!() : shared && subject.openShared ? subject.openShared() : subject.open());
+    const open = async (again = false) => {
+      const store = await (again ? subject.openAgain!() : subject.open());
       opened.push(store);
       return store;
     };
@@ -422,7 +419,7 @@ for (const subject of subjects) {
     // Only for stores that outlive a handle (not memory): what a second server process would see.
     if (subject.openAgain)
       it("two handles on one storage (two processes) see each other's writes and race on versions", async () => {
-        const a = await open(false, true);
+        const a = await open();
         const b = await open(true);
         const { offers, provisional, confirm } = sale();
         await a.putOffers(offers);

@@ -171,10 +171,9 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
   writer.on('error', (e: Error) => fail(new Error(`the SQLite writer of ${path} stopped: ${e.message}`)));
   writer.on('exit', () => fail(broken ?? new Error(`the SQLite writer of ${path} has exited`)));
 
-  // The bookings this handle last committed, as the JSON text it wrote: a read is a JSON.parse of it, without reading
-  // and inflating the row (a sale's next requests read the booking just written); shared, only while the file still
-  // holds that version. A failed write drops its booking's entry. Text, not objects: readers get copies (the store
-  // contract).
+  // The bookings this handle last committed, as the JSON text it wrote: while the file still holds that version, a
+  // read is a JSON.parse of it, without reading and inflating the row (a sale's next requests read the booking just
+  // written). A failed write drops its booking's entry. Text, not objects: readers get copies (the store contract).
   const recent = new Map<string, { json: string; version: number }>();
   const remember = (id: string, json: string, version: number) => {
     recent.delete(id); // re-inserted at the end: the oldest write goes first
@@ -230,9 +229,8 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): Store {
     },
     async getBooking(id) {
       const known = recent.get(id);
-      // Shared, another handle on the file may have written since: the text serves only while the file holds its
-      // version. Alone, this handle writes every booking, so the text it last wrote is what the file holds.
-      if (known && (!options.shared || (selectVersion.get(id) as { version: number } | undefined)?.version === known.version))
+      // Another handle on the file may have written since: the text serves only while the file holds its version.
+      if (known && (selectVersion.get(id) as { version: number } | undefined)?.version === known.version)
         // The text this process wrote from the engine's booking: read back as it is, not checked again.
         return { booking: JSON.parse(known.json) as Booking, version: known.version };
       const row = selectBooking.get(id) as { data: Uint8Array | string; version: number } | undefined;
