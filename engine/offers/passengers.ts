@@ -2,7 +2,7 @@ import { decide, type Context } from '../model/context.ts';
 import type { OfferPassenger } from '../model/records.ts';
 import type { OutcomeOf } from '../rules/outcomes.ts';
 import type { RuleSet } from '../rules/ruleset.ts';
-import type { LocalizedText } from '../rules/schemas.ts';
+import { Language, type LocalizedText } from '../rules/schemas.ts';
 import { typingCardOf } from '../rules/facts.ts';
 import { phrase, violation } from '../rules/violation.ts';
 import type { AnonymousPassengerSpecification } from '../model/osdm/offer-request.ts';
@@ -46,7 +46,10 @@ export function passengerTypeText(rules: RuleSet, p: OfferPassenger): LocalizedT
   const text = (outcome: unknown) => (outcome as OutcomeOf<'passengerType'> | undefined)?.description;
   const typedBy = decision.rows.find((r) => r.id === p.typedBy);
   if (typedBy) return text(typedBy.then)!;
-  return text(decision.evaluate({ age: p.age, typingCard: typingCardIn(rules, p.cards) }).outcome) ?? { 'en-GB': p.responseType, 'sv-SE': p.responseType };
+  return (
+    text(decision.evaluate({ age: p.age, typingCard: typingCardIn(rules, p.cards) }).outcome) ??
+    (Object.fromEntries(Language.options.map((l) => [l, p.responseType])) as LocalizedText)
+  );
 }
 
 /** The reduction card that decides the passenger type (rules/cards.yaml `effect: passengerType`), if any. */
