@@ -12,24 +12,22 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 type Json = Record<string, unknown>;
 const fixtures = parse(readFileSync(`${root}scenarios/fixtures/trips.yaml`, 'utf8')) as { trips: Record<string, Json> };
 
-const travelDay = (() => {
-  const d = new Date(Date.now() + 10 * 86_400_000);
-  return d.toISOString().slice(0, 10);
-})();
+/** The bench's travel day, `daysLater` days after the first: the same timetable's trains on another day. */
+const travelDay = (daysLater: number) => new Date(Date.now() + (10 + daysLater) * 86_400_000).toISOString().slice(0, 10);
 
 /** A fixture trip with every date replaced by the bench's travel day. */
-function trip(name: 'upp-sto-gbg' | 'sto-gbg-0800'): Json {
+function trip(name: 'upp-sto-gbg' | 'sto-gbg-0800', daysLater: number): Json {
   const t = fixtures.trips[name];
   if (!t) throw new Error(`scenarios/fixtures/trips.yaml has no trip ${name}`);
-  return JSON.parse(JSON.stringify(t).replace(/\d{4}-\d{2}-\d{2}T/g, `${travelDay}T`)) as Json;
+  return JSON.parse(JSON.stringify(t).replace(/\d{4}-\d{2}-\d{2}T/g, `${travelDay(daysLater)}T`)) as Json;
 }
 
 /** Ages of up to 9 passengers: a mix of adults, children, an infant, a youth, a senior. */
 export const AGES = [35, 8, 40, 17, 70, 1, 22, 5, 64] as const;
 
-export function offersBody(passengers: number, tripName: 'upp-sto-gbg' | 'sto-gbg-0800' = 'upp-sto-gbg'): Json {
+export function offersBody(passengers: number, tripName: 'upp-sto-gbg' | 'sto-gbg-0800' = 'upp-sto-gbg', daysLater = 0): Json {
   return {
-    tripSpecifications: [trip(tripName)],
+    tripSpecifications: [trip(tripName, daysLater)],
     anonymousPassengerSpecifications: AGES.slice(0, passengers).map((age, i) => ({ externalRef: `p${i + 1}`, type: 'PERSON', age })),
     offerSearchCriteria: { currency: 'SEK', travelClasses: ['SECOND'], flexibilities: ['FULL_FLEXIBLE'] },
   };

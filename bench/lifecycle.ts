@@ -93,6 +93,12 @@ export const STEPS: Step[] = [
   },
 ];
 
+/** The same lifecycle with the sales spread over `trains` trains: lifecycle `n` sells the departure `n % trains` days later. */
+export const stepsOverTrains = (trains: number): Step[] => [
+  { ...STEPS[0]!, run: (send, _s, n) => send('POST', '/v3/offers', offersBody(PASSENGERS, 'sto-gbg-0800', n % trains)) },
+  ...STEPS.slice(1),
+];
+
 const routeMissing = (r: Reply) => r.status === 404 && /\broute\b/i.test(String((r.body as { detail?: string })?.detail ?? r.text));
 
 /** Runs one lifecycle; throws on any answer that is not 2xx. Returns the time of each step in ms. */

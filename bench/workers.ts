@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, resellerHeaders, root, token } from './fixtures.ts';
-import { lifecycle, STEPS } from './lifecycle.ts';
+import { lifecycle, STEPS, stepsOverTrains } from './lifecycle.ts';
 import { DURATION } from './load.ts';
 import { report, type CaseReport } from './measure.ts';
 import { pin } from './processes.ts';
@@ -13,9 +13,14 @@ import { pin } from './processes.ts';
  * place back, so the train never sells out) from CONCURRENCY loops for DURATION seconds, with one worker and with
  * two. Reported as sales per second; the load average beside them, since on a shared machine they say little alone.
  * The servers may run on every core, the load generator's included.
+ *
+ * Twice per server: every sale on one train, as the lifecycle case sells, where the workers take turns on that
+ * train's lock; and the sales spread over TRAINS trains (the same departure on as many days), as a sandbox's many
+ * resellers sell, where they need not.
  */
 const CONCURRENCY = Number(process.env['BENCH_LIFECYCLE_CONCURRENCY'] ?? 16);
 const WORKERS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').map(Number);
+const TRAINS = 8;
 
 async function serveWorkers(workers: number, store: string) {
   const child = spawn(process.execPath, ['bin/signalbox.js', 'serve', '--port', '0', '--store', store, '--quiet', '--workers', String(workers)], {
@@ -45,7 +50,7 @@ async function serveWorkers(workers: number, store: string) {
 }
 
 /** Lifecycles completed in `seconds`, from `concurrency` loops. */
-async function salesPerSecond(base: string, seconds: number, concurrency: number): Promise<number> {
+async function salesPerSecond(base: string, seconds: number, concurrency: number, steps = STEPS): Promise<number> {
   const accessToken = await token(base);
   const c = client(base, concurrency);
   const headers = resellerHeaders(accessToken);
@@ -57,7 +62,7 @@ async function salesPerSecond(base: string, seconds: number, concurrency: number
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
-        await lifecycle(send, STEPS, n++);
+        await lifecycle(send, steps, n++);
         done++;
       }
     }),
@@ -74,10 +79,14 @@ export async function run(): Promise<CaseReport> {
     for (const workers of WORKERS) {
       const server = await serveWorkers(workers, `sqlite:${join(dir, `w${workers}.db`)}`);
       try {
+        const named = `${workers} worker${workers > 1 ? 's' : ''}`;
         await salesPerSecond(server.base, Math.min(2, DURATION), CONCURRENCY); // warm-up
         const load = loadavg()[0]!;
-        r.row(`sales/s, ${workers} worker${workers > 1 ? 's' : ''}`, '/s', [await salesPerSecond(server.base, DURATION, CONCURRENCY)]);
-        r.row(`  load average (1 min) before the run, ${workers} worker${workers > 1 ? 's' : ''}`, '', [load]);
+        r.row(`sales/s, ${named}, every sale on one train`, '/s', [await salesPerSecond(server.base, DURATION, CONCURRENCY)]);
+        r.row(`sales/s, ${named}, sales spread over ${TRAINS} trains`, '/s', [
+          await salesPerSecond(server.base, DURATION, CONCURRENCY, stepsOverTrains(TRAINS)),
+        ]);
+        r.row(`  load average (1 min) before the runs, ${named}`, '', [load]);
       } finally {
         await server.stop();
       }
