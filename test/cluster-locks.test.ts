@@ -2,6 +2,14 @@ import { EventEmitter } from 'node:events';
 import type { Worker } from 'node:cluster';
 import { describe, expect, it } from 'vitest';
 import { trainLockGranter } from '../adapters/cli/cluster-locks.ts';
+import type { TrainHoldings } from '../engine/index.ts';
+
+/** A booking's places on a train, as a worker leaves them in flight. */
+const entry = (bookingId: string, train: string): TrainHoldings => ({
+  train,
+  bookingId,
+  holdings: [{ train, coachNumber: '1', placeNumber: '11', private: false, from: 0, to: 1, bookingId, reservationId: 'r1', passengerId: 'p1' }],
+});
 
 /**
  * The primary's train locks of `serve --workers N`, driven with stand-in workers: what each is granted, in order,
@@ -11,12 +19,21 @@ import { trainLockGranter } from '../adapters/cli/cluster-locks.ts';
 
 class StandInWorker extends EventEmitter {
   readonly granted: number[] = [];
+  /** Per grant, the bookings whose places in flight it was told of. */
+  readonly toldOf = new Map<number, string[]>();
   dead = false;
   isConnected = () => !this.dead;
   isDead = () => this.dead;
-  send = (m: { id: number }) => this.granted.push(m.id);
+  send = (m: { id: number; inFlight: TrainHoldings[] }) => {
+    this.granted.push(m.id);
+    this.toldOf.set(
+      m.id,
+      m.inFlight.map((e) => `${e.bookingId}@${e.train}`),
+    );
+  };
   ask = (id: number, keys: string[]) => this.emit('message', { kind: 'train-locks', id, keys });
-  release = (id: number) => this.emit('message', { kind: 'train-locks-release', id });
+  release = (id: number, inFlight?: TrainHoldings[]) => this.emit('message', { kind: 'train-locks-release', id, ...(inFlight ? { inFlight } : {}) });
+  settled = (...bookingIds: string[]) => this.emit('message', { kind: 'train-places-settled', bookingIds });
   die = () => {
     this.dead = true;
     this.emit('exit', null, 'SIGKILL');
@@ -57,5 +74,30 @@ describe('train locks held by the primary', () => {
     b.ask(1, ['train-1']);
     expect(b.granted).toEqual([1]);
     expect(a.granted).toEqual([]);
+  });
+
+  it("tells the next holder of a train the places another worker's booking left in flight, until that worker reports them settled", () => {
+    const { a, b } = twoWorkers();
+    a.ask(1, ['train-1']);
+    a.release(1, [entry('booking-a', 'train-1')]);
+    b.ask(1, ['train-1', 'train-2']);
+    expect(b.toldOf.get(1)).toEqual(['booking-a@train-1']);
+    b.release(1);
+    // Its own places in flight a worker knows itself.
+    a.ask(2, ['train-1']);
+    expect(a.toldOf.get(2)).toEqual([]);
+    a.release(2);
+    a.settled('booking-a');
+    b.ask(2, ['train-1']);
+    expect(b.toldOf.get(2)).toEqual([]);
+  });
+
+  it('forgets the places in flight of a worker that died: what it committed is in the file, the rest was never acknowledged', () => {
+    const { a, b } = twoWorkers();
+    a.ask(1, ['train-1']);
+    a.release(1, [entry('booking-a', 'train-1')]);
+    a.die();
+    b.ask(1, ['train-1']);
+    expect(b.toldOf.get(1)).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ import type { CustomerEntry } from '../../engine/rules/index.ts';
 import type { Clocks } from './clock.ts';
 import { releaseBook } from './releases.ts';
 import { pendingFulfillments, placesTakenBySomebodyElse, withPriceChanged, type InjectedFaults } from './faults.ts';
-import { StoreConflict, type Store } from '../store/store.ts';
+import { NOTHING_IN_FLIGHT, StoreConflict, type Store, type TrainLock } from '../store/store.ts';
 
 const RETRIES = 3;
 
@@ -42,7 +42,7 @@ const RETRIES = 3;
  */
 function trainLocks(store: Store) {
   const tails = new Map<string, Promise<void>>();
-  return async function withTrains<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+  return async function withTrains<T>(keys: readonly string[], work: (lock: TrainLock) => Promise<T>): Promise<T> {
     const sorted = [...new Set(keys)].sort();
     let release!: () => void;
     const done = new Promise<void>((r) => {
@@ -53,7 +53,7 @@ function trainLocks(store: Store) {
     sorted.forEach((k) => tails.set(k, mine));
     await Promise.all(before);
     try {
-      return await (store.lockTrains ? store.lockTrains(sorted, work) : work());
+      return await (store.lockTrains ? store.lockTrains(sorted, work) : work(NOTHING_IN_FLIGHT));
     } finally {
       release();
       sorted.forEach((k) => {
@@ -71,16 +71,16 @@ function trainLocks(store: Store) {
 function placesInFlight() {
   const byTrain = new Map<string, Map<string, TrainHoldings>>();
   return {
-    hold(booking: Booking, written: Promise<void>): Promise<void> {
-      const entries = trainHoldingsOf(booking);
+    /** Holds a booking's index entries (engine `trainHoldingsOf`) until its write settles. */
+    hold(entries: readonly TrainHoldings[], written: Promise<void>): Promise<void> {
       for (const h of entries) {
         if (!byTrain.has(h.train)) byTrain.set(h.train, new Map());
-        byTrain.get(h.train)!.set(booking.id, h);
+        byTrain.get(h.train)!.set(h.bookingId, h);
       }
       return written.finally(() => {
         for (const h of entries) {
           const onTrain = byTrain.get(h.train);
-          onTrain?.delete(booking.id);
+          onTrain?.delete(h.bookingId);
           if (onTrain?.size === 0) byTrain.delete(h.train);
         }
       });
@@ -131,6 +131,8 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
   const passUses = async (passes: readonly string[]) => (await Promise.all(passes.map((p) => store.passUses(p)))).flat();
   /** What the bookings on these trains hold (engine/seats: whether it is still taken is decided there). */
   const onTrains = async (keys: readonly string[]) => [...(await Promise.all(keys.map((k) => store.holdingsOnTrain(k)))).flat(), ...inFlight.on(keys)];
+  /** The same under a train lock: with what other processes' bookings on them have in flight. */
+  const heldOnTrains = async (keys: readonly string[], lock: TrainLock) => [...(await onTrains(keys)), ...lock.inFlightElsewhere];
   const pending = pendingFulfillments();
 
   async function owned(client: string, id: string) {
@@ -230,20 +232,23 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
         const offer = [...offers.values()][0];
         return placesTakenBySomebodyElse(selections, (id) => offer?.trip.legs.find((l) => l.id === offer.reservations.find((r) => r.id === id)?.legId));
       };
-      const { decided, stored } = await withTrains([...keys, ...passes.map(passLock)], async () => {
+      const { decided, stored } = await withTrains([...keys, ...passes.map(passLock)], async (lock) => {
         const decided = engine.book(
           call(requestor, await sold(travelPassesOfOffers(offers.values()))),
           request,
           offers,
-          [...(await onTrains(keys)), ...taken()],
+          [...(await heldOnTrains(keys, lock)), ...taken()],
           await passUses(passes),
         );
-        // In this process, the next booking on these trains may decide as soon as this one is queued for the
-        // store: its places count as taken until the store has them (or has refused them). Other processes see
-        // them only once committed, so under a store-wide lock the write is awaited before the lock is let go;
-        // so it is when a travel pass pays (rare), whose uses have no such overlay.
-        const stored = inFlight.hold(decided.value.booking, store.insertBooking(decided.value.booking));
-        if (store.lockTrains || passes.length > 0) await stored;
+        // The next booking on these trains may decide as soon as this one is queued for the store: its places count
+        // as taken until the store has them (or has refused them), in this process and, where the lock passes them
+        // on, in the others. Where it cannot (PostgreSQL), other processes see them only once committed, so the
+        // write is awaited before the lock goes; so it is when a travel pass pays (rare), whose uses have no such
+        // overlay.
+        const entries = trainHoldingsOf(decided.value.booking);
+        const stored = inFlight.hold(entries, store.insertBooking(decided.value.booking));
+        if (passes.length > 0 || (store.lockTrains && !lock.passOn)) await stored;
+        else lock.passOn?.(entries, stored);
         return { decided, stored };
       });
       await stored;
@@ -300,14 +305,14 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       if (!placeSelections) return update(requestor, id, (b, c, engine) => engine.patchBooking(c, b, patch));
       // Spec §2.10 rule 3: place selections are decided against what the booking's trains hold.
       const keys = trainKeysOfBooking(booking);
-      return withTrains(keys, async () => {
+      return withTrains(keys, async (lock) => {
         // Sandbox fault place-taken: somebody else holds the places asked for (spec §2.10 rule 3: 86035 in a patch).
         const taken = faults.placeTaken
           ? placesTakenBySomebodyElse(patch.placeSelections ?? [], (rid) =>
               booking.trip.legs.find((l) => l.id === booking.reservations.find((r) => r.id === rid)?.legId),
             )
           : [];
-        const bookings = [...(await onTrains(keys)), ...taken];
+        const bookings = [...(await heldOnTrains(keys, lock)), ...taken];
         return update(requestor, id, (b, c, engine) => engine.patchBooking(c, b, patch, bookings));
       });
     },
@@ -336,8 +341,8 @@ export function createService(initial: Engine, store: Store, clocks: Clocks, ids
       // Spec §2.10: the new trip's reservations take places, decided against what its trains hold.
       const keys = [...offers.values()].flatMap((o) => trainKeysOfTrip(o.trip));
       const passes = passesOfOffers(offers);
-      return withTrains([...keys, ...passes.map(passLock)], async () => {
-        const held = await onTrains(keys);
+      return withTrains([...keys, ...passes.map(passLock)], async (lock) => {
+        const held = await heldOnTrains(keys, lock);
         const uses = await passUses(passes);
         const soldPasses = await sold(travelPassesOfOffers(offers.values()));
         return change(requestor, id, (b, c, engine) => engine.exchangeOperation(c, b, request, offers, held, uses), soldPasses);

@@ -10,7 +10,7 @@ import {
   type TrainHoldings,
 } from '../../engine/index.ts';
 import { indexRowsOf } from './booking-index.ts';
-import { DraftConflict, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
+import { DraftConflict, NOTHING_IN_FLIGHT, ReleaseNameTaken, StoreConflict, type Store } from './store.ts';
 
 /**
  * The shared store: several server processes on one PostgreSQL database (CONTRACT §1, DESIGN "Stores").
@@ -188,7 +188,7 @@ export async function postgresStore(url: string): Promise<Store> {
       let broken: Error | undefined;
       try {
         for (const key of [...new Set(keys)].sort()) await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', [TRAIN_LOCK_SPACE, key]);
-        return await work();
+        return await work(NOTHING_IN_FLIGHT);
       } finally {
         await client.query('SELECT pg_advisory_unlock_all()').catch((e: Error) => {
           broken = e;

@@ -5,6 +5,22 @@ import type { Booking, PassUse, RuleRelease, SoldPass, StoredOffer, TrainHolding
  * a write that returned is durable, and a booking update carries the version it was read at, so that
  * of two concurrent writers one loses (StoreConflict) instead of being merged (DESIGN "Stores").
  */
+/** What the holder of a train lock is told, and what it may leave with the lock when it lets go (Store.lockTrains). */
+export interface TrainLock {
+  /** Places that bookings of other processes took on these trains and have not committed yet: taken all the same. */
+  readonly inFlightElsewhere: readonly TrainHoldings[];
+  /**
+   * Where the lock can tell the next holder what is in flight (SQLite under `serve --workers N`, whose primary holds
+   * the locks): `work` may let the lock go before a booking's write settles, having passed on the places it takes
+   * (the booking's index entries) and its write, whose settling the lock then reports. Absent (PostgreSQL, where
+   * servers share no lock keeper): what `work` writes is committed before it returns.
+   */
+  passOn?(entries: readonly TrainHoldings[], written: Promise<void>): void;
+}
+
+/** A lock with nothing in flight elsewhere: one process alone, or a store that commits under the lock. */
+export const NOTHING_IN_FLIGHT: TrainLock = { inFlightElsewhere: [] };
+
 /**
  * How long every store keeps a quote: far beyond its 30 minutes of bookability (CONTRACT §4a), so a booking
  * request never misses an offer it may still book; then it is swept.
@@ -46,9 +62,10 @@ export interface Store {
   /**
    * Runs `work` while no other process sharing this store decides places on these trains (a store several
    * processes write: PostgreSQL, SQLite under `serve --workers N`). Absent where one process owns the store: the
-   * service's in-process lock is enough there. What `work` writes must be committed before it returns.
+   * service's in-process lock is enough there. What `work` writes must be committed before it returns, unless it
+   * passes its places on (`TrainLock.passOn`).
    */
-  lockTrains?<T>(trainKeys: readonly string[], work: () => Promise<T>): Promise<T>;
+  lockTrains?<T>(trainKeys: readonly string[], work: (lock: TrainLock) => Promise<T>): Promise<T>;
   /**
    * The rule releases (docs/releases.md), in no particular order. Every process sharing the store sees the same list;
    * a reset keeps them, as it keeps the rules.
