@@ -1,10 +1,16 @@
 import type { Booking, PassUse, RuleRelease, SoldPass, StoredOffer, TrainHoldings } from '../../engine/index.ts';
 
 /**
- * Where offers and bookings live between requests. Every implementation keeps the same promises:
- * a write that returned is durable, and a booking update carries the version it was read at, so that
- * of two concurrent writers one loses (StoreConflict) instead of being merged (DESIGN "Stores").
+ * How long every store keeps a quote: far beyond its 30 minutes of bookability (CONTRACT §4a), so a booking
+ * request never misses an offer it may still book; then it is swept.
  */
+export const OFFERS_KEPT_MS = 4 * 60 * 60 * 1000;
+
+export interface VersionedBooking {
+  booking: Booking;
+  version: number;
+}
+
 /** What the holder of a train lock is told, and what it may leave with the lock when it lets go (Store.lockTrains). */
 export interface TrainLock {
   /** Places that bookings of other processes took on these trains and have not committed yet: taken all the same. */
@@ -22,16 +28,10 @@ export interface TrainLock {
 export const NOTHING_IN_FLIGHT: TrainLock = { inFlightElsewhere: [] };
 
 /**
- * How long every store keeps a quote: far beyond its 30 minutes of bookability (CONTRACT §4a), so a booking
- * request never misses an offer it may still book; then it is swept.
+ * Where offers and bookings live between requests. Every implementation keeps the same promises:
+ * a write that returned is durable, and a booking update carries the version it was read at, so that
+ * of two concurrent writers one loses (StoreConflict) instead of being merged (DESIGN "Stores").
  */
-export const OFFERS_KEPT_MS = 4 * 60 * 60 * 1000;
-
-export interface VersionedBooking {
-  booking: Booking;
-  version: number;
-}
-
 export interface Store {
   readonly kind: string;
   putOffers(offers: readonly StoredOffer[]): Promise<void>;
