@@ -1,6 +1,7 @@
-import { EventEmitter } from 'node:events';
+import { fork, type ChildProcess } from 'node:child_process';
+import { EventEmitter, once } from 'node:events';
 import type { Worker } from 'node:cluster';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { trainLockGranter } from '../adapters/cli/cluster-locks.ts';
 import type { TrainHoldings } from '../engine/index.ts';
 
@@ -83,6 +84,9 @@ describe('train locks held by the primary', () => {
     b.ask(1, ['train-1', 'train-2']);
     expect(b.toldOf.get(1)).toEqual(['booking-a@train-1']);
     b.release(1);
+    b.ask(3, ['train-1']);
+    expect(b.toldOf.get(3)).toEqual(['booking-a@train-1']);
+    b.release(3);
     // Its own places in flight a worker knows itself.
     a.ask(2, ['train-1']);
     expect(a.toldOf.get(2)).toEqual([]);
@@ -99,5 +103,65 @@ describe('train locks held by the primary', () => {
     a.die();
     b.ask(1, ['train-1']);
     expect(b.toldOf.get(1)).toEqual([]);
+  });
+});
+
+/**
+ * Both sides over a real IPC channel: the primary's granter here, two worker processes running the worker's side
+ * (test/fixtures/train-lock-worker.ts), each told when to book and when its write settles.
+ */
+describe("a worker's side of the train locks", () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) c.kill();
+  });
+
+  async function workerProcess(locks: ReturnType<typeof trainLockGranter>) {
+    const child = fork('test/fixtures/train-lock-worker.ts', { execPath: process.execPath, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(child);
+    const asWorker = Object.assign(child, { isConnected: () => child.connected, isDead: () => child.exitCode !== null || child.signalCode !== null });
+    locks.serve(asWorker as unknown as Worker);
+    await once(child, 'message');
+    /** Resolves with the first message from the worker that `pick` takes, after the primary has read it. */
+    const next = <T>(pick: (m: Record<string, unknown>) => T | undefined) =>
+      new Promise<T>((resolve) => {
+        const got = (m: Record<string, unknown>) => {
+          const picked = pick(m);
+          if (picked === undefined) return;
+          child.off('message', got);
+          resolve(picked);
+        };
+        child.on('message', got);
+      });
+    return {
+      /** Books `bookingId` on train-1: the bookings it was told are in flight elsewhere, once it has let go. */
+      async book(bookingId: string) {
+        const told = next((m) => (m['told'] === bookingId ? (m['inFlightElsewhere'] as string[]) : undefined));
+        const released = next((m) => (m['kind'] === 'train-locks-release' ? true : undefined));
+        child.send({ do: 'book', bookingId, keys: ['train-1'], entries: [entry(bookingId, 'train-1')] });
+        const inFlightElsewhere = await told;
+        await released;
+        return inFlightElsewhere;
+      },
+      /** Its write of `bookingId` committed (`write`) or refused (`fail`); resolves once the primary heard so. */
+      async settle(bookingId: string, how: 'write' | 'fail') {
+        const settled = next((m) => (m['kind'] === 'train-places-settled' ? true : undefined));
+        child.send({ do: how, bookingId });
+        await settled;
+      },
+    };
+  }
+
+  it("hands a booking's places over with the lock, until its write is committed or refused", async () => {
+    const locks = trainLockGranter();
+    const [a, b] = await Promise.all([workerProcess(locks), workerProcess(locks)]);
+    expect(await a.book('a-1')).toEqual([]);
+    expect(await b.book('b-1')).toEqual(['a-1']);
+    await a.settle('a-1', 'write');
+    await b.settle('b-1', 'fail');
+    expect(await a.book('a-2')).toEqual([]);
+    expect(await b.book('b-2')).toEqual(['a-2']);
+    await a.settle('a-2', 'fail');
+    expect(await b.book('b-3')).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RuleViolation, trainHoldingsOf, type Booking, type Requestor, type TrainHoldings } from '../engine/index.ts';
 import { clocksOf, virtualClock } from '../adapters/service/clock.ts';
 import { createService, type Service } from '../adapters/service/service.ts';
 import { memoryStore } from '../adapters/store/memory.ts';
-import type { Store } from '../adapters/store/store.ts';
+import { NOTHING_IN_FLIGHT, type Store } from '../adapters/store/store.ts';
 import { engine } from './helpers/server.ts';
 
 /**
@@ -104,6 +104,32 @@ describe("places another worker's bookings have in flight", () => {
     expect(placeOf((await alone.patchBooking(requestor, mine.id, patchTo(mine, '11'))).value)).toBe('1/11');
     const here = worker(() => inFlight);
     const booking = await book(here, '12');
-    await expect(here.patchBooking(requestor, booking.id, patchTo(booking, '11'))).rejects.toBeInstanceOf(RuleViolation);
+    await expect(here.patchBooking(requestor, booking.id, patchTo(booking, '11'))).rejects.toSatisfy((e) => e instanceof RuleViolation && e.code === '86035');
+  });
+
+  it('are none where the lock cannot pass them on (PostgreSQL): the train is kept until the booking is written', async () => {
+    const events: string[] = [];
+    let write!: () => void;
+    const memory = memoryStore();
+    const store: Store = {
+      ...memory,
+      lockTrains: async (_keys, work) => {
+        const done = await work(NOTHING_IN_FLIGHT);
+        events.push('train let go');
+        return done;
+      },
+      insertBooking: async (booking) => {
+        await new Promise<void>((resolve) => (write = resolve));
+        await memory.insertBooking(booking);
+        events.push('booking written');
+      },
+    };
+    const service = createService(engine(), store, clocksOf(virtualClock(new Date(START)), false), { next: (kind) => `pg-${kind}-${events.length}` });
+    const booked = book(service, '11');
+    await vi.waitFor(() => expect(write).toBeDefined());
+    expect(events).toEqual([]);
+    write();
+    expect(placeOf(await booked)).toBe('1/11');
+    expect(events).toEqual(['booking written', 'train let go']);
   });
 });
