@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSkip, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 import { call, resellerToken, serveProcess, type Answer, type ServerProcess } from './helpers/process.ts';
 import { expectThePlaceSoldOnce, firstFreePlace } from './helpers/places.ts';
-import { passengers, upcomingTrip } from './helpers/server.ts';
+import { passengers, trip, upcomingTrip } from './helpers/server.ts';
 
 /**
  * Two `signalbox serve --store postgres://…` processes on one database (CONTRACT §1): whatever they are
@@ -34,7 +34,8 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
     postgres = await startPostgres();
     // The same JWT secret: a token from one process is valid on the other, as behind a load balancer.
     const env = { SIGNALBOX_JWT_SECRET: 'two-servers-test-secret' };
-    const started = await Promise.allSettled([serveProcess(postgres.url(), env), serveProcess(postgres.url(), env)]);
+    // --sandbox: the multi-ride race sets the reseller's clock to a day its fixture pass is valid on.
+    const started = await Promise.allSettled([serveProcess(postgres.url(), env, ['--sandbox']), serveProcess(postgres.url(), env, ['--sandbox'])]);
     // Keep whatever started, so afterAll stops it even when the other failed.
     servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     for (const s of started) if (s.status === 'rejected') throw s.reason;
@@ -189,9 +190,13 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
   }, 20_000);
 
   it("a multi-ride pass's rides are the database's: journeys racing through both processes take no more rides than it has", async () => {
-    // Maria's MULTI-0001 has 7 rides (customers.yaml); eight journeys on eight days, offered while all were free.
+    // Maria's MULTI-0001 has 7 rides and is valid to 2027-05-31 (customers.yaml): both processes' clocks for this
+    // reseller are set inside that, to a fixed day, and the eight journeys go on the eight days after it, offered
+    // while all rides were free.
     const maria = [{ externalRef: 'maria', type: 'PERSON', age: 40, cards: [{ type: 'TRAVEL_PASS', code: 'OPR_MULTIRIDE_10', number: 'MULTI-0001' }] }];
-    const day = (d: number) => upcomingTrip('ST', 10 + d);
+    for (const s of servers) expect((await on(s, 'POST', '/sandbox/clock', { now: '2026-12-01T06:00:00Z' })).status).toBe(200);
+    const day = (d: number) =>
+      trip('ST', `2026-12-${String(10 + d).padStart(2, '0')}T08:00:00+01:00`, `2026-12-${String(10 + d).padStart(2, '0')}T11:00:00+01:00`);
     const offerOn = async (s: ServerProcess, d: number) => {
       const offers = await on(s, 'POST', '/v3/offers', {
         tripSpecifications: [day(d)],
@@ -225,6 +230,7 @@ describe.skipIf(skip !== undefined)('two server processes on one PostgreSQL data
       expect(((await record.json()) as { travelPasses: Array<{ ridesLeft: number }> }).travelPasses[0]!.ridesLeft).toBe(0);
       expect((await offerOn(s, 9)).admissionOfferParts[0]!.price.amount).toBeGreaterThan(0);
     }
+    for (const s of servers) await on(s, 'POST', '/sandbox/clock', { now: new Date().toISOString() });
   }, 30_000);
 
   it('a booking acknowledged by one process survives a PostgreSQL crash and is read by the other', async () => {
