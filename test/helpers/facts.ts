@@ -27,3 +27,8 @@ function arbitraryOf(s: z.ZodType): fc.Arbitrary<unknown> {
 /** The seed of a property run: FC_SEED when given (to replay a failure), else a fixed one so `npm test` is deterministic. */
 export const seed = () => Number(process.env['FC_SEED'] ?? 20261122);
 export const runs = (fast: number) => Number(process.env['FC_RUNS'] ?? fast);
+/**
+ * A property test's time limit: `floor` for the runs of `npm test`, and as much per run as `perRun` for the many more
+ * of `npm run test:deep` (FC_RUNS), so that asking for more runs never turns into a timeout.
+ */
+export const timeLimit = (numRuns: number, perRun: number, floor = 120_000) => Math.max(floor, numRuns * perRun);
