@@ -24,12 +24,13 @@ const FILE = join(defaultRulesDir(), 'passenger-types.yaml');
 
 type AgeBound = { get(k: string): unknown; set(k: string, v: unknown): void };
 const ageOf = (doc: ReturnType<typeof parseDocument>, row: number) => doc.getIn(['rows', row, 'when', 'age']) as AgeBound | undefined;
+const betweenOf = (age: AgeBound | undefined) => age?.get('between') as { items: Array<{ value: number }> } | undefined;
 
 /** The table with one row's age bound moved: `between: [a, b]` or `greaterThanInclusive: a`. */
 function moved(text: string, row: number, which: 0 | 1, by: number): string {
   const doc = parseDocument(text);
   const age = ageOf(doc, row);
-  const between = age?.get('between') as { items: Array<{ value: number }> } | undefined;
+  const between = betweenOf(age);
   if (between) between.items[which]!.value += by;
   else if (age) age.set('greaterThanInclusive', (age.get('greaterThanInclusive') as number) + by);
   return doc.toString({ lineWidth: 0 });
@@ -38,7 +39,7 @@ function moved(text: string, row: number, which: 0 | 1, by: number): string {
 /** The youngest age a passenger can have (the fact catalogue): a lower bound at or below it moved lower moves no age. */
 const YOUNGEST = factCatalogue.passengerType.shape.age.minValue!;
 function movesAnAge(text: string, row: number, which: 0 | 1, by: number): boolean {
-  const between = ageOf(parseDocument(text), row)?.get('between') as { items: Array<{ value: number }> } | undefined;
+  const between = betweenOf(ageOf(parseDocument(text), row));
   return !(between && which === 0 && by < 0 && between.items[0]!.value <= YOUNGEST);
 }
 
@@ -69,7 +70,7 @@ describe('counterexample scenarios', () => {
         fc.asyncProperty(edit, async ({ row, which, by, search }) => {
           const edited = moved(text, row, which, by);
           const findings = caseFindings(FILE, edited);
-          // Moving a bound always opens a gap or makes rows overlap.
+          // An edit that moves some age's row always opens a gap or makes rows overlap.
           expect(findings.length, `row ${row} bound ${which} ${by > 0 ? '+' : ''}${by}`).toBeGreaterThan(0);
           for (const c of await counterexamples(rules, FILE, edited, { fixtures: 'scenarios/fixtures', dir, randomRuns: 20, seed: search })) {
             if (!c.suggestion) continue;

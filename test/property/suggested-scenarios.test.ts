@@ -58,7 +58,7 @@ describe('suggested scenarios', () => {
         }),
         settings,
       );
-      console.info(`suggested scenarios: ${written} of ${settings.numRuns} mutants got one`);
+      console.info(`suggested scenarios: ${written} of ${settings.numRuns} runs got one`);
       // Not vacuous: most mutants of these tables change a price or a passenger type some request shows.
       expect(written).toBeGreaterThan(0);
     },
